@@ -1,0 +1,1 @@
+//! navegador-model
