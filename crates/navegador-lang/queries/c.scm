@@ -1,0 +1,1 @@
+; c: to be written

@@ -1,0 +1,1 @@
+; rust: to be written

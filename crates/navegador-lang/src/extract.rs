@@ -1,0 +1,638 @@
+//! The generic extractor: runs a language's query over its tree and folds the captures
+//! into `FileFacts` (symbols with containers and qualified names, imports, reference sites).
+
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+use navegador_model::{
+    Diagnostic, FileFacts, ImportFact, Label, Language, RefFact, RefKind, Span, SymbolFact,
+    SymbolIdx,
+};
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, Parser, Query, QueryCursor};
+
+use crate::spec::{clean_doc, module_path_for, spec, LangSpec};
+
+/// Knobs of one extraction.
+#[derive(Debug, Clone, Copy)]
+pub struct ExtractOptions {
+    /// Longest signature kept, in bytes.
+    pub max_signature: usize,
+}
+
+impl Default for ExtractOptions {
+    fn default() -> Self {
+        ExtractOptions { max_signature: 240 }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Def(DefKind),
+    Name,
+    Call,
+    CallName,
+    CallReceiver,
+    New,
+    NewName,
+    RefValue,
+    Inherits,
+    Implements,
+    Decorator,
+    DecoratorName,
+    DecoratorArgs,
+    Import,
+    ImportModule,
+    ImportName,
+    ImportAlias,
+    Ignore,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DefKind {
+    ClassLike(&'static str),
+    Function,
+    Method,
+    Constructor,
+    Variable,
+    Field,
+    Module,
+    /// A container that is not a node of its own (Rust `impl`): names the type its
+    /// methods belong to.
+    Impl,
+}
+
+fn role_of(capture: &str) -> Role {
+    let def = |k| Role::Def(k);
+    match capture {
+        "name" => Role::Name,
+        "call" => Role::Call,
+        "call.name" => Role::CallName,
+        "call.receiver" => Role::CallReceiver,
+        "new" => Role::New,
+        "new.name" => Role::NewName,
+        "ref.value" => Role::RefValue,
+        "inherits" => Role::Inherits,
+        "implements" => Role::Implements,
+        "decorator" => Role::Decorator,
+        "decorator.name" => Role::DecoratorName,
+        "decorator.args" => Role::DecoratorArgs,
+        "import" => Role::Import,
+        "import.module" => Role::ImportModule,
+        "import.name" => Role::ImportName,
+        "import.alias" => Role::ImportAlias,
+        "def.function" => def(DefKind::Function),
+        "def.method" => def(DefKind::Method),
+        "def.constructor" => def(DefKind::Constructor),
+        "def.variable" => def(DefKind::Variable),
+        "def.field" => def(DefKind::Field),
+        "def.module" => def(DefKind::Module),
+        "def.impl" => def(DefKind::Impl),
+        "def.class" => def(DefKind::ClassLike("class")),
+        "def.interface" => def(DefKind::ClassLike("interface")),
+        "def.struct" => def(DefKind::ClassLike("struct")),
+        "def.enum" => def(DefKind::ClassLike("enum")),
+        "def.trait" => def(DefKind::ClassLike("trait")),
+        "def.record" => def(DefKind::ClassLike("record")),
+        "def.type" => def(DefKind::ClassLike("type")),
+        "def.union" => def(DefKind::ClassLike("union")),
+        "def.annotation" => def(DefKind::ClassLike("annotation")),
+        _ => Role::Ignore,
+    }
+}
+
+struct Compiled {
+    language: tree_sitter::Language,
+    query: Query,
+    roles: Vec<Role>,
+}
+
+fn compiled(lang: Language) -> &'static Compiled {
+    static CELLS: [OnceLock<Compiled>; 8] = [const { OnceLock::new() }; 8];
+    let i = Language::ALL.iter().position(|l| *l == lang).expect("every language is listed");
+    CELLS[i].get_or_init(|| {
+        let s = spec(lang);
+        let language = (s.grammar)();
+        let query = Query::new(&language, s.query)
+            .unwrap_or_else(|e| panic!("the {lang:?} query file is invalid: {e}"));
+        let roles = query.capture_names().iter().map(|n| role_of(n)).collect();
+        Compiled { language, query, roles }
+    })
+}
+
+thread_local! {
+    static PARSERS: RefCell<Vec<(Language, Parser)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn span(n: Node) -> Span {
+    let (s, e) = (n.start_position(), n.end_position());
+    Span {
+        start_byte: n.start_byte() as u32,
+        end_byte: n.end_byte() as u32,
+        start_line: s.row as u32 + 1,
+        start_col: s.column as u32,
+        end_line: e.row as u32 + 1,
+        end_col: e.column as u32,
+    }
+}
+
+fn text<'a>(n: Node, src: &'a str) -> &'a str {
+    src.get(n.byte_range()).unwrap_or("")
+}
+
+struct RawDef {
+    kind: DefKind,
+    name: String,
+    range: Span,
+    name_range: Span,
+    doc: Option<String>,
+    signature: Option<String>,
+    type_annotation: Option<String>,
+    is_async: bool,
+    is_exported: bool,
+}
+
+enum SiteKind {
+    Ref(RefKind),
+    Decorator { args: Option<String> },
+}
+
+struct RawSite {
+    kind: SiteKind,
+    name: String,
+    receiver: Option<String>,
+    at: Span,
+}
+
+/// Extracts the facts of one file. Never fails: what cannot be read becomes a diagnostic.
+pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> FileFacts {
+    let c = compiled(lang);
+    let s = spec(lang);
+    let mut facts = FileFacts {
+        path: path.to_string(),
+        language: lang,
+        module: None,
+        line_count: src.lines().count() as u32,
+        symbols: Vec::new(),
+        imports: Vec::new(),
+        refs: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    let tree = PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        let idx = match parsers.iter().position(|(l, _)| *l == lang) {
+            Some(i) => i,
+            None => {
+                let mut p = Parser::new();
+                p.set_language(&c.language).expect("grammar matches the tree-sitter version");
+                parsers.push((lang, p));
+                parsers.len() - 1
+            }
+        };
+        parsers[idx].1.parse(src, None)
+    });
+    let Some(tree) = tree else {
+        facts.diagnostics.push(Diagnostic { line: 0, message: "parser gave up".into() });
+        return facts;
+    };
+    let root = tree.root_node();
+    if root.has_error() {
+        facts.diagnostics.push(Diagnostic {
+            line: first_error_line(root),
+            message: "syntax error; facts outside the damaged region are kept".into(),
+        });
+    }
+    let declared = (s.declared_module)(root, src.as_bytes());
+    let module = match (lang, declared) {
+        (Language::Go, Some(_)) | (_, None) => module_path_for(lang, path),
+        (_, Some(d)) => d,
+    };
+
+    let mut defs: Vec<RawDef> = Vec::new();
+    let mut sites: Vec<RawSite> = Vec::new();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(&c.query, root, src.as_bytes());
+    while let Some(m) = matches.next() {
+        let mut primary: Option<(Role, Node)> = None;
+        let (mut name, mut recv, mut args) = (None, None, None);
+        let (mut imod, mut iname, mut ialias) = (None, None, None);
+        for cap in m.captures() {
+            let role = c.roles[cap.index as usize];
+            match role {
+                Role::Name | Role::CallName | Role::NewName | Role::DecoratorName => name = Some(cap.node),
+                Role::CallReceiver => recv = Some(cap.node),
+                Role::DecoratorArgs => args = Some(cap.node),
+                Role::ImportModule => imod = Some(cap.node),
+                Role::ImportName => iname = Some(cap.node),
+                Role::ImportAlias => ialias = Some(cap.node),
+                Role::Ignore => {}
+                _ => {
+                    if primary.is_none() {
+                        primary = Some((role, cap.node));
+                    }
+                }
+            }
+        }
+        let Some((role, node)) = primary else { continue };
+        match role {
+            Role::Def(kind) => {
+                let Some(name_node) = name else { continue };
+                let name = strip_generics(text(name_node, src)).to_string();
+                if name.is_empty() {
+                    continue;
+                }
+                defs.push(raw_def(kind, node, name_node, name, src, s, opts));
+            }
+            Role::Call | Role::New | Role::RefValue | Role::Inherits | Role::Implements => {
+                let kind = match role {
+                    Role::Call => RefKind::Call,
+                    Role::New => RefKind::New,
+                    Role::RefValue => RefKind::Reference,
+                    Role::Inherits => RefKind::Inherits,
+                    _ => RefKind::Implements,
+                };
+                let target = name.unwrap_or(node);
+                let (receiver, name) = split_path(strip_generics(text(target, src)));
+                let receiver = recv.map(|r| text(r, src).to_string()).or(receiver);
+                if name.is_empty() || !is_identifier(&name) {
+                    continue;
+                }
+                sites.push(RawSite { kind: SiteKind::Ref(kind), name, receiver, at: span(target) });
+            }
+            Role::Decorator => {
+                let n = name.unwrap_or(node);
+                let dname = text(n, src).trim_start_matches('@').to_string();
+                sites.push(RawSite {
+                    kind: SiteKind::Decorator { args: args.map(|a| squash(text(a, src), 200)) },
+                    name: dname,
+                    receiver: None,
+                    at: span(node),
+                });
+            }
+            Role::Import => {
+                let Some(module_node) = imod.or(iname) else { continue };
+                let module = unquote(text(module_node, src)).to_string();
+                let name = if imod.is_some() { iname.map(|n| text(n, src).to_string()) } else { None };
+                let p = span(node).start_line;
+                facts.imports.push(ImportFact {
+                    module,
+                    name,
+                    alias: ialias.map(|a| text(a, src).to_string()),
+                    line: p,
+                    column: node.start_position().column as u32,
+                });
+            }
+            _ => {}
+        }
+    }
+    facts.module = (!module.is_empty()).then_some(module);
+    assemble(&mut facts, defs, sites, s);
+    (s.post)(root, src, &mut facts);
+    facts.imports.sort_by(|a, b| (a.line, a.column, &a.module, &a.name).cmp(&(b.line, b.column, &b.module, &b.name)));
+    facts.imports.dedup();
+    facts
+}
+
+fn raw_def(
+    kind: DefKind,
+    node: Node,
+    name_node: Node,
+    name: String,
+    src: &str,
+    s: &LangSpec,
+    opts: &ExtractOptions,
+) -> RawDef {
+    let head = src.get(node.start_byte()..name_node.start_byte()).unwrap_or("");
+    let type_annotation = node
+        .child_by_field_name("type")
+        .map(|t| squash(text(t, src), 120));
+    RawDef {
+        kind,
+        range: span(node),
+        name_range: span(name_node),
+        doc: (s.inner_doc)(node, src.as_bytes()).or_else(|| leading_comment(node, src)),
+        signature: signature(node, src, opts.max_signature),
+        type_annotation,
+        is_async: head.split(|c: char| !c.is_alphanumeric()).any(|w| w == "async"),
+        is_exported: (s.exported)(node, &name, src.as_bytes()),
+        name,
+    }
+}
+
+/// Folds raw captures into symbols with containers, qualified names and reference sites.
+fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite>, s: &LangSpec) {
+    defs.sort_by(|a, b| {
+        (a.range.start_byte, std::cmp::Reverse(a.range.end_byte))
+            .cmp(&(b.range.start_byte, std::cmp::Reverse(b.range.end_byte)))
+    });
+    // Two patterns may capture one definition (a decorated and a plain function): keep the
+    // outer capture, whose range includes decorators and modifiers.
+    let mut seen = std::collections::HashSet::new();
+    defs.retain(|d| seen.insert(d.name_range.start_byte));
+
+    // Parents by a sweep over a stack of open definitions.
+    let mut parent: Vec<Option<usize>> = Vec::with_capacity(defs.len());
+    let mut stack: Vec<usize> = Vec::new();
+    for (i, d) in defs.iter().enumerate() {
+        while let Some(&top) = stack.last() {
+            if defs[top].range.contains(&d.range) {
+                break;
+            }
+            stack.pop();
+        }
+        parent.push(stack.last().copied());
+        stack.push(i);
+    }
+
+    // Labels: a function directly inside a class-like or impl is a method; a variable
+    // inside a function is a local and is not a node.
+    let is_classy = |k: DefKind| matches!(k, DefKind::ClassLike(_) | DefKind::Impl);
+    let mut keep = vec![true; defs.len()];
+    let mut label: Vec<(Label, Option<&'static str>)> = Vec::with_capacity(defs.len());
+    for (i, d) in defs.iter().enumerate() {
+        let p = parent[i].map(|p| defs[p].kind);
+        let in_class = p.is_some_and(is_classy);
+        let ctor = s.constructors.contains(&d.name.as_str());
+        let l = match d.kind {
+            DefKind::ClassLike(k) => (Label::Class, Some(k)),
+            DefKind::Module => (Label::Module, None),
+            DefKind::Impl => (Label::Class, None),
+            DefKind::Constructor => (Label::Method, Some("constructor")),
+            DefKind::Method | DefKind::Function if in_class => {
+                (Label::Method, Some(if ctor { "constructor" } else { "method" }))
+            }
+            DefKind::Method => (Label::Method, Some("method")),
+            DefKind::Function => (Label::Function, None),
+            DefKind::Variable | DefKind::Field => (Label::Variable, None),
+        };
+        if matches!(d.kind, DefKind::Variable | DefKind::Field)
+            && p.is_some_and(|k| matches!(k, DefKind::Function | DefKind::Method | DefKind::Constructor))
+        {
+            keep[i] = false;
+        }
+        if d.kind == DefKind::Impl {
+            keep[i] = false;
+        }
+        label.push(l);
+    }
+    // A kept definition inside a dropped one (a local's initializer) is dropped too.
+    for i in 0..defs.len() {
+        if let Some(p) = parent[i] {
+            if !keep[p] && defs[p].kind != DefKind::Impl {
+                keep[i] = false;
+            }
+        }
+    }
+
+    // Symbol indices of kept definitions; an impl block maps to the class of that name.
+    let module = facts.module.clone().unwrap_or_default();
+    let mut idx: Vec<Option<SymbolIdx>> = vec![None; defs.len()];
+    let mut qnames: Vec<String> = vec![String::new(); defs.len()];
+    for i in 0..defs.len() {
+        let d = &defs[i];
+        let prefix = match parent[i] {
+            Some(p) => qnames[p].clone(),
+            None => module.clone(),
+        };
+        qnames[i] = if prefix.is_empty() { d.name.clone() } else { format!("{prefix}{}{}", s.sep, d.name) };
+        if d.kind == DefKind::Impl {
+            // Methods of `impl T` belong to the class T of this file, if it is here.
+            idx[i] = facts
+                .symbols
+                .iter()
+                .position(|sym| sym.label == Label::Class && sym.name == d.name)
+                .map(|p| p as SymbolIdx);
+            continue;
+        }
+        if !keep[i] {
+            continue;
+        }
+        let (lab, kind) = label[i];
+        let parent_idx = parent[i].and_then(|p| idx[p]);
+        let class_name = match (lab, parent[i]) {
+            (Label::Method, Some(p)) if is_classy(defs[p].kind) => Some(defs[p].name.clone()),
+            _ => None,
+        };
+        idx[i] = Some(facts.symbols.len() as SymbolIdx);
+        facts.symbols.push(SymbolFact {
+            label: lab,
+            kind,
+            name: d.name.clone(),
+            qualified_name: qnames[i].clone(),
+            parent: parent_idx,
+            range: d.range,
+            name_range: d.name_range,
+            docstring: d.doc.clone(),
+            signature: if matches!(lab, Label::Function | Label::Method | Label::Class) { d.signature.clone() } else { None },
+            class_name,
+            type_annotation: d.type_annotation.clone(),
+            is_async: d.is_async,
+            is_exported: d.is_exported,
+            decorators: Vec::new(),
+        });
+    }
+
+    // Reference sites: the innermost enclosing definition by another stack sweep.
+    sites.sort_by_key(|s| s.at.start_byte);
+    let mut stack: Vec<usize> = Vec::new();
+    let mut di = 0;
+    for site in sites {
+        while di < defs.len() && defs[di].range.start_byte <= site.at.start_byte {
+            while let Some(&top) = stack.last() {
+                if defs[top].range.contains(&defs[di].range) {
+                    break;
+                }
+                stack.pop();
+            }
+            stack.push(di);
+            di += 1;
+        }
+        while let Some(&top) = stack.last() {
+            if defs[top].range.contains(&site.at) {
+                break;
+            }
+            stack.pop();
+        }
+        // A site before a definition's name (its decorators, modifiers, base list of a
+        // Python class is after the name) belongs to the enclosing scope.
+        let mut inner = stack.last().copied();
+        let mut owner_for_decorator = inner;
+        while let Some(i) = inner {
+            if site.at.start_byte < defs[i].name_range.start_byte {
+                inner = parent[i];
+            } else {
+                break;
+            }
+        }
+        match site.kind {
+            SiteKind::Decorator { args } => {
+                // The decorated definition is the innermost one whose head holds the site.
+                while let Some(i) = owner_for_decorator {
+                    if site.at.start_byte < defs[i].name_range.start_byte {
+                        break;
+                    }
+                    owner_for_decorator = parent[i];
+                }
+                if let Some(sym) = owner_for_decorator.and_then(|i| idx[i]) {
+                    facts.symbols[sym as usize].decorators.push((site.name, args, site.at.start_line));
+                }
+            }
+            SiteKind::Ref(kind) => {
+                let want_class = matches!(kind, RefKind::Inherits | RefKind::Implements);
+                let mut cur = inner;
+                let from = loop {
+                    let Some(i) = cur else { break None };
+                    let l = label[i].0;
+                    let ok = if want_class {
+                        l == Label::Class
+                    } else {
+                        matches!(l, Label::Function | Label::Method)
+                    };
+                    if ok && idx[i].is_some() {
+                        break idx[i];
+                    }
+                    if !want_class && matches!(l, Label::Class) {
+                        break None;
+                    }
+                    cur = parent[i];
+                };
+                if want_class && from.is_none() {
+                    continue;
+                }
+                facts.refs.push(RefFact {
+                    kind,
+                    from,
+                    name: site.name,
+                    receiver: site.receiver.filter(|r| !r.is_empty()),
+                    receiver_type: None,
+                    line: site.at.start_line,
+                    column: site.at.start_col,
+                });
+            }
+        }
+    }
+}
+
+fn first_error_line(root: Node) -> u32 {
+    let mut c = root.walk();
+    loop {
+        let n = c.node();
+        if n.is_error() || n.is_missing() {
+            return n.start_position().row as u32 + 1;
+        }
+        let descended = n.has_error() && c.goto_first_child();
+        if descended {
+            continue;
+        }
+        loop {
+            if c.goto_next_sibling() {
+                break;
+            }
+            if !c.goto_parent() {
+                return root.start_position().row as u32 + 1;
+            }
+        }
+    }
+}
+
+/// Doc comments directly above a definition (or above the export / declaration that wraps it).
+fn leading_comment(node: Node, src: &str) -> Option<String> {
+    let mut n = node;
+    while let Some(p) = n.parent() {
+        if p.start_byte() == n.start_byte()
+            || matches!(p.kind(), "export_statement" | "decorated_definition")
+        {
+            if p.kind() == "program" || p.kind() == "source_file" || p.kind() == "translation_unit" || p.kind() == "module" {
+                break;
+            }
+            n = p;
+        } else {
+            break;
+        }
+    }
+    let mut parts = Vec::new();
+    let mut expect_row = n.start_position().row;
+    let mut cur = n.prev_sibling();
+    while let Some(p) = cur {
+        if !p.kind().contains("comment") || p.end_position().row + 1 < expect_row {
+            break;
+        }
+        parts.push(text(p, src));
+        expect_row = p.start_position().row;
+        cur = p.prev_sibling();
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    parts.reverse();
+    let doc = clean_doc(&parts.join("\n"));
+    (!doc.is_empty()).then_some(doc)
+}
+
+fn signature(node: Node, src: &str, max: usize) -> Option<String> {
+    let def = if node.kind() == "decorated_definition" {
+        node.child_by_field_name("definition").unwrap_or(node)
+    } else {
+        node
+    };
+    let end = def
+        .child_by_field_name("body")
+        .map_or_else(|| def.end_byte().min(def.start_byte() + max * 2), |b| b.start_byte());
+    let head = src.get(def.start_byte()..end)?;
+    // Comments between the head and the body are not part of the signature.
+    let head: String = head
+        .lines()
+        .map(|l| match l.find(" #").or_else(|| l.find("//")) {
+            Some(i) => &l[..i],
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let sig = squash(head.trim_end().trim_end_matches(['{', ':', ' ']), max);
+    (!sig.is_empty()).then_some(sig)
+}
+
+/// Collapses whitespace runs and caps the length at a char boundary.
+fn squash(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max));
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+        if out.len() >= max {
+            let mut cut = max;
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push('…');
+            break;
+        }
+    }
+    out
+}
+
+fn unquote(s: &str) -> &str {
+    s.trim_matches(|c| c == '"' || c == '\'' || c == '`' || c == '<' || c == '>')
+}
+
+/// `List<String>` -> `List`, `Foo[int]` -> `Foo`.
+fn strip_generics(s: &str) -> &str {
+    let cut = s.find(['<', '[', '(']).unwrap_or(s.len());
+    s[..cut].trim()
+}
+
+/// `a.b.c` -> (Some("a.b"), "c"); also `a::b::c` and `a->c`.
+fn split_path(s: &str) -> (Option<String>, String) {
+    let s = s.trim();
+    let candidates = [s.rfind("::").map(|i| (i, 2)), s.rfind("->").map(|i| (i, 2)), s.rfind('.').map(|i| (i, 1))];
+    match candidates.into_iter().flatten().max_by_key(|(i, _)| *i) {
+        Some((i, w)) => (Some(s[..i].to_string()), s[i + w..].trim().to_string()),
+        None => (None, s.to_string()),
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
