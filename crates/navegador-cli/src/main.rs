@@ -1,1 +1,57 @@
-fn main() {}
+//! The `navegador` binary: flags in, `run` out, errors mapped to exit codes in one place.
+
+mod db;
+mod ingest_cmd;
+mod stats_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// navegador: a code + knowledge graph of your repository, for AI coding agents and people.
+#[derive(Parser)]
+#[command(name = "navegador", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Index a repository into the graph (incremental: only changed files are re-parsed).
+    Ingest(ingest_cmd::Args),
+    /// Counts by label and relationship type, and how well calls resolved.
+    Stats(stats_cmd::Args),
+    /// Print the facts extracted from one file (for debugging extraction).
+    Parse(ingest_cmd::ParseArgs),
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("NAVEGADOR_LOG").unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Ingest(a) => ingest_cmd::run(a),
+        Command::Stats(a) => stats_cmd::run(a),
+        Command::Parse(a) => ingest_cmd::parse(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            if is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain()
+        .any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}

@@ -1,1 +1,34 @@
-//! navegador-store
+//! Storage of the graph. This crate owns the on-disk format: the SQLite schema, its
+//! version, and the transactions that keep an ingest atomic.
+//!
+//! The SQLite file is the embedded default (`.navegador/graph.db`). Writers go through
+//! [`IngestTx`], one transaction per ingest, so a reader (WAL mode) or a crash sees the old
+//! graph or the new one, never half. Readers use [`Store`]'s query methods.
+
+mod schema;
+mod sqlite;
+
+pub use sqlite::{
+    EdgeRow, FileState, ImportRow, IngestTx, NewNode, NodeRow, RefRow, RefStatus, Stats, Store,
+    SymbolRow,
+};
+
+use std::path::PathBuf;
+
+/// Errors of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot open the graph database {path}: {source}")]
+    Open { path: PathBuf, source: rusqlite::Error },
+    #[error(
+        "the graph database {path} has schema version {found}, this navegador needs {expected}; \
+         re-index with `navegador ingest --clear` (or delete the file)"
+    )]
+    SchemaMismatch { path: PathBuf, found: i64, expected: i64 },
+    #[error("{path} is not a navegador graph database (no schema version); pass another --db or delete it")]
+    NotOurs { path: PathBuf },
+    #[error("database error: {0}")]
+    Sql(#[from] rusqlite::Error),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;

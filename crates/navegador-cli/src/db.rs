@@ -1,0 +1,39 @@
+//! Where the graph lives: `--db`, then `NAVEGADOR_DB`, then `<root>/.navegador/graph.db`
+//! (an existing `./navegador.db` is still honoured when nothing else applies).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use navegador_store::Store;
+
+/// The database path for a workspace root.
+pub fn resolve_db(flag: Option<&Path>, root: &Path) -> PathBuf {
+    if let Some(p) = flag {
+        return p.to_path_buf();
+    }
+    if let Some(p) = std::env::var_os("NAVEGADOR_DB").filter(|v| !v.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let default = root.join(".navegador").join("graph.db");
+    let legacy = root.join("navegador.db");
+    if !default.exists() && legacy.exists() {
+        return legacy;
+    }
+    default
+}
+
+/// Opens the graph for writing, creating its folder.
+pub fn open_rw(path: &Path) -> anyhow::Result<Store> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    Ok(Store::open(path)?)
+}
+
+/// Opens an existing graph for reading; a missing file names the command that makes it.
+pub fn open_ro(path: &Path) -> anyhow::Result<Store> {
+    if !path.exists() {
+        anyhow::bail!("no graph at {}; run `navegador ingest PATH` first (or pass --db)", path.display());
+    }
+    Ok(Store::open_read_only(path)?)
+}

@@ -1,0 +1,176 @@
+//! `navegador ingest PATH`: index a repository, with a progress bar on a terminal and a
+//! summary (or `--json`) at the end.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use navegador_index::{ingest, IngestConfig, Progress};
+use navegador_model::Language;
+use serde_json::json;
+
+use crate::db;
+use crate::stats_cmd::pct;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The repository to index.
+    #[arg(default_value = ".")]
+    path: PathBuf,
+    /// Graph database (default: NAVEGADOR_DB, then PATH/.navegador/graph.db).
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// Rebuild the code graph from scratch (hand-added knowledge is kept).
+    #[arg(long)]
+    clear: bool,
+    /// Leave out files matching this glob (gitignore syntax); repeatable.
+    #[arg(long = "exclude", value_name = "GLOB")]
+    excludes: Vec<String>,
+    /// Skip files larger than this many bytes.
+    #[arg(long, default_value_t = 1024 * 1024)]
+    max_file_size: u64,
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn phase(&self, name: &str, total: u64) {
+        self.0.set_position(0);
+        if total > 0 {
+            self.0.set_length(total);
+            self.0.set_style(
+                ProgressStyle::with_template("{prefix:>10} [{bar:30}] {pos}/{len} files {per_sec} {eta}")
+                    .unwrap()
+                    .progress_chars("=> "),
+            );
+        } else {
+            self.0.set_style(ProgressStyle::with_template("{prefix:>10} {spinner} {elapsed}").unwrap());
+        }
+        self.0.set_prefix(name.to_string());
+        self.0.tick();
+    }
+    fn advance(&self, n: u64) {
+        self.0.inc(n);
+    }
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let root = a.path.canonicalize().with_context(|| format!("cannot open {}", a.path.display()))?;
+    let db_path = db::resolve_db(a.db.as_deref(), &root);
+    let mut store = match db::open_rw(&db_path) {
+        Err(e) if a.clear && e.downcast_ref::<navegador_store::StoreError>().is_some_and(|s| matches!(s, navegador_store::StoreError::SchemaMismatch { .. })) => {
+            navegador_store::Store::reset(&db_path)?;
+            db::open_rw(&db_path)?
+        }
+        other => other?,
+    };
+    let cfg = IngestConfig { clear: a.clear, excludes: a.excludes, max_file_size: a.max_file_size };
+    let cancel = Arc::new(AtomicBool::new(false));
+    {
+        let c = cancel.clone();
+        let _ = ctrlc::set_handler(move || c.store(true, Ordering::Relaxed));
+    }
+    let bar = if std::io::stderr().is_terminal() && !a.json {
+        ProgressBar::new(0)
+    } else {
+        ProgressBar::hidden()
+    };
+    let progress = Bar(bar.clone());
+    let report = ingest(&root, &mut store, &cfg, &progress, Some(&cancel))?;
+    bar.finish_and_clear();
+    let stats = store.stats()?;
+    let count = |label: &str| stats.labels.iter().find(|(l, _)| l == label).map_or(0, |(_, n)| *n);
+    let edges: u64 = stats.edge_types.iter().map(|(_, n)| n).sum();
+    let calls_total: u64 = stats.call_sites.iter().map(|(_, n)| n).sum();
+    if a.json {
+        let out = json!({
+            "files": report.files_seen,
+            "functions": count("Function"),
+            "methods": count("Method"),
+            "classes": count("Class"),
+            "variables": count("Variable"),
+            "imports": count("Import"),
+            "nodes": stats.labels.iter().map(|(_, n)| n).sum::<u64>(),
+            "edges": edges,
+            "parsed": report.files_parsed,
+            "unchanged": report.files_unchanged,
+            "removed": report.files_removed,
+            "files_by_language": report.files_by_language,
+            "call_sites": stats.call_sites.iter().map(|(k, n)| (k.clone(), json!(n))).collect::<serde_json::Map<_, _>>(),
+            "skipped": report.skipped.iter().map(|(p, r)| json!({"path": p, "reason": r})).collect::<Vec<_>>(),
+            "diagnostics": report.diagnostics.iter().map(|(p, l, m)| json!({"path": p, "line": l, "message": m})).collect::<Vec<_>>(),
+            "duration_ms": report.duration.as_millis() as u64,
+            "db": db_path.display().to_string(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let langs: Vec<String> = report.files_by_language.iter().map(|(l, n)| format!("{l} {n}")).collect();
+    println!(
+        "indexed {} files ({}) in {:.2}s -> {}",
+        report.files_seen,
+        if langs.is_empty() { "none".to_string() } else { langs.join(", ") },
+        report.duration.as_secs_f64(),
+        db_path.display()
+    );
+    println!(
+        "  this run: {} parsed, {} unchanged, {} removed",
+        report.files_parsed, report.files_unchanged, report.files_removed
+    );
+    println!(
+        "  graph: {} classes, {} functions, {} methods, {} variables, {} imports, {} relationships",
+        count("Class"),
+        count("Function"),
+        count("Method"),
+        count("Variable"),
+        count("Import"),
+        edges
+    );
+    if calls_total > 0 {
+        let part: Vec<String> =
+            stats.call_sites.iter().map(|(k, n)| format!("{k} {:.1}%", pct(*n, calls_total))).collect();
+        println!("  call sites: {calls_total} ({})", part.join(", "));
+    }
+    if !report.diagnostics.is_empty() {
+        println!("  {} files with problems (indexed partially):", report.diagnostics.len());
+        for (p, l, m) in report.diagnostics.iter().take(10) {
+            println!("    {p}:{l}: {m}");
+        }
+        if report.diagnostics.len() > 10 {
+            println!("    … and {} more (--json lists all)", report.diagnostics.len() - 10);
+        }
+    }
+    if !report.skipped.is_empty() {
+        println!("  skipped {} files:", report.skipped.len());
+        for (p, r) in report.skipped.iter().take(10) {
+            println!("    {p}: {r}");
+        }
+        if report.skipped.len() > 10 {
+            println!("    … and {} more (--json lists all)", report.skipped.len() - 10);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args)]
+pub struct ParseArgs {
+    /// A source file.
+    file: PathBuf,
+}
+
+pub fn parse(a: ParseArgs) -> anyhow::Result<ExitCode> {
+    let path = a.file.to_string_lossy().replace('\\', "/");
+    let lang = Language::from_path(&path).with_context(|| format!("{path}: not a language navegador parses"))?;
+    let bytes = std::fs::read(&a.file).with_context(|| format!("cannot read {path}"))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let facts = navegador_lang::extract(&path, &text, lang, &Default::default());
+    print!("{}", navegador_lang::render_facts(&facts));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,402 @@
+//! One ingest: change detection, parallel extraction streamed to the writer, resolution,
+//! commit.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::sync_channel;
+use std::time::{Duration, Instant};
+
+use navegador_lang::{extract, ExtractOptions};
+use navegador_model::{EdgeType, FileFacts, Label, Language};
+use navegador_store::{FileState, IngestTx, NewNode, Store};
+use rayon::prelude::*;
+use serde_json::{json, Map, Value};
+
+use crate::walk::{walk, WalkedFile};
+use crate::{resolve, IndexError};
+
+/// How to ingest.
+#[derive(Debug, Clone)]
+pub struct IngestConfig {
+    /// Drop the code graph first and rebuild it (knowledge nodes stay).
+    pub clear: bool,
+    /// Extra globs to leave out, gitignore syntax.
+    pub excludes: Vec<String>,
+    /// Files larger than this are skipped.
+    pub max_file_size: u64,
+}
+
+impl Default for IngestConfig {
+    fn default() -> Self {
+        IngestConfig { clear: false, excludes: Vec::new(), max_file_size: 1024 * 1024 }
+    }
+}
+
+/// Progress of a long ingest, for a bar or MCP progress notifications.
+pub trait Progress: Sync {
+    /// A new phase starts; `total` files (or 0 when unknown).
+    fn phase(&self, name: &str, total: u64);
+    /// `n` more items of the current phase are done.
+    fn advance(&self, n: u64);
+}
+
+/// Progress that goes nowhere.
+pub struct NoProgress;
+impl Progress for NoProgress {
+    fn phase(&self, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {}
+}
+
+/// What an ingest did.
+#[derive(Debug, Clone, Default)]
+pub struct IngestReport {
+    /// Files of a supported language seen by the walk.
+    pub files_seen: u64,
+    /// Files (re)parsed this time.
+    pub files_parsed: u64,
+    pub files_unchanged: u64,
+    pub files_removed: u64,
+    pub files_by_language: BTreeMap<String, u64>,
+    /// Symbols written this time, by label.
+    pub symbols: BTreeMap<String, u64>,
+    /// Edges written this time (structural and resolved).
+    pub edges: u64,
+    /// Reference sites resolved this time, by outcome.
+    pub resolution: BTreeMap<String, u64>,
+    /// (path, reason) of every file not indexed.
+    pub skipped: Vec<(String, String)>,
+    /// (path, line, message): files indexed with a problem (syntax error, invalid UTF-8).
+    pub diagnostics: Vec<(String, u32, String)>,
+    pub duration: Duration,
+}
+
+enum Outcome {
+    /// Same content as last time (only the mtime moved).
+    Unchanged(WalkedFile),
+    Parsed(WalkedFile, String, Box<FileFacts>, Option<String>),
+    Skipped(String, String),
+}
+
+/// Indexes `root` into `store`: only what changed since the last ingest is re-parsed.
+pub fn ingest(
+    root: &Path,
+    store: &mut Store,
+    cfg: &IngestConfig,
+    progress: &dyn Progress,
+    cancel: Option<&AtomicBool>,
+) -> Result<IngestReport, IndexError> {
+    let started = Instant::now();
+    if !root.is_dir() {
+        return Err(IndexError::NotADirectory { path: root.to_path_buf() });
+    }
+    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    progress.phase("walking", 0);
+    let walked = walk(root, &cfg.excludes, cfg.max_file_size)?;
+    let mut report = IngestReport { files_seen: walked.files.len() as u64, ..Default::default() };
+    report.skipped = walked.skipped;
+
+    let tx = store.begin()?;
+    if cfg.clear {
+        tx.clear(false)?;
+    }
+    let previous = tx.file_states()?;
+    let seen: HashSet<&str> = walked.files.iter().map(|f| f.rel.as_str()).collect();
+    let removed: Vec<String> = previous.keys().filter(|p| !seen.contains(p.as_str())).cloned().collect();
+    // A file whose size and mtime are as recorded is unchanged without being read.
+    let (candidates, unchanged): (Vec<WalkedFile>, Vec<WalkedFile>) = walked.files.into_iter().partition(|f| {
+        previous.get(&f.rel).is_none_or(|s| s.size != f.size || s.mtime_ns != f.mtime_ns)
+    });
+    for f in &unchanged {
+        *report.files_by_language.entry(f.language.as_str().to_string()).or_default() += 1;
+    }
+    report.files_unchanged = unchanged.len() as u64;
+
+    let repo_name = root
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "workspace".into());
+    let repo_id = tx.repository_node(&repo_name, {
+        let mut m = Map::new();
+        m.insert("path".into(), json!("."));
+        m
+    })?;
+
+    let mut changed_files: Vec<String> = Vec::new();
+    let mut touched_names: HashSet<String> = HashSet::new();
+    let mut orphaned: Vec<i64> = Vec::new();
+    for path in &removed {
+        touched_names.extend(names_in_file(&tx, path)?);
+        orphaned.extend(tx.remove_file(path)?);
+        changed_files.push(path.clone());
+    }
+    report.files_removed = removed.len() as u64;
+
+    progress.phase("parsing", candidates.len() as u64);
+    let opts = ExtractOptions::default();
+    let (sender, receiver) = sync_channel::<Outcome>(256);
+    let mut write_err: Option<IndexError> = None;
+    std::thread::scope(|scope| {
+        let prev = &previous;
+        scope.spawn(move || {
+            candidates.into_par_iter().for_each_with(sender, |s, f| {
+                if cancelled() {
+                    return;
+                }
+                let _ = s.send(read_and_extract(f, prev, &opts));
+            });
+        });
+        for outcome in receiver {
+            if write_err.is_some() || cancelled() {
+                continue; // drain so the workers can finish
+            }
+            progress.advance(1);
+            let r = match outcome {
+                Outcome::Skipped(path, reason) => {
+                    // A file that was indexed before and is now unreadable loses its facts.
+                    if previous.contains_key(&path) {
+                        match names_in_file(&tx, &path).and_then(|n| {
+                            touched_names.extend(n);
+                            tx.remove_file(&path)
+                        }) {
+                            Ok(o) => {
+                                orphaned.extend(o);
+                                changed_files.push(path.clone());
+                            }
+                            Err(e) => write_err = Some(e.into()),
+                        }
+                    }
+                    report.skipped.push((path, reason));
+                    continue;
+                }
+                Outcome::Unchanged(f) => {
+                    *report.files_by_language.entry(f.language.as_str().to_string()).or_default() += 1;
+                    report.files_unchanged += 1;
+                    tx.touch_file(&f.rel, f.mtime_ns).map_err(IndexError::from)
+                }
+                Outcome::Parsed(f, hash, facts, utf8_problem) => {
+                    report.files_parsed += 1;
+                    *report.files_by_language.entry(f.language.as_str().to_string()).or_default() += 1;
+                    if let Some(p) = utf8_problem {
+                        report.diagnostics.push((f.rel.clone(), 0, p));
+                    }
+                    for d in &facts.diagnostics {
+                        report.diagnostics.push((f.rel.clone(), d.line, d.message.clone()));
+                    }
+                    let mut go = || -> Result<(), IndexError> {
+                        if previous.contains_key(&f.rel) {
+                            touched_names.extend(names_in_file(&tx, &f.rel)?);
+                            orphaned.extend(tx.remove_file(&f.rel)?);
+                        }
+                        touched_names.extend(facts.symbols.iter().map(|s| s.name.clone()));
+                        touched_names.extend(facts.imports.iter().filter_map(|i| i.local_name().map(str::to_string)));
+                        write_file(&tx, repo_id, &f, &hash, &facts, &mut report)?;
+                        changed_files.push(f.rel.clone());
+                        Ok(())
+                    };
+                    go()
+                }
+            };
+            if let Err(e) = r {
+                write_err = Some(e);
+            }
+        }
+    });
+    if let Some(e) = write_err {
+        return Err(e);
+    }
+    if cancelled() {
+        return Err(IndexError::Cancelled);
+    }
+
+    if !changed_files.is_empty() || cfg.clear {
+        progress.phase("resolving", 0);
+        let full = cfg.clear || previous.is_empty();
+        let stats = resolve::resolve(&tx, full, &changed_files, &touched_names, &orphaned)?;
+        report.edges += stats.edges;
+        report.resolution = stats.outcomes;
+    }
+    report.skipped.sort();
+    tx.replace_skipped(&report.skipped)?;
+    if cancelled() {
+        return Err(IndexError::Cancelled);
+    }
+    progress.phase("committing", 0);
+    tx.commit()?;
+    report.duration = started.elapsed();
+    Ok(report)
+}
+
+fn names_in_file(tx: &IngestTx<'_>, path: &str) -> Result<Vec<String>, navegador_store::StoreError> {
+    tx.names_in_file(path)
+}
+
+/// Reads, sniffs, hashes and (when the content changed) extracts one file. Pure apart from
+/// reading the file: safe on the worker pool.
+fn read_and_extract(f: WalkedFile, previous: &HashMap<String, FileState>, opts: &ExtractOptions) -> Outcome {
+    let bytes = match std::fs::read(&f.abs) {
+        Ok(b) => b,
+        Err(e) => return Outcome::Skipped(f.rel, format!("unreadable: {e}")),
+    };
+    if bytes[..bytes.len().min(8192)].contains(&0) {
+        return Outcome::Skipped(f.rel, "binary (NUL bytes)".into());
+    }
+    let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+    if previous.get(&f.rel).is_some_and(|s| s.hash == hash) {
+        return Outcome::Unchanged(f);
+    }
+    if looks_minified(&bytes, f.language) {
+        return Outcome::Skipped(f.rel, "minified or generated (very long lines)".into());
+    }
+    let (text, problem) = match String::from_utf8(bytes) {
+        Ok(s) => (s, None),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(format!("invalid UTF-8 at byte {at}; parsed with replacement characters")))
+        }
+    };
+    let facts = extract(&f.rel, &text, f.language, opts);
+    Outcome::Parsed(f, hash, Box::new(facts), problem)
+}
+
+fn looks_minified(bytes: &[u8], lang: Language) -> bool {
+    if !matches!(lang, Language::JavaScript | Language::TypeScript | Language::Tsx) || bytes.len() < 4096 {
+        return false;
+    }
+    let lines = bytecount_newlines(bytes) + 1;
+    bytes.len() / lines > 500
+}
+
+fn bytecount_newlines(b: &[u8]) -> usize {
+    b.iter().filter(|&&c| c == b'\n').count()
+}
+
+/// Writes one file's facts: File node, symbols, imports, decorators, structural edges and
+/// the reference sites resolution will bind.
+fn write_file(
+    tx: &IngestTx<'_>,
+    repo_id: i64,
+    f: &WalkedFile,
+    hash: &str,
+    facts: &FileFacts,
+    report: &mut IngestReport,
+) -> Result<(), IndexError> {
+    let name = f.rel.rsplit('/').next().unwrap_or(&f.rel);
+    let lang = f.language.as_str();
+    let mut props = Map::new();
+    props.insert("path".into(), json!(f.rel));
+    props.insert("language".into(), json!(lang));
+    props.insert("size".into(), json!(f.size));
+    props.insert("line_count".into(), json!(facts.line_count));
+    props.insert("content_hash".into(), json!(hash));
+    if let Some(m) = &facts.module {
+        props.insert("module".into(), json!(m));
+    }
+    let file_id = tx.insert_node(&NewNode {
+        label: Some(Label::File),
+        name,
+        qualified_name: Some(&f.rel),
+        file_path: Some(&f.rel),
+        line_start: Some(1),
+        line_end: Some(facts.line_count.max(1)),
+        props,
+        ..Default::default()
+    })?;
+    tx.insert_edge(repo_id, file_id, EdgeType::Contains, None, None, None)?;
+    report.edges += 1;
+    let mut ids: Vec<i64> = Vec::with_capacity(facts.symbols.len());
+    for s in &facts.symbols {
+        let mut p = Map::new();
+        p.insert("language".into(), json!(lang));
+        p.insert("column_start".into(), json!(s.range.start_col));
+        p.insert("column_end".into(), json!(s.range.end_col));
+        p.insert("name_line".into(), json!(s.name_range.start_line));
+        p.insert("name_column".into(), json!(s.name_range.start_col));
+        if let Some(k) = s.kind {
+            p.insert("kind".into(), json!(k));
+        }
+        if let Some(c) = &s.class_name {
+            p.insert("class_name".into(), json!(c));
+        }
+        for (k, v) in [("docstring", &s.docstring), ("signature", &s.signature), ("type_annotation", &s.type_annotation)] {
+            if let Some(v) = v {
+                p.insert(k.into(), json!(v));
+            }
+        }
+        if matches!(s.label, Label::Function | Label::Method | Label::Class | Label::Variable) {
+            p.insert("is_exported".into(), json!(s.is_exported));
+        }
+        if matches!(s.label, Label::Function | Label::Method) {
+            p.insert("is_async".into(), json!(s.is_async));
+        }
+        let parent = s.parent.map(|i| ids[i as usize]);
+        let id = tx.insert_node(&NewNode {
+            label: Some(s.label),
+            name: &s.name,
+            qualified_name: Some(&s.qualified_name),
+            file_path: Some(&f.rel),
+            parent,
+            line_start: Some(s.range.start_line),
+            line_end: Some(s.range.end_line),
+            props: p,
+        })?;
+        ids.push(id);
+        *report.symbols.entry(s.label.as_str().to_string()).or_default() += 1;
+        tx.insert_edge(parent.unwrap_or(file_id), id, EdgeType::Contains, None, None, None)?;
+        tx.insert_edge(file_id, id, EdgeType::Defines, None, None, None)?;
+        report.edges += 2;
+        for (dname, args, line) in &s.decorators {
+            let mut p = Map::new();
+            p.insert("language".into(), json!(lang));
+            if let Some(a) = args {
+                p.insert("arguments".into(), json!(a));
+            }
+            let did = tx.insert_node(&NewNode {
+                label: Some(Label::Decorator),
+                name: dname,
+                file_path: Some(&f.rel),
+                line_start: Some(*line),
+                line_end: Some(*line),
+                props: p,
+                ..Default::default()
+            })?;
+            tx.insert_edge(did, id, EdgeType::Decorates, None, None, None)?;
+            report.edges += 1;
+        }
+    }
+    for i in &facts.imports {
+        let mut p = Map::new();
+        p.insert("module".into(), json!(i.module));
+        p.insert("language".into(), json!(lang));
+        p.insert("column_start".into(), json!(i.column));
+        if let Some(n) = &i.name {
+            p.insert("imported".into(), json!(n));
+        }
+        p.insert("alias".into(), i.alias.as_ref().map_or(Value::Null, |a| json!(a)));
+        let shown = i.name.as_deref().unwrap_or(&i.module);
+        let iid = tx.insert_node(&NewNode {
+            label: Some(Label::Import),
+            name: shown,
+            file_path: Some(&f.rel),
+            line_start: Some(i.line),
+            line_end: Some(i.line),
+            props: p,
+            ..Default::default()
+        })?;
+        tx.insert_edge(file_id, iid, EdgeType::Imports, None, None, None)?;
+        report.edges += 1;
+    }
+    for r in &facts.refs {
+        let from = r.from.map(|i| ids[i as usize]);
+        tx.insert_ref(&f.rel, from, r.kind, &r.name, r.receiver.as_deref(), r.receiver_type.as_deref(), r.line, r.column)?;
+    }
+    tx.upsert_file(
+        &f.rel,
+        f.language.as_str(),
+        &FileState { size: f.size, mtime_ns: f.mtime_ns, hash: hash.to_string() },
+        file_id,
+        facts.module.as_deref(),
+    )?;
+    Ok(())
+}

@@ -1,0 +1,837 @@
+//! Resolution: binds imports, calls, callbacks and base classes to the definitions they
+//! name, across files, and says how sure each binding is.
+//!
+//! The symbol table is rebuilt from the store (this transaction's view), so full and
+//! incremental ingests resolve with the same code; an incremental ingest only re-resolves
+//! the sites that a change can affect: sites in changed files, sites whose target was
+//! removed, and sites elsewhere whose name was defined or bound in a changed file.
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+
+use navegador_lang::module_path_for;
+use navegador_model::{EdgeType, Label, Language, RefKind, Resolution};
+use navegador_store::{ImportRow, IngestTx, RefRow, RefStatus, StoreError, SymbolRow};
+
+/// More candidates than this for one name and the site is left unresolved: linking
+/// dozens of same-named methods would be noise, not an answer.
+const MAX_AMBIGUOUS: usize = 8;
+
+pub(crate) struct ResolveStats {
+    pub edges: u64,
+    pub outcomes: BTreeMap<String, u64>,
+}
+
+pub(crate) fn resolve(
+    tx: &IngestTx<'_>,
+    full: bool,
+    changed_files: &[String],
+    touched_names: &HashSet<String>,
+    orphaned: &[i64],
+) -> Result<ResolveStats, StoreError> {
+    let mut stats = ResolveStats { edges: 0, outcomes: BTreeMap::new() };
+
+    // Which sites to (re)resolve.
+    let refs: Vec<RefRow> = if full {
+        tx.refs(None, &[])?
+    } else {
+        let mut names: Vec<String> = touched_names.iter().cloned().collect();
+        names.sort();
+        let mut extra = tx.ref_ids_named(&names)?;
+        extra.extend_from_slice(orphaned);
+        tx.refs(Some(changed_files), &extra)?
+    };
+    let ids: Vec<i64> = refs.iter().map(|r| r.id).collect();
+    tx.clear_resolution(&ids)?;
+
+    let mut t = Table::load(tx)?;
+
+    // Imports are few: they are all re-resolved every time, which keeps import edges exact
+    // whatever changed.
+    tx.clear_all_import_resolution()?;
+    let imports: Vec<ImportRow> = t.imports.values().flatten().cloned().collect();
+    let mut file_edges: HashSet<(i64, i64)> = HashSet::new();
+    for imp in &imports {
+        let target = t.resolve_import(imp, 0);
+        t.import_targets.insert(imp.id, target.clone());
+        let Some(target) = target else { continue };
+        let from_file = &t.files[&imp.file_path];
+        let (dst, dst_file) = match &target {
+            Target::File(p) => (t.files[p].node, Some(p.clone())),
+            Target::Symbol(i) => (t.syms[*i].id, Some(t.syms[*i].file_path.clone())),
+            Target::Package(files) => match files.first() {
+                Some(p) => (t.files[p].node, None),
+                None => continue,
+            },
+        };
+        tx.insert_edge(imp.id, dst, EdgeType::Imports, Some(Resolution::Exact), Some((imp.line, 0)), None)?;
+        stats.edges += 1;
+        let targets: Vec<String> = match target {
+            Target::Package(files) => files,
+            _ => dst_file.into_iter().collect(),
+        };
+        for p in targets {
+            let to = t.files[&p].node;
+            if to != from_file.node && file_edges.insert((from_file.node, to)) {
+                tx.insert_edge(from_file.node, to, EdgeType::Imports, Some(Resolution::Exact), Some((imp.line, 0)), None)?;
+                stats.edges += 1;
+            }
+        }
+    }
+
+    // Bases first: method lookups through `self` walk the hierarchy.
+    let (bases_refs, other): (Vec<&RefRow>, Vec<&RefRow>) =
+        refs.iter().partition(|r| matches!(r.kind, RefKind::Inherits | RefKind::Implements));
+    for r in bases_refs.into_iter().chain(other) {
+        let (status, targets) = t.resolve_ref(r);
+        let from = match r.from_node {
+            Some(f) => f,
+            None => t.files.get(&r.file_path).map_or(0, |f| f.node),
+        };
+        let ty = match r.kind {
+            RefKind::Call | RefKind::New => EdgeType::Calls,
+            RefKind::Reference => EdgeType::References,
+            RefKind::Inherits => EdgeType::Inherits,
+            RefKind::Implements => EdgeType::Implements,
+        };
+        let res = match status {
+            RefStatus::Exact => Resolution::Exact,
+            RefStatus::Inferred => Resolution::Inferred,
+            _ => Resolution::Ambiguous,
+        };
+        for target in &targets {
+            let dst = t.syms[*target].id;
+            if dst == from {
+                if ty != EdgeType::Calls {
+                    continue; // a class is not its own base
+                }
+            }
+            tx.insert_edge(from, dst, ty, Some(res), Some((r.line, r.col)), Some(r.id))?;
+            stats.edges += 1;
+            if matches!(r.kind, RefKind::Inherits | RefKind::Implements) {
+                t.bases.entry(from).or_default().push(dst);
+            }
+        }
+        tx.set_ref_status(r.id, status)?;
+        if matches!(r.kind, RefKind::Call | RefKind::New) {
+            *stats.outcomes.entry(status.as_str().to_string()).or_default() += 1;
+        }
+    }
+    Ok(stats)
+}
+
+#[derive(Debug, Clone)]
+enum Target {
+    File(String),
+    Symbol(usize),
+    /// A package of several files (Java package, Go package directory).
+    Package(Vec<String>),
+}
+
+struct FileInfo {
+    node: i64,
+    lang: Language,
+    module: Option<String>,
+}
+
+struct Table {
+    files: HashMap<String, FileInfo>,
+    /// Module key -> files (Python dotted module, Java package, Go directory, Rust
+    /// `crate::a::b`, JS/TS/C path without extension).
+    modules: HashMap<(Language, String), Vec<String>>,
+    syms: Vec<SymbolRow>,
+    by_id: HashMap<i64, usize>,
+    by_name: HashMap<String, Vec<usize>>,
+    by_qname: HashMap<String, Vec<usize>>,
+    /// Top-level symbols of each file by name.
+    top: HashMap<(String, String), Vec<usize>>,
+    children: HashMap<i64, Vec<usize>>,
+    /// Methods declared away from their type (Go receivers, Rust `impl` elsewhere), by
+    /// (language, type name).
+    detached: HashMap<(Language, String), Vec<usize>>,
+    bases: HashMap<i64, Vec<i64>>,
+    imports: HashMap<String, Vec<ImportRow>>,
+    /// Import node id -> what its binding denotes.
+    import_targets: HashMap<i64, Option<Target>>,
+}
+
+fn lang_of(s: &str) -> Language {
+    match s {
+        "python" => Language::Python,
+        "javascript" | "typescript" => Language::TypeScript,
+        "java" => Language::Java,
+        "go" => Language::Go,
+        "rust" => Language::Rust,
+        _ => Language::C,
+    }
+}
+
+impl Table {
+    fn load(tx: &IngestTx<'_>) -> Result<Table, StoreError> {
+        let mut files = HashMap::new();
+        let mut modules: HashMap<(Language, String), Vec<String>> = HashMap::new();
+        for (path, node, language, module) in tx.files()? {
+            let lang = lang_of(&language);
+            let key = match lang {
+                Language::Java | Language::Go => module.clone().unwrap_or_default(),
+                Language::C | Language::TypeScript => path.rsplit_once('.').map_or(path.clone(), |(s, _)| s.to_string()),
+                _ => module.clone().unwrap_or_else(|| module_path_for(lang, &path)),
+            };
+            let key = if lang == Language::Go { path.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string()) } else { key };
+            modules.entry((lang, key)).or_default().push(path.clone());
+            files.insert(path, FileInfo { node, lang, module });
+        }
+        let syms = tx.symbols()?;
+        let mut t = Table {
+            files,
+            modules,
+            by_id: HashMap::with_capacity(syms.len()),
+            by_name: HashMap::new(),
+            by_qname: HashMap::new(),
+            top: HashMap::new(),
+            children: HashMap::new(),
+            detached: HashMap::new(),
+            bases: HashMap::new(),
+            imports: HashMap::new(),
+            import_targets: HashMap::new(),
+            syms,
+        };
+        for (i, s) in t.syms.iter().enumerate() {
+            t.by_id.insert(s.id, i);
+            t.by_name.entry(s.name.clone()).or_default().push(i);
+            t.by_qname.entry(s.qualified_name.clone()).or_default().push(i);
+            match s.parent {
+                Some(p) => t.children.entry(p).or_default().push(i),
+                None => {
+                    t.top.entry((s.file_path.clone(), s.name.clone())).or_default().push(i);
+                    if let (Label::Method, Some(c)) = (s.label, &s.class_name) {
+                        let lang = t.files.get(&s.file_path).map_or(Language::C, |f| f.lang);
+                        t.detached.entry((lang, c.clone())).or_default().push(i);
+                    }
+                }
+            }
+        }
+        for (class, base) in tx.hierarchy()? {
+            t.bases.entry(class).or_default().push(base);
+        }
+        for imp in tx.imports()? {
+            t.imports.entry(imp.file_path.clone()).or_default().push(imp);
+        }
+        Ok(t)
+    }
+
+    fn lang(&self, file: &str) -> Language {
+        self.files.get(file).map_or(Language::C, |f| f.lang)
+    }
+
+    fn module_files(&self, lang: Language, key: &str) -> Option<&Vec<String>> {
+        self.modules.get(&(lang, key.to_string()))
+    }
+
+    // ---- imports -----------------------------------------------------------------------
+
+    /// What an import denotes: a file (module), a symbol, or a package.
+    fn resolve_import(&self, imp: &ImportRow, depth: u32) -> Option<Target> {
+        if depth > 4 {
+            return None;
+        }
+        let lang = self.lang(&imp.file_path);
+        match lang {
+            Language::Python => self.py_import(imp, depth),
+            Language::TypeScript | Language::JavaScript | Language::Tsx => {
+                let file = self.js_module_file(&imp.file_path, &imp.module)?;
+                match imp.name.as_deref() {
+                    None | Some("*") => Some(Target::File(file)),
+                    Some(n) => self.export_of(&file, n, depth).or(Some(Target::File(file))),
+                }
+            }
+            Language::Java => {
+                let full = match imp.name.as_deref() {
+                    Some(n) if n != "*" => format!("{}.{}", imp.module, n),
+                    _ => imp.module.clone(),
+                };
+                let full = full.trim_end_matches(".*").to_string();
+                if let Some(i) = self.unique_class(&full) {
+                    return Some(Target::Symbol(i));
+                }
+                if let Some(files) = self.module_files(Language::Java, &full) {
+                    return Some(Target::Package(files.clone()));
+                }
+                // `import static a.B.m`: a member of a class.
+                let (owner, member) = full.rsplit_once('.')?;
+                let c = self.unique_class(owner)?;
+                self.member(self.syms[c].id, member, 0).first().map(|&m| Target::Symbol(m))
+            }
+            Language::Go => {
+                let dir = self.go_package_dir(&imp.module)?;
+                Some(Target::Package(self.module_files(Language::Go, &dir)?.clone()))
+            }
+            Language::Rust => {
+                let base = self.rust_path(&imp.file_path, &imp.module);
+                match imp.name.as_deref() {
+                    None | Some("*") | Some("self") => {
+                        self.module_files(Language::Rust, &base).and_then(|f| f.first().cloned()).map(Target::File)
+                    }
+                    Some(n) => {
+                        let q = format!("{base}::{n}");
+                        if let Some(i) = self.by_qname.get(&q).and_then(|v| v.first()) {
+                            return Some(Target::Symbol(*i));
+                        }
+                        self.module_files(Language::Rust, &q).and_then(|f| f.first().cloned()).map(Target::File)
+                    }
+                }
+            }
+            Language::C => self.c_include(&imp.file_path, &imp.module).map(Target::File),
+        }
+    }
+
+    fn py_import(&self, imp: &ImportRow, depth: u32) -> Option<Target> {
+        let module = self.py_absolute(&imp.file_path, &imp.module)?;
+        let find = |m: &str| self.module_files(Language::Python, m).and_then(|f| f.first().cloned());
+        match imp.name.as_deref() {
+            None => find(&module).map(Target::File),
+            Some("*") => find(&module).map(Target::File),
+            Some(n) => {
+                let sub = if module.is_empty() { n.to_string() } else { format!("{module}.{n}") };
+                if let Some(f) = find(&sub) {
+                    return Some(Target::File(f));
+                }
+                let file = find(&module)?;
+                self.export_of(&file, n, depth).or(Some(Target::File(file)))
+            }
+        }
+    }
+
+    /// `..pkg.mod` relative to a Python file -> `a.pkg.mod`.
+    fn py_absolute(&self, file: &str, module: &str) -> Option<String> {
+        let dots = module.chars().take_while(|c| *c == '.').count();
+        if dots == 0 {
+            return Some(module.to_string());
+        }
+        let own = self.files.get(file)?.module.clone().unwrap_or_default();
+        let mut parts: Vec<&str> = if own.is_empty() { vec![] } else { own.split('.').collect() };
+        if !file.ends_with("__init__.py") {
+            parts.pop();
+        }
+        for _ in 1..dots {
+            parts.pop()?;
+        }
+        let rest = &module[dots..];
+        if !rest.is_empty() {
+            parts.extend(rest.split('.'));
+        }
+        Some(parts.join("."))
+    }
+
+    /// A name a module exports: a top-level symbol, or an import it re-binds.
+    fn export_of(&self, file: &str, name: &str, depth: u32) -> Option<Target> {
+        if let Some(v) = self.top.get(&(file.to_string(), name.to_string())) {
+            return v.iter().copied().find(|&i| self.syms[i].label != Label::Variable).or(v.first().copied()).map(Target::Symbol);
+        }
+        let lang = self.lang(file);
+        if name == "default" && matches!(lang, Language::TypeScript) {
+            if let Some(i) = self.js_default_export(file) {
+                return Some(Target::Symbol(i));
+            }
+        }
+        for imp in self.imports.get(file).into_iter().flatten() {
+            if imp.alias.as_deref().or(imp.name.as_deref()) == Some(name) || (imp.name.as_deref() == Some("*") && imp.alias.is_none()) {
+                if let Some(t) = self.resolve_import(imp, depth + 1) {
+                    match (&t, imp.name.as_deref()) {
+                        (Target::File(f), Some("*")) => {
+                            if let Some(x) = self.export_of(f, name, depth + 1) {
+                                return Some(x);
+                            }
+                        }
+                        _ => return Some(t),
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn js_default_export(&self, file: &str) -> Option<usize> {
+        // The extractor marks a default export with the qualified name suffix `default`
+        // or a single exported top-level declaration.
+        let exported: Vec<usize> = self
+            .syms
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.file_path == file && s.parent.is_none() && s.is_exported && s.label != Label::Variable)
+            .map(|(i, _)| i)
+            .collect();
+        (exported.len() == 1).then(|| exported[0])
+    }
+
+    fn js_module_file(&self, from: &str, spec: &str) -> Option<String> {
+        if !spec.starts_with('.') && !spec.starts_with('/') {
+            return None; // a package from node_modules: outside the workspace
+        }
+        let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
+        let joined = normalize(&if spec.starts_with('/') { spec[1..].to_string() } else if dir.is_empty() { spec.to_string() } else { format!("{dir}/{spec}") })?;
+        let stem = joined.strip_suffix(".js").or_else(|| joined.strip_suffix(".jsx")).or_else(|| joined.strip_suffix(".mjs")).unwrap_or(&joined);
+        const EXTS: [&str; 8] = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
+        if self.files.contains_key(&joined) {
+            return Some(joined);
+        }
+        for e in EXTS {
+            let p = format!("{stem}.{e}");
+            if self.files.contains_key(&p) {
+                return Some(p);
+            }
+        }
+        for e in EXTS {
+            let p = format!("{joined}/index.{e}");
+            if self.files.contains_key(&p) {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    fn go_package_dir(&self, import_path: &str) -> Option<String> {
+        // The longest suffix of the import path that is a Go directory of the workspace
+        // (the module prefix from go.mod is what is cut off).
+        let parts: Vec<&str> = import_path.split('/').collect();
+        for i in 0..parts.len() {
+            let cand = parts[i..].join("/");
+            if self.modules.contains_key(&(Language::Go, cand.clone())) {
+                return Some(cand);
+            }
+        }
+        None
+    }
+
+    fn rust_path(&self, file: &str, path: &str) -> String {
+        let own = self.files.get(file).and_then(|f| f.module.clone()).unwrap_or_else(|| "crate".into());
+        let mut parts: Vec<String> = Vec::new();
+        for (i, seg) in path.split("::").enumerate() {
+            match seg {
+                "crate" if i == 0 => parts.push("crate".into()),
+                "self" if i == 0 => parts.extend(own.split("::").map(str::to_string)),
+                "super" => {
+                    if parts.is_empty() {
+                        parts.extend(own.split("::").map(str::to_string));
+                    }
+                    parts.pop();
+                }
+                s => {
+                    if i == 0 {
+                        parts.push("crate".into());
+                    }
+                    parts.push(s.to_string())
+                }
+            }
+        }
+        parts.join("::")
+    }
+
+    fn c_include(&self, from: &str, inc: &str) -> Option<String> {
+        let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
+        let local = normalize(&if dir.is_empty() { inc.to_string() } else { format!("{dir}/{inc}") });
+        if let Some(l) = local.filter(|l| self.files.contains_key(l)) {
+            return Some(l);
+        }
+        if self.files.contains_key(inc) {
+            return Some(inc.to_string());
+        }
+        let suffix = format!("/{inc}");
+        let mut found: Vec<&String> = self.files.keys().filter(|p| p.ends_with(&suffix)).collect();
+        found.sort_by_key(|p| (p.len(), p.as_str()));
+        found.first().map(|s| s.to_string())
+    }
+
+    fn unique_class(&self, qname: &str) -> Option<usize> {
+        let v = self.by_qname.get(qname)?;
+        let classes: Vec<usize> = v.iter().copied().filter(|&i| self.syms[i].label == Label::Class).collect();
+        (classes.len() == 1).then(|| classes[0])
+    }
+
+    // ---- references ----------------------------------------------------------------------
+
+    fn resolve_ref(&self, r: &RefRow) -> (RefStatus, Vec<usize>) {
+        let lang = self.lang(&r.file_path);
+        let wants_type = matches!(r.kind, RefKind::Inherits | RefKind::Implements | RefKind::New);
+        let accept = |i: usize| -> bool {
+            let s = &self.syms[i];
+            match r.kind {
+                RefKind::Inherits | RefKind::Implements | RefKind::New => s.label == Label::Class,
+                RefKind::Call => matches!(s.label, Label::Function | Label::Method | Label::Class),
+                RefKind::Reference => matches!(s.label, Label::Function | Label::Method),
+            }
+        };
+        let exact = |v: Vec<usize>| -> Option<(RefStatus, Vec<usize>)> {
+            let v: Vec<usize> = v.into_iter().filter(|&i| accept(i)).collect();
+            match v.len() {
+                0 => None,
+                1 => Some((RefStatus::Exact, v)),
+                n if n <= MAX_AMBIGUOUS => Some((RefStatus::Ambiguous, v)),
+                _ => Some((RefStatus::Unresolved, vec![])),
+            }
+        };
+        let from_class = r.from_node.and_then(|f| self.enclosing_class(f));
+
+        match r.receiver.as_deref() {
+            None => {
+                if let Some(x) = self.lookup_unqualified(r, lang, from_class).and_then(&exact) {
+                    return x;
+                }
+            }
+            Some(recv) => {
+                let recv = recv.trim();
+                let is_self = matches!(recv, "self" | "this" | "cls" | "Self" | "this.constructor");
+                let is_super = recv == "super" || recv.starts_with("super(");
+                if is_self || is_super {
+                    if let Some(c) = from_class {
+                        let found = if is_super {
+                            self.bases.get(&self.syms[c].id).into_iter().flatten().flat_map(|b| self.member(*b, &r.name, 0)).collect()
+                        } else {
+                            self.member(self.syms[c].id, &r.name, 0)
+                        };
+                        if let Some(x) = exact(found) {
+                            return x;
+                        }
+                    }
+                } else if let Some(t) = r.receiver_type.as_deref() {
+                    if let Some(c) = self.lookup_type(&r.file_path, lang, t, from_class) {
+                        if let Some(x) = exact(self.member(self.syms[c].id, &r.name, 0)) {
+                            return x;
+                        }
+                    }
+                } else if let Some(target) = self.lookup_path(&r.file_path, lang, recv, from_class) {
+                    let found = match target {
+                        Target::File(f) => self.top.get(&(f, r.name.clone())).cloned().unwrap_or_default(),
+                        Target::Package(files) => files
+                            .iter()
+                            .flat_map(|f| self.top.get(&(f.clone(), r.name.clone())).cloned().unwrap_or_default())
+                            .collect(),
+                        Target::Symbol(i) if self.syms[i].label == Label::Class => self.member(self.syms[i].id, &r.name, 0),
+                        Target::Symbol(_) => vec![],
+                    };
+                    if let Some(x) = exact(found) {
+                        return x;
+                    }
+                }
+            }
+        }
+
+        // Heuristic: the same name elsewhere in the language.
+        let family = lang.family();
+        let cands: Vec<usize> = self
+            .by_name
+            .get(&r.name)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&i| accept(i) && self.lang(&self.syms[i].file_path).family() == family)
+            .filter(|&i| {
+                let s = &self.syms[i];
+                if wants_type {
+                    return true;
+                }
+                // `obj.m()` calls a method; a bare `f()` a function or a constructor.
+                if r.receiver.is_some() { s.label == Label::Method } else { s.label != Label::Method || lang == Language::Java }
+            })
+            .collect();
+        match cands.len() {
+            0 => (RefStatus::Unresolved, vec![]),
+            1 => (RefStatus::Inferred, cands),
+            n if n <= MAX_AMBIGUOUS => (RefStatus::Ambiguous, cands),
+            _ => (RefStatus::Unresolved, vec![]),
+        }
+    }
+
+    /// A bare name: enclosing scopes, the file, its imports, the language's implicit scopes.
+    fn lookup_unqualified(&self, r: &RefRow, lang: Language, from_class: Option<usize>) -> Option<Vec<usize>> {
+        let name = r.name.as_str();
+        // Nested definitions of the enclosing functions.
+        let mut cur = r.from_node;
+        while let Some(id) = cur {
+            let found: Vec<usize> = self
+                .children
+                .get(&id)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&i| self.syms[i].name == name && self.syms[i].label != Label::Method)
+                .collect();
+            if !found.is_empty() {
+                return Some(found);
+            }
+            let s = &self.syms[*self.by_id.get(&id)?];
+            if s.label == Label::Class {
+                break;
+            }
+            cur = s.parent;
+        }
+        // Implicit `this` in Java methods.
+        if lang == Language::Java {
+            if let Some(c) = from_class {
+                let m = self.member(self.syms[c].id, name, 0);
+                if !m.is_empty() {
+                    return Some(m);
+                }
+            }
+        }
+        if let Some(v) = self.top.get(&(r.file_path.clone(), name.to_string())) {
+            return Some(v.clone());
+        }
+        if let Some(t) = self.binding(&r.file_path, name) {
+            return match t {
+                Target::Symbol(i) => Some(vec![i]),
+                _ => None,
+            };
+        }
+        // The rest of the package (Go, Java) and the translation units' shared namespace (C).
+        let pkg_files: Option<&Vec<String>> = match lang {
+            Language::Go => self.module_files(Language::Go, r.file_path.rsplit_once('/').map_or("", |(d, _)| d)),
+            Language::Java => self.files.get(&r.file_path).and_then(|f| f.module.as_deref()).and_then(|m| self.module_files(Language::Java, m)),
+            _ => None,
+        };
+        if let Some(files) = pkg_files {
+            let found: Vec<usize> =
+                files.iter().flat_map(|f| self.top.get(&(f.clone(), name.to_string())).cloned().unwrap_or_default()).collect();
+            if !found.is_empty() {
+                return Some(found);
+            }
+        }
+        if lang == Language::C {
+            let found: Vec<usize> = self
+                .by_name
+                .get(name)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&i| {
+                    let s = &self.syms[i];
+                    s.parent.is_none() && self.lang(&s.file_path) == Language::C && (s.is_exported || s.file_path == r.file_path)
+                })
+                .collect();
+            // Prefer definitions over prototypes in headers.
+            let defs: Vec<usize> = found.iter().copied().filter(|&i| self.syms[i].kind.as_deref() != Some("declaration")).collect();
+            let found = if defs.is_empty() { found } else { defs };
+            if !found.is_empty() {
+                return Some(found);
+            }
+        }
+        // Wildcard imports.
+        for imp in self.imports.get(&r.file_path).into_iter().flatten() {
+            if imp.name.as_deref() == Some("*") && imp.alias.is_none() {
+                if let Some(Some(t)) = self.import_targets.get(&imp.id) {
+                    let files: Vec<String> = match t {
+                        Target::File(f) => vec![f.clone()],
+                        Target::Package(fs) => fs.clone(),
+                        Target::Symbol(_) => vec![],
+                    };
+                    let found: Vec<usize> = files
+                        .iter()
+                        .flat_map(|f| self.top.get(&(f.clone(), name.to_string())).cloned().unwrap_or_default())
+                        .collect();
+                    if !found.is_empty() {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// What a local name bound by an import denotes.
+    fn binding(&self, file: &str, name: &str) -> Option<Target> {
+        for imp in self.imports.get(file).into_iter().flatten() {
+            let local = match (&imp.alias, &imp.name) {
+                (Some(a), _) => a.as_str(),
+                (None, Some(n)) if n != "*" => n.rsplit(['.', ':']).next().unwrap_or(n),
+                (None, _) => match self.lang(file) {
+                    // `import a.b` binds `a`; Go binds the last path segment.
+                    Language::Python => imp.module.split('.').next().unwrap_or(""),
+                    Language::Go => imp.module.rsplit('/').next().unwrap_or(""),
+                    Language::Java => imp.module.rsplit('.').next().unwrap_or(""),
+                    _ => continue,
+                },
+            };
+            if local != name {
+                continue;
+            }
+            if self.lang(file) == Language::Python && imp.alias.is_none() && imp.name.is_none() && imp.module.contains('.') {
+                // `import a.b` binds the package `a`.
+                let top = imp.module.split('.').next().unwrap_or("");
+                return self.module_files(Language::Python, top).and_then(|f| f.first().cloned()).map(Target::File);
+            }
+            if let Some(t) = self.import_targets.get(&imp.id) {
+                return t.clone();
+            }
+            return self.resolve_import(imp, 0);
+        }
+        None
+    }
+
+    /// A dotted receiver (`os.path`, `models.User`, `pkg`) -> what it denotes.
+    fn lookup_path(&self, file: &str, lang: Language, path: &str, from_class: Option<usize>) -> Option<Target> {
+        let sep = if path.contains("::") { "::" } else { "." };
+        let mut segs = path.split(sep);
+        let first = segs.next()?;
+        if !first.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+            return None;
+        }
+        let mut cur = if let Some(t) = self.binding(file, first) {
+            t
+        } else if let Some(c) = self.lookup_type(file, lang, first, from_class) {
+            Target::Symbol(c)
+        } else {
+            return None;
+        };
+        for seg in segs {
+            cur = match cur {
+                Target::File(f) => {
+                    let lang_f = self.lang(&f);
+                    let m = self.files.get(&f).and_then(|x| x.module.clone()).unwrap_or_default();
+                    let sub = format!("{m}.{seg}");
+                    if let Some(sf) = (lang_f == Language::Python).then(|| self.module_files(Language::Python, &sub)).flatten() {
+                        Target::File(sf.first()?.clone())
+                    } else {
+                        Target::Symbol(*self.top.get(&(f, seg.to_string()))?.first()?)
+                    }
+                }
+                Target::Symbol(i) if self.syms[i].label == Label::Class => {
+                    let m = self.member(self.syms[i].id, seg, 0);
+                    Target::Symbol(*m.iter().find(|&&x| self.syms[x].label == Label::Class)?)
+                }
+                _ => return None,
+            };
+        }
+        Some(cur)
+    }
+
+    /// A type name as written in this file -> a class.
+    fn lookup_type(&self, file: &str, lang: Language, name: &str, from_class: Option<usize>) -> Option<usize> {
+        let name = name.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim();
+        let name = name.split(['<', '[']).next()?.trim();
+        if name.contains('.') || name.contains("::") {
+            let (recv, last) = name.rsplit_once("::").or_else(|| name.rsplit_once('.'))?;
+            return match self.lookup_path(file, lang, recv, from_class)? {
+                Target::File(f) => self.top.get(&(f, last.to_string()))?.iter().copied().find(|&i| self.syms[i].label == Label::Class),
+                Target::Package(fs) => fs.iter().find_map(|f| self.top.get(&(f.clone(), last.to_string()))?.iter().copied().find(|&i| self.syms[i].label == Label::Class)),
+                Target::Symbol(i) => self.member(self.syms[i].id, last, 0).into_iter().find(|&x| self.syms[x].label == Label::Class),
+            };
+        }
+        if matches!(name, "Self" | "self") {
+            return from_class;
+        }
+        let r = RefRow {
+            id: 0,
+            file_path: file.to_string(),
+            from_node: from_class.map(|c| self.syms[c].id),
+            kind: RefKind::New,
+            name: name.to_string(),
+            receiver: None,
+            receiver_type: None,
+            line: 0,
+            col: 0,
+        };
+        let found: Vec<usize> = self
+            .lookup_unqualified(&r, lang, from_class)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|&i| self.syms[i].label == Label::Class)
+            .collect();
+        if found.len() == 1 {
+            return Some(found[0]);
+        }
+        // A nested class of the enclosing class.
+        if let Some(c) = from_class {
+            if let Some(&m) = self.member(self.syms[c].id, name, 0).iter().find(|&&x| self.syms[x].label == Label::Class) {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    /// The class a symbol belongs to: its nearest class ancestor, or for detached methods
+    /// (Go receivers, Rust impls elsewhere) the class named by `class_name`.
+    fn enclosing_class(&self, id: i64) -> Option<usize> {
+        let mut cur = Some(id);
+        while let Some(c) = cur {
+            let i = *self.by_id.get(&c)?;
+            let s = &self.syms[i];
+            if s.label == Label::Class {
+                return Some(i);
+            }
+            if s.parent.is_none() {
+                if let (Label::Method, Some(cn)) = (s.label, &s.class_name) {
+                    let lang = self.lang(&s.file_path);
+                    let dir = s.file_path.rsplit_once('/').map_or("", |(d, _)| d);
+                    let cands: Vec<usize> = self
+                        .by_name
+                        .get(cn)
+                        .into_iter()
+                        .flatten()
+                        .copied()
+                        .filter(|&k| self.syms[k].label == Label::Class && self.lang(&self.syms[k].file_path) == lang)
+                        .collect();
+                    let same_dir: Vec<usize> = cands
+                        .iter()
+                        .copied()
+                        .filter(|&k| self.syms[k].file_path.rsplit_once('/').map_or("", |(d, _)| d) == dir)
+                        .collect();
+                    let pick = if same_dir.len() == 1 { same_dir } else { cands };
+                    return (pick.len() == 1).then(|| pick[0]);
+                }
+            }
+            cur = s.parent;
+        }
+        None
+    }
+
+    /// Members named `name` of a class and, breadth-first, of its bases. Returns them with
+    /// the nearest level first; callers keep the first level that has any.
+    fn member(&self, class_id: i64, name: &str, _depth: u32) -> Vec<usize> {
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([(class_id, 0u32)]);
+        let mut out: Vec<(u32, usize)> = Vec::new();
+        let mut found_level: Option<u32> = None;
+        while let Some((c, level)) = queue.pop_front() {
+            if !seen.insert(c) || level > 20 || found_level.is_some_and(|l| level > l) {
+                continue;
+            }
+            let Some(&ci) = self.by_id.get(&c) else { continue };
+            let cls = &self.syms[ci];
+            let lang = self.lang(&cls.file_path);
+            let mut hits: Vec<usize> =
+                self.children.get(&c).into_iter().flatten().copied().filter(|&i| self.syms[i].name == name).collect();
+            if let Some(det) = self.detached.get(&(lang, cls.name.clone())) {
+                let dir = cls.file_path.rsplit_once('/').map_or("", |(d, _)| d);
+                hits.extend(det.iter().copied().filter(|&i| {
+                    let s = &self.syms[i];
+                    s.name == name && (lang != Language::Go || s.file_path.rsplit_once('/').map_or("", |(d, _)| d) == dir)
+                }));
+            }
+            if !hits.is_empty() {
+                found_level = Some(level);
+                out.extend(hits.into_iter().map(|h| (level, h)));
+                continue;
+            }
+            for b in self.bases.get(&c).into_iter().flatten() {
+                queue.push_back((*b, level + 1));
+            }
+        }
+        out.sort();
+        out.into_iter().map(|(_, i)| i).collect()
+    }
+}
+
+
+/// Normalizes `a/./b/../c` -> `a/c`; `None` when it climbs above the root.
+fn normalize(p: &str) -> Option<String> {
+    let mut out: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            s => out.push(s),
+        }
+    }
+    Some(out.join("/"))
+}

@@ -1,0 +1,127 @@
+//! Walking a workspace: `.gitignore` and the hard-ignore list honoured, symlinks not
+//! followed (nothing outside the root is read), each file sized and typed before it is read.
+
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use ignore::overrides::OverrideBuilder;
+use ignore::WalkBuilder;
+use navegador_model::Language;
+
+/// Directory and file names never walked, matched against path components relative to
+/// the workspace root (never against the absolute path).
+pub const HARD_IGNORED: &[&str] = &[
+    ".git", "node_modules", ".idea", ".vscode", ".agent", ".agents", ".claude", ".react-router",
+    "build", "dist", ".next", "target", "coverage", ".turbo", ".cache", "tmp", "temp", "out",
+    ".navegador", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache",
+];
+
+/// A file the walk found.
+#[derive(Debug, Clone)]
+pub struct WalkedFile {
+    /// Workspace-relative, `/`-separated.
+    pub rel: String,
+    pub abs: PathBuf,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub language: Language,
+}
+
+/// What the walk found and what it left out.
+#[derive(Debug, Default)]
+pub struct Walked {
+    pub files: Vec<WalkedFile>,
+    /// (workspace-relative path, reason): files of a known language not indexed.
+    pub skipped: Vec<(String, String)>,
+}
+
+pub(crate) fn walk(root: &Path, excludes: &[String], max_file_size: u64) -> Result<Walked, crate::IndexError> {
+    let mut ob = OverrideBuilder::new(root);
+    for g in excludes {
+        ob.add(&format!("!{g}")).map_err(|e| crate::IndexError::BadGlob { glob: g.clone(), message: e.to_string() })?;
+    }
+    let overrides = ob.build().map_err(|e| crate::IndexError::BadGlob { glob: excludes.join(","), message: e.to_string() })?;
+    let root_buf = root.to_path_buf();
+    let mut builder = WalkBuilder::new(root);
+    builder
+        .hidden(true)
+        .follow_links(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .parents(false)
+        .overrides(overrides)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(move |e| {
+            let rel = e.path().strip_prefix(&root_buf).unwrap_or(e.path());
+            !rel.components().any(|c| HARD_IGNORED.iter().any(|h| c.as_os_str() == *h))
+        });
+    let mut out = Walked::default();
+    for entry in builder.build() {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(err) => {
+                let (path, msg) = describe_walk_error(root, &err);
+                out.skipped.push((path, msg));
+                continue;
+            }
+        };
+        let ft = match entry.file_type() {
+            Some(ft) => ft,
+            None => continue,
+        };
+        let abs = entry.path();
+        let rel = match abs.strip_prefix(root) {
+            Ok(r) => r.to_string_lossy().replace('\\', "/"),
+            Err(_) => continue,
+        };
+        if rel.is_empty() {
+            continue;
+        }
+        let Some(language) = Language::from_path(&rel) else { continue };
+        if ft.is_symlink() {
+            out.skipped.push((rel, "symlink (not followed)".into()));
+            continue;
+        }
+        if !ft.is_file() {
+            continue;
+        }
+        let meta = match entry.metadata() {
+            Ok(m) => m,
+            Err(e) => {
+                out.skipped.push((rel, format!("unreadable: {e}")));
+                continue;
+            }
+        };
+        if meta.len() > max_file_size {
+            out.skipped.push((rel, format!("too large ({} bytes > {} byte cap)", meta.len(), max_file_size)));
+            continue;
+        }
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as i64);
+        out.files.push(WalkedFile { rel, abs: abs.to_path_buf(), size: meta.len(), mtime_ns, language });
+    }
+    Ok(out)
+}
+
+fn describe_walk_error(root: &Path, err: &ignore::Error) -> (String, String) {
+    let mut e = err;
+    loop {
+        match e {
+            ignore::Error::WithPath { path, err } => {
+                let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/");
+                return (rel, format!("unreadable: {err}"));
+            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => e = err,
+            ignore::Error::Loop { child, .. } => {
+                let rel = child.strip_prefix(root).unwrap_or(child).to_string_lossy().replace('\\', "/");
+                return (rel, "symlink loop".into());
+            }
+            other => return (String::new(), format!("walk error: {other}")),
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! The SQLite schema. Bump `VERSION` on any change; an older file is refused with a
+//! message that names the fix (re-ingest with `--clear`).
+
+pub const VERSION: i64 = 1;
+
+pub const SCHEMA: &str = r#"
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+-- Every node of the graph. Core properties are columns (indexed lookups), the rest is a
+-- JSON object in `props`. Code nodes carry the workspace-relative `file_path` of the file
+-- that defines them; knowledge nodes have none and survive code re-ingest.
+CREATE TABLE IF NOT EXISTS nodes (
+    id INTEGER PRIMARY KEY,
+    label TEXT NOT NULL,
+    name TEXT,
+    qualified_name TEXT,
+    file_path TEXT,
+    parent INTEGER,
+    line_start INTEGER,
+    line_end INTEGER,
+    props TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS nodes_label_name ON nodes(label, name);
+CREATE INDEX IF NOT EXISTS nodes_name ON nodes(name);
+CREATE INDEX IF NOT EXISTS nodes_qname ON nodes(qualified_name);
+CREATE INDEX IF NOT EXISTS nodes_file ON nodes(file_path);
+
+-- Relationships. `ref_id` ties an edge produced by resolution to its reference site, so
+-- re-resolving a site replaces exactly its edges.
+CREATE TABLE IF NOT EXISTS edges (
+    id INTEGER PRIMARY KEY,
+    src INTEGER NOT NULL,
+    dst INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    resolution TEXT,
+    line INTEGER,
+    col INTEGER,
+    ref_id INTEGER,
+    props TEXT
+);
+CREATE INDEX IF NOT EXISTS edges_src ON edges(src, type);
+CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst, type);
+CREATE INDEX IF NOT EXISTS edges_ref ON edges(ref_id);
+
+-- Change detection: what the last ingest saw of each file.
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY,
+    language TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    node_id INTEGER NOT NULL,
+    module TEXT
+);
+
+-- Every reference site (call, constructor call, callback, base class), resolved or not:
+-- unresolved sites are data, so answers can say what they could not see.
+CREATE TABLE IF NOT EXISTS refs (
+    id INTEGER PRIMARY KEY,
+    file_path TEXT NOT NULL,
+    from_node INTEGER,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    receiver TEXT,
+    receiver_type TEXT,
+    line INTEGER NOT NULL,
+    col INTEGER NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending'
+);
+CREATE INDEX IF NOT EXISTS refs_file ON refs(file_path);
+CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
+CREATE INDEX IF NOT EXISTS refs_status ON refs(status);
+
+-- Files the last ingest did not index, and why.
+CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+"#;

@@ -1,0 +1,715 @@
+//! The SQLite backend: opening (WAL, schema version check), the ingest transaction and
+//! the reads that resolution and the CLI need.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use navegador_model::{EdgeType, Label, RefKind, Resolution};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
+
+use crate::schema::{SCHEMA, VERSION};
+use crate::{Result, StoreError};
+
+/// An open graph database.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// What the last ingest saw of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileState {
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub hash: String,
+}
+
+/// A node to insert.
+#[derive(Debug, Clone, Default)]
+pub struct NewNode<'a> {
+    pub label: Option<Label>,
+    pub name: &'a str,
+    pub qualified_name: Option<&'a str>,
+    pub file_path: Option<&'a str>,
+    pub parent: Option<i64>,
+    pub line_start: Option<u32>,
+    pub line_end: Option<u32>,
+    /// A JSON object of the remaining properties.
+    pub props: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A definition, as resolution sees it.
+#[derive(Debug, Clone)]
+pub struct SymbolRow {
+    pub id: i64,
+    pub label: Label,
+    pub name: String,
+    pub qualified_name: String,
+    pub file_path: String,
+    pub parent: Option<i64>,
+    pub kind: Option<String>,
+    pub class_name: Option<String>,
+    pub is_exported: bool,
+}
+
+/// An Import node, as resolution sees it.
+#[derive(Debug, Clone)]
+pub struct ImportRow {
+    pub id: i64,
+    pub file_path: String,
+    pub module: String,
+    pub name: Option<String>,
+    pub alias: Option<String>,
+    pub line: u32,
+}
+
+/// A reference site.
+#[derive(Debug, Clone)]
+pub struct RefRow {
+    pub id: i64,
+    pub file_path: String,
+    pub from_node: Option<i64>,
+    pub kind: RefKind,
+    pub name: String,
+    pub receiver: Option<String>,
+    pub receiver_type: Option<String>,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// The outcome of resolving one reference site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefStatus {
+    Exact,
+    Inferred,
+    Ambiguous,
+    Unresolved,
+}
+
+impl RefStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefStatus::Exact => "exact",
+            RefStatus::Inferred => "inferred",
+            RefStatus::Ambiguous => "ambiguous",
+            RefStatus::Unresolved => "unresolved",
+        }
+    }
+}
+
+/// A row of `nodes` for display.
+#[derive(Debug, Clone)]
+pub struct NodeRow {
+    pub id: i64,
+    pub label: String,
+    pub name: Option<String>,
+    pub qualified_name: Option<String>,
+    pub file_path: Option<String>,
+    pub line_start: Option<u32>,
+    pub line_end: Option<u32>,
+    pub props: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A row of `edges` for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeRow {
+    pub src: i64,
+    pub dst: i64,
+    pub edge_type: String,
+    pub resolution: Option<String>,
+    pub line: Option<u32>,
+    pub col: Option<u32>,
+}
+
+/// Counts by label, relationship type and reference status.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    pub labels: Vec<(String, u64)>,
+    pub edge_types: Vec<(String, u64)>,
+    /// Call and constructor sites by status (`exact`, `inferred`, `ambiguous`, `unresolved`).
+    pub call_sites: Vec<(String, u64)>,
+    pub files_by_language: Vec<(String, u64)>,
+    pub skipped: Vec<(String, String)>,
+}
+
+impl Store {
+    /// Opens (creating if needed) a graph database, checking its schema version.
+    pub fn open(path: &Path) -> Result<Store> {
+        let open_err = |source| StoreError::Open { path: path.to_path_buf(), source };
+        let conn = Connection::open(path).map_err(open_err)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(open_err)?;
+        conn.pragma_update(None, "synchronous", "NORMAL").map_err(open_err)?;
+        conn.pragma_update(None, "cache_size", -64_000).map_err(open_err)?;
+        conn.pragma_update(None, "temp_store", "MEMORY").map_err(open_err)?;
+        let store = Store { conn, path: path.to_path_buf() };
+        store.check_or_init_schema()?;
+        Ok(store)
+    }
+
+    /// Opens an existing database for reading only.
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        let open_err = |source| StoreError::Open { path: path.to_path_buf(), source };
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+            .map_err(open_err)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
+        let store = Store { conn, path: path.to_path_buf() };
+        match store.schema_version()? {
+            Some(VERSION) => Ok(store),
+            Some(found) => Err(StoreError::SchemaMismatch { path: store.path.clone(), found, expected: VERSION }),
+            None => Err(StoreError::NotOurs { path: store.path.clone() }),
+        }
+    }
+
+    fn schema_version(&self) -> Result<Option<i64>> {
+        let has_meta: bool = self.conn.query_row(
+            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
+            [],
+            |r| r.get(0),
+        )?;
+        if !has_meta {
+            return Ok(None);
+        }
+        let v: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
+            .optional()?;
+        Ok(v.and_then(|v| v.parse().ok()))
+    }
+
+    fn check_or_init_schema(&self) -> Result<()> {
+        match self.schema_version()? {
+            Some(VERSION) => Ok(()),
+            Some(found) => Err(StoreError::SchemaMismatch { path: self.path.clone(), found, expected: VERSION }),
+            None => {
+                let tables: i64 =
+                    self.conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table'", [], |r| r.get(0))?;
+                if tables > 0 {
+                    return Err(StoreError::NotOurs { path: self.path.clone() });
+                }
+                self.conn.execute_batch(SCHEMA)?;
+                self.conn.execute(
+                    "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
+                    [VERSION.to_string()],
+                )?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Drops everything and recreates an empty schema (used after a schema mismatch with
+    /// `--clear`).
+    pub fn reset(path: &Path) -> Result<()> {
+        for suffix in ["", "-wal", "-shm"] {
+            let p = PathBuf::from(format!("{}{}", path.display(), suffix));
+            if p.exists() {
+                std::fs::remove_file(&p).map_err(|e| StoreError::Open {
+                    path: p.clone(),
+                    source: rusqlite::Error::ToSqlConversionFailure(Box::new(e)),
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The raw connection, for read-only query layers built on top of the store.
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Starts the one transaction of an ingest.
+    pub fn begin(&mut self) -> Result<IngestTx<'_>> {
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        Ok(IngestTx { tx })
+    }
+
+    pub fn stats(&self) -> Result<Stats> {
+        let pairs = |sql: &str| -> Result<Vec<(String, u64)>> {
+            let mut st = self.conn.prepare(sql)?;
+            let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        };
+        let mut st = self.conn.prepare("SELECT path, reason FROM skipped ORDER BY path")?;
+        let skipped = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+        Ok(Stats {
+            labels: pairs("SELECT label, count(*) FROM nodes GROUP BY label ORDER BY label")?,
+            edge_types: pairs("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")?,
+            call_sites: pairs(
+                "SELECT status, count(*) FROM refs WHERE kind IN ('call', 'new') GROUP BY status ORDER BY status",
+            )?,
+            files_by_language: pairs("SELECT language, count(*) FROM files GROUP BY language ORDER BY language")?,
+            skipped,
+        })
+    }
+
+    /// Nodes with a label (or any) and a name.
+    pub fn nodes_named(&self, label: Option<&str>, name: &str) -> Result<Vec<NodeRow>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props FROM nodes
+             WHERE name = ?1 AND (?2 IS NULL OR label = ?2) ORDER BY file_path, line_start",
+        )?;
+        let rows = st.query_map(params![name, label], node_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn node(&self, id: i64) -> Result<Option<NodeRow>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props FROM nodes WHERE id = ?1",
+        )?;
+        Ok(st.query_row([id], node_row).optional()?)
+    }
+
+    /// Edges of a node: outgoing when `outgoing`, else incoming; of one type or all.
+    pub fn edges_of(&self, id: i64, outgoing: bool, edge_type: Option<&str>) -> Result<Vec<EdgeRow>> {
+        let sql = if outgoing {
+            "SELECT src, dst, type, resolution, line, col FROM edges WHERE src = ?1 AND (?2 IS NULL OR type = ?2) ORDER BY id"
+        } else {
+            "SELECT src, dst, type, resolution, line, col FROM edges WHERE dst = ?1 AND (?2 IS NULL OR type = ?2) ORDER BY id"
+        };
+        let mut st = self.conn.prepare_cached(sql)?;
+        let rows = st.query_map(params![id, edge_type], |r| {
+            Ok(EdgeRow {
+                src: r.get(0)?,
+                dst: r.get(1)?,
+                edge_type: r.get(2)?,
+                resolution: r.get(3)?,
+                line: r.get(4)?,
+                col: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Every edge as (src qualified-or-name, type, dst qualified-or-name, resolution):
+    /// a canonical, id-free dump for comparing two graphs.
+    pub fn canonical_dump(&self) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        let key = "coalesce(label || ':' || coalesce(file_path, '') || ':' || coalesce(qualified_name, name) || ':' || coalesce(line_start, ''), '')";
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {key}, props FROM nodes ORDER BY 1"
+        ))?;
+        for r in st.query_map([], |r| Ok(format!("node {} {}", r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+            out.push(r?);
+        }
+        let mut st = self.conn.prepare(&format!(
+            "SELECT (SELECT {key} FROM nodes WHERE id = e.src), e.type, (SELECT {key} FROM nodes WHERE id = e.dst),
+                    coalesce(e.resolution, ''), coalesce(e.line, ''), coalesce(e.col, '')
+             FROM edges e"
+        ))?;
+        for r in st.query_map([], |r| {
+            Ok(format!(
+                "edge {} -{}-> {} {} {}:{}",
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, String>(5)?
+            ))
+        })? {
+            out.push(r?);
+        }
+        let mut st = self.conn.prepare(
+            "SELECT r.file_path, r.kind, coalesce(r.receiver || '.', '') || r.name, r.line, r.col, r.status,
+                    coalesce((SELECT qualified_name FROM nodes WHERE id = r.from_node), '')
+             FROM refs r",
+        )?;
+        for r in st.query_map([], |r| {
+            Ok(format!(
+                "ref {} {} {} {}:{} {} from {}",
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, i64>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, String>(6)?
+            ))
+        })? {
+            out.push(r?);
+        }
+        out.sort();
+        Ok(out)
+    }
+}
+
+fn node_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
+    let props: String = r.get(7)?;
+    Ok(NodeRow {
+        id: r.get(0)?,
+        label: r.get(1)?,
+        name: r.get(2)?,
+        qualified_name: r.get(3)?,
+        file_path: r.get(4)?,
+        line_start: r.get(5)?,
+        line_end: r.get(6)?,
+        props: serde_json::from_str(&props).unwrap_or_default(),
+    })
+}
+
+/// The single write transaction of an ingest. Dropping it without `commit` rolls back.
+pub struct IngestTx<'a> {
+    tx: Transaction<'a>,
+}
+
+impl IngestTx<'_> {
+    pub fn file_states(&self) -> Result<HashMap<String, FileState>> {
+        let mut st = self.tx.prepare("SELECT path, size, mtime_ns, hash FROM files")?;
+        let rows = st.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                FileState { size: r.get::<_, i64>(1)? as u64, mtime_ns: r.get(2)?, hash: r.get(3)? },
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Removes all code facts (nodes with a file, the repository node, refs, files); knowledge
+    /// nodes stay unless `everything`.
+    pub fn clear(&self, everything: bool) -> Result<()> {
+        if everything {
+            self.tx.execute_batch("DELETE FROM edges; DELETE FROM nodes; DELETE FROM refs; DELETE FROM files; DELETE FROM skipped;")?;
+        } else {
+            self.tx.execute_batch(
+                "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository')
+                    OR dst IN (SELECT id FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository');
+                 DELETE FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository';
+                 DELETE FROM refs; DELETE FROM files; DELETE FROM skipped;",
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Removes one file's facts: its nodes, every edge touching them, its reference sites and
+    /// the edges they produced. Returns the ids of reference sites elsewhere whose targets
+    /// were removed (they must be re-resolved).
+    pub fn remove_file(&self, path: &str) -> Result<Vec<i64>> {
+        let mut orphaned = Vec::new();
+        {
+            let mut st = self.tx.prepare_cached(
+                "SELECT DISTINCT e.ref_id FROM edges e JOIN nodes n ON n.id = e.dst
+                 WHERE n.file_path = ?1 AND e.ref_id IS NOT NULL",
+            )?;
+            for r in st.query_map([path], |r| r.get::<_, i64>(0))? {
+                orphaned.push(r?);
+            }
+        }
+        self.tx.execute(
+            "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path = ?1)
+                OR dst IN (SELECT id FROM nodes WHERE file_path = ?1)",
+            [path],
+        )?;
+        self.tx.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM refs WHERE file_path = ?1)", [path])?;
+        self.tx.execute("DELETE FROM refs WHERE file_path = ?1", [path])?;
+        self.tx.execute("DELETE FROM nodes WHERE file_path = ?1", [path])?;
+        self.tx.execute("DELETE FROM files WHERE path = ?1", [path])?;
+        Ok(orphaned)
+    }
+
+    pub fn insert_node(&self, n: &NewNode<'_>) -> Result<i64> {
+        let mut st = self.tx.prepare_cached(
+            "INSERT INTO nodes(label, name, qualified_name, file_path, parent, line_start, line_end, props)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?;
+        let props = serde_json::Value::Object(n.props.clone()).to_string();
+        st.execute(params![
+            n.label.map(|l| l.as_str()),
+            n.name,
+            n.qualified_name,
+            n.file_path,
+            n.parent,
+            n.line_start,
+            n.line_end,
+            props
+        ])?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert_edge(
+        &self,
+        src: i64,
+        dst: i64,
+        ty: EdgeType,
+        resolution: Option<Resolution>,
+        site: Option<(u32, u32)>,
+        ref_id: Option<i64>,
+    ) -> Result<()> {
+        let mut st = self.tx.prepare_cached(
+            "INSERT INTO edges(src, dst, type, resolution, line, col, ref_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        st.execute(params![
+            src,
+            dst,
+            ty.as_str(),
+            resolution.map(|r| r.as_str()),
+            site.map(|s| s.0),
+            site.map(|s| s.1),
+            ref_id
+        ])?;
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert_ref(
+        &self,
+        file_path: &str,
+        from_node: Option<i64>,
+        kind: RefKind,
+        name: &str,
+        receiver: Option<&str>,
+        receiver_type: Option<&str>,
+        line: u32,
+        col: u32,
+    ) -> Result<i64> {
+        let mut st = self.tx.prepare_cached(
+            "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_type, line, col)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?;
+        st.execute(params![file_path, from_node, kind.as_str(), name, receiver, receiver_type, line, col])?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    pub fn upsert_file(
+        &self,
+        path: &str,
+        language: &str,
+        state: &FileState,
+        node_id: i64,
+        module: Option<&str>,
+    ) -> Result<()> {
+        let mut st = self.tx.prepare_cached(
+            "INSERT OR REPLACE INTO files(path, language, size, mtime_ns, hash, node_id, module)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        st.execute(params![path, language, state.size as i64, state.mtime_ns, state.hash, node_id, module])?;
+        Ok(())
+    }
+
+    /// Records that a file kept its content but changed its mtime.
+    pub fn touch_file(&self, path: &str, mtime_ns: i64) -> Result<()> {
+        self.tx.execute("UPDATE files SET mtime_ns = ?2 WHERE path = ?1", params![path, mtime_ns])?;
+        Ok(())
+    }
+
+    pub fn replace_skipped(&self, skipped: &[(String, String)]) -> Result<()> {
+        self.tx.execute("DELETE FROM skipped", [])?;
+        let mut st = self.tx.prepare_cached("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?1, ?2)")?;
+        for (p, r) in skipped {
+            st.execute(params![p, r])?;
+        }
+        Ok(())
+    }
+
+    /// The repository node, created on first use.
+    pub fn repository_node(&self, name: &str, props: serde_json::Map<String, serde_json::Value>) -> Result<i64> {
+        let existing: Option<i64> = self
+            .tx
+            .query_row("SELECT id FROM nodes WHERE label = 'Repository' LIMIT 1", [], |r| r.get(0))
+            .optional()?;
+        if let Some(id) = existing {
+            self.tx.execute(
+                "UPDATE nodes SET name = ?2, props = ?3 WHERE id = ?1",
+                params![id, name, serde_json::Value::Object(props).to_string()],
+            )?;
+            return Ok(id);
+        }
+        self.insert_node(&NewNode { label: Some(Label::Repository), name, props, ..Default::default() })
+    }
+
+    pub fn files(&self) -> Result<Vec<(String, i64, String, Option<String>)>> {
+        let mut st = self.tx.prepare("SELECT path, node_id, language, module FROM files ORDER BY path")?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Every definition node (for the resolver's symbol table).
+    pub fn symbols(&self) -> Result<Vec<SymbolRow>> {
+        let mut st = self.tx.prepare(
+            "SELECT id, label, name, qualified_name, file_path, parent,
+                    json_extract(props, '$.kind'), json_extract(props, '$.class_name'),
+                    coalesce(json_extract(props, '$.is_exported'), 0)
+             FROM nodes WHERE label IN ('Class', 'Function', 'Method', 'Variable', 'Module') AND file_path IS NOT NULL",
+        )?;
+        let rows = st.query_map([], |r| {
+            let label: String = r.get(1)?;
+            Ok(SymbolRow {
+                id: r.get(0)?,
+                label: Label::parse(&label).unwrap_or(Label::Variable),
+                name: r.get(2)?,
+                qualified_name: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+                file_path: r.get(4)?,
+                parent: r.get(5)?,
+                kind: r.get(6)?,
+                class_name: r.get(7)?,
+                is_exported: r.get::<_, i64>(8)? != 0,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn imports(&self) -> Result<Vec<ImportRow>> {
+        let mut st = self.tx.prepare(
+            "SELECT id, file_path, json_extract(props, '$.module'), json_extract(props, '$.imported'),
+                    json_extract(props, '$.alias'), line_start
+             FROM nodes WHERE label = 'Import' ORDER BY file_path, line_start, id",
+        )?;
+        let rows = st.query_map([], |r| {
+            let module: Option<String> = r.get(2)?;
+            Ok(ImportRow {
+                id: r.get(0)?,
+                file_path: r.get(1)?,
+                module: module.unwrap_or_default(),
+                name: r.get(3)?,
+                alias: r.get(4)?,
+                line: r.get::<_, Option<u32>>(5)?.unwrap_or(0),
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Reference sites of some files (all when `files` is `None`) plus extra ids.
+    pub fn refs(&self, files: Option<&[String]>, extra_ids: &[i64]) -> Result<Vec<RefRow>> {
+        let map = |r: &rusqlite::Row<'_>| -> rusqlite::Result<RefRow> {
+            let kind: String = r.get(3)?;
+            Ok(RefRow {
+                id: r.get(0)?,
+                file_path: r.get(1)?,
+                from_node: r.get(2)?,
+                kind: RefKind::parse(&kind).unwrap_or(RefKind::Call),
+                name: r.get(4)?,
+                receiver: r.get(5)?,
+                receiver_type: r.get(6)?,
+                line: r.get(7)?,
+                col: r.get(8)?,
+            })
+        };
+        const COLS: &str = "id, file_path, from_node, kind, name, receiver, receiver_type, line, col";
+        let mut out = Vec::new();
+        match files {
+            None => {
+                let mut st = self.tx.prepare(&format!("SELECT {COLS} FROM refs ORDER BY id"))?;
+                for r in st.query_map([], map)? {
+                    out.push(r?);
+                }
+                return Ok(out);
+            }
+            Some(files) => {
+                let mut st = self.tx.prepare_cached(&format!("SELECT {COLS} FROM refs WHERE file_path = ?1"))?;
+                for f in files {
+                    for r in st.query_map([f], map)? {
+                        out.push(r?);
+                    }
+                }
+            }
+        }
+        let mut st = self.tx.prepare_cached(&format!("SELECT {COLS} FROM refs WHERE id = ?1"))?;
+        for id in extra_ids {
+            if let Some(r) = st.query_row([id], map).optional()? {
+                out.push(r);
+            }
+        }
+        out.sort_by_key(|r| r.id);
+        out.dedup_by_key(|r| r.id);
+        Ok(out)
+    }
+
+    /// Ids of reference sites (outside `exclude_files`) whose name is one of `names`.
+    pub fn ref_ids_named(&self, names: &[String]) -> Result<Vec<i64>> {
+        let mut st = self.tx.prepare_cached("SELECT id FROM refs WHERE name = ?1")?;
+        let mut out = Vec::new();
+        for n in names {
+            for r in st.query_map([n], |r| r.get::<_, i64>(0))? {
+                out.push(r?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Files whose imports resolved to one of `files` (by a File -IMPORTS-> File edge).
+    pub fn importers_of(&self, files: &[String]) -> Result<Vec<String>> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT DISTINCT s.file_path FROM edges e
+             JOIN nodes d ON d.id = e.dst JOIN nodes s ON s.id = e.src
+             WHERE e.type = 'IMPORTS' AND d.label = 'File' AND s.label = 'File' AND d.file_path = ?1",
+        )?;
+        let mut out = Vec::new();
+        for f in files {
+            for r in st.query_map([f], |r| r.get::<_, String>(0))? {
+                out.push(r?);
+            }
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// Forgets what resolution produced for these reference sites.
+    pub fn clear_resolution(&self, ref_ids: &[i64]) -> Result<()> {
+        let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE ref_id = ?1")?;
+        for id in ref_ids {
+            st.execute([id])?;
+        }
+        Ok(())
+    }
+
+    /// Removes the import edges that start at a file's node or its Import nodes.
+    pub fn clear_import_edges(&self, file: &str) -> Result<()> {
+        self.tx.execute(
+            "DELETE FROM edges WHERE type = 'IMPORTS' AND src IN
+               (SELECT id FROM nodes WHERE file_path = ?1 AND label IN ('File', 'Import'))
+               AND dst NOT IN (SELECT id FROM nodes WHERE file_path = ?1 AND label = 'Import')",
+            [file],
+        )?;
+        Ok(())
+    }
+
+    pub fn set_ref_status(&self, id: i64, status: RefStatus) -> Result<()> {
+        let mut st = self.tx.prepare_cached("UPDATE refs SET status = ?2 WHERE id = ?1")?;
+        st.execute(params![id, status.as_str()])?;
+        Ok(())
+    }
+
+    /// Resolved class hierarchy edges: (class, base) pairs.
+    pub fn hierarchy(&self) -> Result<Vec<(i64, i64)>> {
+        let mut st = self.tx.prepare("SELECT src, dst FROM edges WHERE type IN ('INHERITS', 'IMPLEMENTS')")?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn commit(self) -> Result<()> {
+        self.tx.commit()?;
+        Ok(())
+    }
+}
+
+impl IngestTx<'_> {
+    /// Names defined or bound in a file (symbols and import aliases): references elsewhere
+    /// with one of these names may resolve differently once the file changes.
+    pub fn names_in_file(&self, path: &str) -> Result<Vec<String>> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT DISTINCT coalesce(json_extract(props, '$.alias'), name) FROM nodes
+             WHERE file_path = ?1 AND label IN ('Class', 'Function', 'Method', 'Variable', 'Module', 'Import')",
+        )?;
+        let rows = st.query_map([path], |r| r.get::<_, Option<String>>(0))?;
+        let mut out = Vec::new();
+        for r in rows {
+            if let Some(n) = r? {
+                out.push(n);
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl IngestTx<'_> {
+    /// Drops every import edge produced by resolution (File->File and Import->target).
+    pub fn clear_all_import_resolution(&self) -> Result<()> {
+        self.tx.execute("DELETE FROM edges WHERE type = 'IMPORTS' AND resolution IS NOT NULL", [])?;
+        Ok(())
+    }
+}
