@@ -109,22 +109,23 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "duration_ms": report.duration.as_millis() as u64,
             "db": db_path.display().to_string(),
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        crate::emit(&format!("{}\n", serde_json::to_string_pretty(&out)?))?;
         return Ok(ExitCode::SUCCESS);
     }
+    let mut out = String::new();
     let langs: Vec<String> = report.files_by_language.iter().map(|(l, n)| format!("{l} {n}")).collect();
-    println!(
+    w!(out, 
         "indexed {} files ({}) in {:.2}s -> {}",
         report.files_seen,
         if langs.is_empty() { "none".to_string() } else { langs.join(", ") },
         report.duration.as_secs_f64(),
         db_path.display()
     );
-    println!(
+    w!(out, 
         "  this run: {} parsed, {} unchanged, {} removed",
         report.files_parsed, report.files_unchanged, report.files_removed
     );
-    println!(
+    w!(out, 
         "  graph: {} classes, {} functions, {} methods, {} variables, {} imports, {} relationships",
         count("Class"),
         count("Function"),
@@ -136,26 +137,27 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if calls_total > 0 {
         let part: Vec<String> =
             stats.call_sites.iter().map(|(k, n)| format!("{k} {:.1}%", pct(*n, calls_total))).collect();
-        println!("  call sites: {calls_total} ({})", part.join(", "));
+        w!(out, "  call sites: {calls_total} ({})", part.join(", "));
     }
     if !report.diagnostics.is_empty() {
-        println!("  {} files with problems (indexed partially):", report.diagnostics.len());
+        w!(out, "  {} files with problems (indexed partially):", report.diagnostics.len());
         for (p, l, m) in report.diagnostics.iter().take(10) {
-            println!("    {p}:{l}: {m}");
+            w!(out, "    {p}:{l}: {m}");
         }
         if report.diagnostics.len() > 10 {
-            println!("    … and {} more (--json lists all)", report.diagnostics.len() - 10);
+            w!(out, "    … and {} more (--json lists all)", report.diagnostics.len() - 10);
         }
     }
     if !report.skipped.is_empty() {
-        println!("  skipped {} files:", report.skipped.len());
+        w!(out, "  skipped {} files:", report.skipped.len());
         for (p, r) in report.skipped.iter().take(10) {
-            println!("    {p}: {r}");
+            w!(out, "    {p}: {r}");
         }
         if report.skipped.len() > 10 {
-            println!("    … and {} more (--json lists all)", report.skipped.len() - 10);
+            w!(out, "    … and {} more (--json lists all)", report.skipped.len() - 10);
         }
     }
+    crate::emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -171,6 +173,6 @@ pub fn parse(a: ParseArgs) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&a.file).with_context(|| format!("cannot read {path}"))?;
     let text = String::from_utf8_lossy(&bytes);
     let facts = navegador_lang::extract(&path, &text, lang, &Default::default());
-    print!("{}", navegador_lang::render_facts(&facts));
+    crate::emit(&navegador_lang::render_facts(&facts))?;
     Ok(ExitCode::SUCCESS)
 }

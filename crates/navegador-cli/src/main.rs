@@ -1,5 +1,14 @@
 //! The `navegador` binary: flags in, `run` out, errors mapped to exit codes in one place.
 
+/// Appends a line to an output buffer (printed at the end through `emit`, so a closed
+/// pipe is an error we can treat as success instead of a panic).
+macro_rules! w {
+    ($out:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
 mod db;
 mod ingest_cmd;
 mod stats_cmd;
@@ -49,6 +58,14 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Writes to stdout; a broken pipe surfaces as an error that `main` maps to success.
+pub(crate) fn emit(s: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    o.write_all(s.as_bytes())?;
+    o.flush()
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

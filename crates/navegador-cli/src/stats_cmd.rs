@@ -38,25 +38,27 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "call_resolution_share": share,
             "skipped": s.skipped.iter().map(|(p, r)| json!({"path": p, "reason": r})).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        crate::emit(&format!("{}\n", serde_json::to_string_pretty(&out)?))?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("graph {}", path.display());
-    println!("\nnodes by label:");
+    let mut out = String::new();
+    w!(out, "graph {}", path.display());
+    w!(out, "\nnodes by label:");
     for (l, n) in &s.labels {
-        println!("  {l:<12} {n:>10}");
+        w!(out, "  {l:<12} {n:>10}");
     }
-    println!("\nrelationships by type:");
+    w!(out, "\nrelationships by type:");
     for (t, n) in &s.edge_types {
-        println!("  {t:<12} {n:>10}");
+        w!(out, "  {t:<12} {n:>10}");
     }
-    println!("\ncall sites ({total_calls}):");
+    w!(out, "\ncall sites ({total_calls}):");
     for (st, n) in &s.call_sites {
-        println!("  {st:<12} {n:>10}  {:5.1}%", pct(*n, total_calls));
+        w!(out, "  {st:<12} {n:>10}  {:5.1}%", pct(*n, total_calls));
     }
     if !s.skipped.is_empty() {
-        println!("\nskipped files: {}", s.skipped.len());
+        w!(out, "\nskipped files: {}", s.skipped.len());
     }
+    crate::emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -190,6 +190,9 @@ pub fn ingest(
                             orphaned.extend(tx.remove_file(&f.rel)?);
                         }
                         touched_names.extend(facts.symbols.iter().map(|s| s.name.clone()));
+                        if let Some(m) = &facts.module {
+                            touched_names.extend(m.split(['.', '/', ':']).filter(|s| !s.is_empty()).map(str::to_string));
+                        }
                         touched_names.extend(facts.imports.iter().filter_map(|i| i.local_name().map(str::to_string)));
                         write_file(&tx, repo_id, &f, &hash, &facts, &mut report)?;
                         changed_files.push(f.rel.clone());

@@ -62,6 +62,9 @@ CREATE TABLE IF NOT EXISTS refs (
     kind TEXT NOT NULL,
     name TEXT NOT NULL,
     receiver TEXT,
+    -- the receiver's first name (`app` in `app.util.log()`), so a change to what binds it
+    -- can find the sites to re-resolve
+    receiver_root TEXT,
     receiver_type TEXT,
     line INTEGER NOT NULL,
     col INTEGER NOT NULL,
@@ -69,6 +72,7 @@ CREATE TABLE IF NOT EXISTS refs (
 );
 CREATE INDEX IF NOT EXISTS refs_file ON refs(file_path);
 CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
+CREATE INDEX IF NOT EXISTS refs_root ON refs(receiver_root);
 CREATE INDEX IF NOT EXISTS refs_status ON refs(status);
 
 -- Files the last ingest did not index, and why.

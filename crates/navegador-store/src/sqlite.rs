@@ -288,7 +288,7 @@ impl Store {
     /// a canonical, id-free dump for comparing two graphs.
     pub fn canonical_dump(&self) -> Result<Vec<String>> {
         let mut out = Vec::new();
-        let key = "coalesce(label || ':' || coalesce(file_path, '') || ':' || coalesce(qualified_name, name) || ':' || coalesce(line_start, ''), '')";
+        let key = "coalesce(label || ':' || coalesce(file_path, '') || ':' || coalesce(qualified_name, name, '') || ':' || coalesce(CAST(line_start AS TEXT), ''), '')";
         let mut st = self.conn.prepare(&format!(
             "SELECT {key}, props FROM nodes ORDER BY 1"
         ))?;
@@ -297,7 +297,7 @@ impl Store {
         }
         let mut st = self.conn.prepare(&format!(
             "SELECT (SELECT {key} FROM nodes WHERE id = e.src), e.type, (SELECT {key} FROM nodes WHERE id = e.dst),
-                    coalesce(e.resolution, ''), coalesce(e.line, ''), coalesce(e.col, '')
+                    coalesce(e.resolution, ''), coalesce(CAST(e.line AS TEXT), ''), coalesce(CAST(e.col AS TEXT), '')
              FROM edges e"
         ))?;
         for r in st.query_map([], |r| {
@@ -467,10 +467,14 @@ impl IngestTx<'_> {
         col: u32,
     ) -> Result<i64> {
         let mut st = self.tx.prepare_cached(
-            "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_type, line, col)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?;
-        st.execute(params![file_path, from_node, kind.as_str(), name, receiver, receiver_type, line, col])?;
+        let root = receiver.map(|r| {
+            let end = r.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(r.len());
+            &r[..end]
+        });
+        st.execute(params![file_path, from_node, kind.as_str(), name, receiver, root, receiver_type, line, col])?;
         Ok(self.tx.last_insert_rowid())
     }
 
@@ -618,9 +622,9 @@ impl IngestTx<'_> {
         Ok(out)
     }
 
-    /// Ids of reference sites (outside `exclude_files`) whose name is one of `names`.
+    /// Ids of reference sites whose name, or whose receiver's first name, is one of `names`.
     pub fn ref_ids_named(&self, names: &[String]) -> Result<Vec<i64>> {
-        let mut st = self.tx.prepare_cached("SELECT id FROM refs WHERE name = ?1")?;
+        let mut st = self.tx.prepare_cached("SELECT id FROM refs WHERE name = ?1 UNION SELECT id FROM refs WHERE receiver_root = ?1")?;
         let mut out = Vec::new();
         for n in names {
             for r in st.query_map([n], |r| r.get::<_, i64>(0))? {
@@ -696,7 +700,14 @@ impl IngestTx<'_> {
              WHERE file_path = ?1 AND label IN ('Class', 'Function', 'Method', 'Variable', 'Module', 'Import')",
         )?;
         let rows = st.query_map([path], |r| r.get::<_, Option<String>>(0))?;
-        let mut out = Vec::new();
+        // The file's own module path: receivers like `pkg.mod` name it.
+        let mut out: Vec<String> = self
+            .tx
+            .query_row("SELECT module FROM files WHERE path = ?1", [path], |r| r.get::<_, Option<String>>(0))
+            .optional()?
+            .flatten()
+            .map(|m| m.split(['.', '/', ':']).filter(|s| !s.is_empty()).map(str::to_string).collect())
+            .unwrap_or_default();
         for r in rows {
             if let Some(n) = r? {
                 out.push(n);

@@ -1,0 +1,220 @@
+//! Integration tests of indexing, data-driven: each `projects/NAME.txt` is a small
+//! workspace written as text (`//- path` starts a file); its resolved graph is rendered as
+//! text and compared with `projects/NAME.graph` (`UPDATE_GOLDEN=1` rewrites). The same
+//! projects drive the incremental-equals-clean test.
+
+use std::path::{Path, PathBuf};
+
+use navegador_index::{ingest, IngestConfig, NoProgress};
+use navegador_store::Store;
+
+fn projects() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/projects");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no projects in {}", dir.display());
+    v
+}
+
+/// Splits a fixture into (path, content) files.
+fn parse_fixture(text: &str) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        if let Some(p) = line.strip_prefix("//- ") {
+            files.push((p.trim().trim_start_matches('/').to_string(), String::new()));
+        } else if let Some((_, c)) = files.last_mut() {
+            c.push_str(line);
+            c.push('\n');
+        }
+    }
+    files
+}
+
+fn write_tree(root: &Path, files: &[(String, String)]) {
+    for (p, c) in files {
+        let path = root.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, c).unwrap();
+    }
+}
+
+fn index(root: &Path, db: &Path) -> Store {
+    let mut store = Store::open(db).unwrap();
+    ingest(root, &mut store, &IngestConfig::default(), &NoProgress, None).unwrap();
+    store
+}
+
+/// The resolved part of a graph as sorted text lines.
+fn render(store: &Store) -> String {
+    let conn = store.conn();
+    let key = "coalesce(n.qualified_name, n.name)";
+    let mut st = conn
+        .prepare(&format!(
+            "SELECT e.type, (SELECT {key} FROM nodes n WHERE n.id = e.src), (SELECT {key} FROM nodes n WHERE n.id = e.dst),
+                    (SELECT n.label FROM nodes n WHERE n.id = e.src), e.resolution, e.line
+             FROM edges e WHERE e.resolution IS NOT NULL"
+        ))
+        .unwrap();
+    let mut lines: Vec<String> = st
+        .query_map([], |r| {
+            let src_label: String = r.get(3)?;
+            let src: String = r.get(1)?;
+            let src = if src_label == "Import" { format!("import {src}") } else { src };
+            Ok(format!(
+                "{} {} -> {} [{}] L{}",
+                r.get::<_, String>(0)?,
+                src,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, i64>(5)?
+            ))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let mut st = conn
+        .prepare(
+            "SELECT r.kind, r.file_path, r.line, coalesce(r.receiver || '.', '') || r.name,
+                    coalesce((SELECT qualified_name FROM nodes WHERE id = r.from_node), '<file>')
+             FROM refs r WHERE r.status = 'unresolved' AND r.kind IN ('call', 'new', 'inherits', 'implements')",
+        )
+        .unwrap();
+    lines.extend(
+        st.query_map([], |r| {
+            Ok(format!(
+                "UNRESOLVED {} {}:{} {} from {}",
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?
+            ))
+        })
+        .unwrap()
+        .map(Result::unwrap),
+    );
+    lines.sort();
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn resolved_graphs_match_golden_files() {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut failures = Vec::new();
+    for p in projects() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("ws");
+        write_tree(&root, &parse_fixture(&std::fs::read_to_string(&p).unwrap()));
+        let store = index(&root, &tmp.path().join("g.db"));
+        let got = render(&store);
+        let golden = p.with_extension("graph");
+        if update {
+            std::fs::write(&golden, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&golden).unwrap_or_default();
+        if want != got {
+            failures.push(format!("--- {}\n{}+++ got\n{}", golden.display(), want, got));
+        }
+    }
+    assert!(failures.is_empty(), "golden mismatch (UPDATE_GOLDEN=1 to accept):\n{}", failures.join("\n"));
+}
+
+/// After any sequence of edits, the incrementally maintained graph equals a clean rebuild.
+#[test]
+fn incremental_ingest_equals_clean_rebuild() {
+    for p in projects() {
+        let files = parse_fixture(&std::fs::read_to_string(&p).unwrap());
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("ws");
+        write_tree(&root, &files);
+        let inc_db = tmp.path().join("inc.db");
+        index(&root, &inc_db);
+        // Edits: for each file, delete it; restore it; damage it (cut in half); rename its
+        // definitions; restore it. After each step compare with a clean build.
+        let mut step = 0;
+        let mut check = |what: &str| {
+            step += 1;
+            let inc = index(&root, &inc_db).canonical_dump().unwrap();
+            let clean_db = tmp.path().join(format!("clean{step}.db"));
+            let clean = index(&root, &clean_db).canonical_dump().unwrap();
+            if inc != clean {
+                let only_inc: Vec<_> = inc.iter().filter(|l| !clean.contains(l)).collect();
+                let only_clean: Vec<_> = clean.iter().filter(|l| !inc.contains(l)).collect();
+                panic!(
+                    "{}: after {what}, incremental != clean\nonly incremental:\n{:#?}\nonly clean:\n{:#?}",
+                    p.display(),
+                    only_inc,
+                    only_clean
+                );
+            }
+        };
+        for (path, content) in &files {
+            let abs = root.join(path);
+            std::fs::remove_file(&abs).unwrap();
+            check(&format!("deleting {path}"));
+            std::fs::write(&abs, content).unwrap();
+            check(&format!("restoring {path}"));
+            let mut cut = content.len() / 2;
+            while !content.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            std::fs::write(&abs, &content[..cut]).unwrap();
+            check(&format!("cutting {path} in half"));
+            let renamed = content.replace("def ", "def r_").replace("function ", "function r_").replace("class ", "class R");
+            std::fs::write(&abs, renamed).unwrap();
+            check(&format!("renaming the definitions of {path}"));
+            std::fs::write(&abs, content).unwrap();
+            check(&format!("restoring {path} again"));
+        }
+    }
+}
+
+/// Bad input never aborts an ingest: each problem file is skipped or parsed partially, and
+/// the summary says which and why.
+#[test]
+fn bad_input_is_skipped_with_reasons() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    std::fs::create_dir_all(root.join("pkg")).unwrap();
+    std::fs::write(root.join("pkg/ok.py"), "def good():\n    return 1\n").unwrap();
+    std::fs::write(root.join("pkg/binary.py"), b"\x00\x01\x02def x(): pass\n").unwrap();
+    std::fs::write(root.join("pkg/huge.py"), "x = 1\n".repeat(300_000)).unwrap();
+    std::fs::write(root.join("pkg/latin1.py"), b"def caf\xe9():\n    pass\ndef after():\n    pass\n").unwrap();
+    std::fs::write(root.join("pkg/broken.py"), "def fine():\n    pass\n\ndef broken(:\n").unwrap();
+    std::fs::write(root.join("pkg/deep.py"), format!("x = {}1{}\n", "[".repeat(20_000), "]".repeat(20_000))).unwrap();
+    std::fs::create_dir_all(root.join("node_modules/lib")).unwrap();
+    std::fs::write(root.join("node_modules/lib/index.js"), "function hidden() {}\n").unwrap();
+    std::fs::write(root.join(".gitignore"), "ignored/\n").unwrap();
+    std::fs::create_dir_all(root.join("ignored")).unwrap();
+    std::fs::write(root.join("ignored/x.py"), "def nope(): pass\n").unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&root, root.join("pkg/loop")).unwrap();
+        std::os::unix::fs::symlink("/etc/hostname", root.join("pkg/outside.py")).unwrap();
+    }
+    let mut store = Store::open(&tmp.path().join("g.db")).unwrap();
+    let report = ingest(&root, &mut store, &IngestConfig::default(), &NoProgress, None).unwrap();
+    let reason = |p: &str| report.skipped.iter().find(|(x, _)| x == p).map(|(_, r)| r.clone());
+    assert!(reason("pkg/binary.py").unwrap().contains("binary"), "{:?}", report.skipped);
+    assert!(reason("pkg/huge.py").unwrap().contains("too large"), "{:?}", report.skipped);
+    #[cfg(unix)]
+    assert!(reason("pkg/outside.py").unwrap().contains("symlink"), "{:?}", report.skipped);
+    let names: Vec<String> = {
+        let mut st = store.conn().prepare("SELECT name FROM nodes WHERE label = 'Function' ORDER BY name").unwrap();
+        st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    // Valid facts of damaged files survive; ignored trees are never read.
+    for want in ["good", "after", "fine"] {
+        assert!(names.iter().any(|n| n == want), "{want} missing from {names:?}");
+    }
+    for never in ["hidden", "nope"] {
+        assert!(!names.iter().any(|n| n == never), "{never} was indexed: {names:?}");
+    }
+    assert!(report.diagnostics.iter().any(|(p, _, m)| p == "pkg/latin1.py" && m.contains("UTF-8")), "{:?}", report.diagnostics);
+    assert!(report.diagnostics.iter().any(|(p, _, _)| p == "pkg/broken.py"), "{:?}", report.diagnostics);
+}
