@@ -1,0 +1,110 @@
+//! End-to-end tests of the `navegador` binary: the CLI contract and atomicity under a
+//! `kill -9`.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use navegador_store::Store;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_navegador"))
+}
+
+fn write_py_tree(root: &Path, files: usize, funcs: usize) {
+    for f in 0..files {
+        let dir = root.join(format!("pkg{}", f % 20));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut src = String::from("import os\n\n");
+        for g in 0..funcs {
+            src.push_str(&format!("def f{f}_{g}(x):\n    \"\"\"doc\"\"\"\n    return f{f}_{}(x) + os.getpid()\n\n", (g + 1) % funcs));
+        }
+        std::fs::write(dir.join(format!("m{f}.py")), src).unwrap();
+    }
+}
+
+#[test]
+fn ingest_json_summary_and_stats() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    write_py_tree(&root, 3, 4);
+    let out = bin().arg("ingest").arg(&root).arg("--json").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["files"], 3);
+    assert_eq!(v["functions"], 12);
+    assert_eq!(v["call_sites"]["exact"], 12, "{v}");
+    assert!(root.join(".navegador/graph.db").exists(), "default db under the indexed root");
+    // Unchanged re-ingest parses nothing.
+    let out = bin().arg("ingest").arg(&root).arg("--json").output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["parsed"], 0);
+    assert_eq!(v["unchanged"], 3);
+    let out = bin().arg("stats").arg("--json").arg("--db").arg(root.join(".navegador/graph.db")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["labels"]["Function"], 12);
+    assert_eq!(v["relationships"]["CALLS"], 12);
+}
+
+#[test]
+fn errors_name_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = bin().arg("stats").arg("--db").arg(tmp.path().join("none.db")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("navegador ingest"));
+    let out = bin().arg("ingest").arg(tmp.path().join("missing-dir")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open"));
+    // A database of another program is refused, not overwritten.
+    let foreign = tmp.path().join("foreign.db");
+    let c = rusqlite::Connection::open(&foreign).unwrap();
+    c.execute_batch("CREATE TABLE t(x); INSERT INTO t VALUES (1);").unwrap();
+    drop(c);
+    let out = bin().arg("ingest").arg(tmp.path()).arg("--db").arg(&foreign).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a navegador graph"));
+}
+
+/// A reader during an ingest, and anyone after a `kill -9` of it, sees the previous graph
+/// whole.
+#[test]
+fn kill_during_ingest_leaves_previous_graph() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    let db = tmp.path().join("g.db");
+    write_py_tree(&root, 5, 3);
+    let ok = bin().arg("ingest").arg(&root).arg("--db").arg(&db).output().unwrap();
+    assert!(ok.status.success());
+    let before = Store::open_read_only(&db).unwrap().canonical_dump().unwrap();
+
+    // A big change: many new files, so the ingest runs long enough to be killed mid-way.
+    write_py_tree(&root.join("big"), 3000, 40);
+    let mut child = bin()
+        .arg("ingest")
+        .arg(&root)
+        .arg("--db")
+        .arg(&db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    std::thread::sleep(Duration::from_millis(400));
+    let during = Store::open_read_only(&db).unwrap().canonical_dump().unwrap();
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the ingest finished in {:?}, before the test could kill it; make the tree bigger",
+        started.elapsed()
+    );
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_eq!(during, before, "a reader saw a half-written graph");
+    let after = Store::open_read_only(&db).unwrap().canonical_dump().unwrap();
+    assert_eq!(after, before, "a killed ingest left a half-written graph");
+    // And the next ingest completes normally.
+    let out = bin().arg("ingest").arg(&root).arg("--db").arg(&db).arg("--json").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["files"], 3005);
+}
