@@ -30,7 +30,8 @@
 (const_item name: (identifier) @name) @def.variable
 (static_item name: (identifier) @name) @def.variable
 
-(field_declaration_list (field_declaration name: (field_identifier) @name) @def.field)
+(struct_item body: (field_declaration_list (field_declaration name: (field_identifier) @name) @def.field))
+(union_item body: (field_declaration_list (field_declaration name: (field_identifier) @name) @def.field))
 (enum_variant_list (enum_variant name: (identifier) @name) @def.field)
 
 ; `f()`, `a::b::f()`, `Self::f()`, `T::new()`, `x.m()`, `f::<T>()`
