@@ -34,12 +34,22 @@
 (type_definition declarator: (function_declarator declarator: (type_identifier) @name)) @def.type
 
 ; globals: `int n;`, `int n = 1;`, `char *p;`, `int a[3];` (locals are dropped)
-(declaration declarator: [(identifier) @name
-                          (init_declarator declarator: (identifier) @name)
-                          (pointer_declarator declarator: (identifier) @name)
-                          (array_declarator declarator: (identifier) @name)
-                          (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
-                          (init_declarator declarator: (array_declarator declarator: (identifier) @name))]) @def.variable
+(declaration
+  type: [(primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
+         (struct_specifier !body) (union_specifier !body) (enum_specifier !body)]
+  declarator: [(identifier) @name
+               (init_declarator declarator: (identifier) @name)
+               (pointer_declarator declarator: (identifier) @name)
+               (array_declarator declarator: (identifier) @name)
+               (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+               (init_declarator declarator: (array_declarator declarator: (identifier) @name))]) @def.variable
+; `struct s {…} v = …;`: the variable spans its declarator, so that struct s is not inside it
+(declaration
+  type: [(struct_specifier body: (_)) (union_specifier body: (_)) (enum_specifier body: (_))]
+  declarator: [(identifier) @name @def.variable
+               (init_declarator declarator: (identifier) @name) @def.variable
+               (pointer_declarator declarator: (identifier) @name) @def.variable
+               (init_declarator declarator: (pointer_declarator declarator: (identifier) @name)) @def.variable])
 
 ; fields, including function-pointer fields, and enum constants
 (field_declaration declarator: [(field_identifier) @name
@@ -56,7 +66,9 @@
 ; parameters are filtered in `post`)
 (call_expression arguments: (argument_list (identifier) @ref.value))
 (call_expression arguments: (argument_list (pointer_expression argument: (identifier) @ref.value)))
-; and stored in a designated initializer: `{ .open = file_open }`
+; stored in a designated initializer: `{ .open = file_open }`
 (initializer_pair value: (identifier) @ref.value)
+; and assigned to a field: `s->on_evict = evict_noop`
+(assignment_expression left: (field_expression) right: (identifier) @ref.value)
 
 (preproc_include path: [(string_literal) (system_lib_string)] @import.module) @import

@@ -784,6 +784,10 @@ fn c_post(root: Node, src: &str, facts: &mut FileFacts) {
     for i in 0..facts.symbols.len() {
         let Some(node) = symbol_node(root, &facts.symbols[i]) else { continue };
         let sym = &mut facts.symbols[i];
+        // A class is no annotated value; a function's return type is in its signature.
+        if matches!(sym.label, Label::Class | Label::Function) {
+            sym.type_annotation = None;
+        }
         match (sym.label, node.kind()) {
             // A prototype: a Function with kind=declaration; its definition, if any, is
             // the Function of the same name without a kind.
@@ -810,6 +814,13 @@ fn c_post(root: Node, src: &str, facts: &mut FileFacts) {
                     None => squash_ws(sig.trim_end_matches(';')),
                 };
                 sym.signature = Some(sig);
+            }
+            // `struct s {…} v;`: the variable spans its declarator; its type is `struct s`.
+            (Label::Variable, "identifier" | "init_declarator" | "pointer_declarator") => {
+                if let Some(t) = node.parent().and_then(|p| p.child_by_field_name("type")) {
+                    let head = text(t, b);
+                    sym.type_annotation = Some(squash_ws(head.split('{').next().unwrap_or(head)));
+                }
             }
             (Label::Variable, "declaration" | "field_declaration") => {
                 // `char *name` is a `char *`, `int v[3]` an `int[]`.
