@@ -280,21 +280,26 @@ fn go_bind(n: Node, src: &str, out: &mut Vec<Binding>) {
 }
 
 /// The named type of a Go type expression: `T`, `*T`, `pkg.T`, `T[int]`.
-fn go_type(t: Node, src: &str) -> Option<String> {
-    match t.kind() {
-        "type_identifier" | "qualified_type" => Some(text(t, src.as_bytes()).to_string()),
-        "pointer_type" | "parenthesized_type" => go_type(t.named_child(0)?, src),
-        "generic_type" => go_type(t.child_by_field_name("type")?, src),
-        _ => None,
+fn go_type(mut t: Node, src: &str) -> Option<String> {
+    // A loop, not recursion: `********T` must not exhaust the stack.
+    loop {
+        t = match t.kind() {
+            "type_identifier" | "qualified_type" => return Some(text(t, src.as_bytes()).to_string()),
+            "pointer_type" | "parenthesized_type" => t.named_child(0)?,
+            "generic_type" => t.child_by_field_name("type")?,
+            _ => return None,
+        };
     }
 }
 
 /// The type of `T{…}` and `&T{…}`.
-fn go_expr_type(e: Node, src: &str) -> Option<String> {
-    match e.kind() {
-        "composite_literal" => go_type(e.child_by_field_name("type")?, src),
-        "unary_expression" => go_expr_type(e.child_by_field_name("operand")?, src),
-        _ => None,
+fn go_expr_type(mut e: Node, src: &str) -> Option<String> {
+    loop {
+        e = match e.kind() {
+            "composite_literal" => return go_type(e.child_by_field_name("type")?, src),
+            "unary_expression" => e.child_by_field_name("operand")?,
+            _ => return None,
+        };
     }
 }
 
@@ -319,7 +324,7 @@ fn rust_post(root: Node, src: &str, facts: &mut FileFacts) {
     walk(root, &mut |n| {
         if n.kind() == "use_declaration" {
             if let Some(arg) = n.child_by_field_name("argument") {
-                rust_use(arg, "", None, src, &mut facts.imports);
+                rust_use(arg, "", None, src, &mut facts.imports, 0);
             }
         }
     });
@@ -518,7 +523,11 @@ fn squash_ws(s: &str) -> String {
 
 /// One `ImportFact` per name a `use` binds: `use a::{b, c::{d as e}, f::*}` gives
 /// `a`/`b`, `a::c`/`d` as `e`, `a::f`/`*`; `a::{self}` binds `a`.
-fn rust_use(n: Node, prefix: &str, alias: Option<&str>, src: &str, out: &mut Vec<ImportFact>) {
+fn rust_use(n: Node, prefix: &str, alias: Option<&str>, src: &str, out: &mut Vec<ImportFact>, depth: u32) {
+    // Real use trees are shallow; a pathological one stops here rather than on the stack.
+    if depth > 200 {
+        return;
+    }
     let b = src.as_bytes();
     let join = |a: &str, z: &str| match (a.is_empty(), z.is_empty()) {
         (true, _) => z.to_string(),
@@ -555,7 +564,7 @@ fn rust_use(n: Node, prefix: &str, alias: Option<&str>, src: &str, out: &mut Vec
         "use_as_clause" => {
             let a = n.child_by_field_name("alias").map(|a| text(a, b));
             if let Some(path) = n.child_by_field_name("path") {
-                rust_use(path, prefix, a, src, out);
+                rust_use(path, prefix, a, src, out, depth + 1);
             }
         }
         "use_wildcard" => {
@@ -565,12 +574,12 @@ fn rust_use(n: Node, prefix: &str, alias: Option<&str>, src: &str, out: &mut Vec
         "scoped_use_list" => {
             let path = n.child_by_field_name("path").map_or("", |p| text(p, b));
             if let Some(list) = n.child_by_field_name("list") {
-                rust_use(list, &join(prefix, path), None, src, out);
+                rust_use(list, &join(prefix, path), None, src, out, depth + 1);
             }
         }
         "use_list" => {
             for child in named_children(n) {
-                rust_use(child, prefix, None, src, out);
+                rust_use(child, prefix, None, src, out, depth + 1);
             }
         }
         _ => {}
@@ -695,21 +704,23 @@ fn rust_absolute(path: &str, module: &str) -> String {
 }
 
 /// `Foo`, `&mut Foo`, `Box<Foo>` / `Rc<Foo>` / `Arc<Foo>` -> `Foo`; `Vec<Foo>` -> `Vec`.
-fn rust_type(t: Node, src: &str) -> Option<String> {
-    match t.kind() {
-        "type_identifier" | "scoped_type_identifier" => Some(text(t, src.as_bytes()).to_string()),
-        "reference_type" => rust_type(t.child_by_field_name("type")?, src),
-        "dynamic_type" | "abstract_type" => rust_type(t.child_by_field_name("trait")?, src),
-        "generic_type" => {
-            let base = t.child_by_field_name("type")?;
-            let name = text(base, src.as_bytes());
-            if matches!(name, "Box" | "Rc" | "Arc") {
-                let args = t.child_by_field_name("type_arguments")?;
-                return rust_type(args.named_child(0)?, src);
+fn rust_type(mut t: Node, src: &str) -> Option<String> {
+    // A loop, not recursion: `&&&…T` must not exhaust the stack.
+    loop {
+        t = match t.kind() {
+            "type_identifier" | "scoped_type_identifier" => return Some(text(t, src.as_bytes()).to_string()),
+            "reference_type" => t.child_by_field_name("type")?,
+            "dynamic_type" | "abstract_type" => t.child_by_field_name("trait")?,
+            "generic_type" => {
+                let base = t.child_by_field_name("type")?;
+                if matches!(text(base, src.as_bytes()), "Box" | "Rc" | "Arc") {
+                    t.child_by_field_name("type_arguments")?.named_child(0)?
+                } else {
+                    base
+                }
             }
-            rust_type(base, src)
-        }
-        _ => None,
+            _ => return None,
+        };
     }
 }
 
@@ -726,7 +737,13 @@ fn rust_expr_type(e: Node, src: &str) -> Option<String> {
             last.chars().next().is_some_and(char::is_uppercase).then(|| ty.to_string())
         }
         "struct_expression" => Some(crate_strip_generics(text(e.child_by_field_name("name")?, b)).to_string()),
-        "reference_expression" => rust_expr_type(e.child_by_field_name("value")?, src),
+        "reference_expression" => {
+            let mut v = e.child_by_field_name("value")?;
+            while v.kind() == "reference_expression" {
+                v = v.child_by_field_name("value")?;
+            }
+            rust_expr_type(v, src)
+        }
         _ => None,
     }
 }
