@@ -470,7 +470,10 @@ fn rust_macro_calls(root: Node, src: &str, facts: &mut FileFacts) {
 
 /// `#[attr(args)]` items and `///` / `/** */` doc comments directly above an item; for a
 /// `mod x { … }` without outer docs, its inner `//!` docs.
-fn rust_item_head(node: Node, src: &str) -> (Vec<(String, Option<String>, u32)>, Option<String>) {
+/// Decorators as `SymbolFact` keeps them: (name, arguments, line).
+type Decorators = Vec<(String, Option<String>, u32)>;
+
+fn rust_item_head(node: Node, src: &str) -> (Decorators, Option<String>) {
     let b = src.as_bytes();
     let (mut decorators, mut docs) = (Vec::new(), Vec::new());
     let mut expect_row = node.start_position().row;
