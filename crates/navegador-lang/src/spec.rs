@@ -975,7 +975,18 @@ fn bind_receivers(root: Node, src: &str, facts: &mut FileFacts, scopes: &Scopes)
                     drop[ri] = r.kind == RefKind::Reference && r.receiver_type.is_none();
                 }
             }
-            Some(_) => {}
+            // `x.f.m()`, `self.f.m()`: the declared type of field f, when this file declares x's type.
+            Some(recv) => {
+                let Some((base, field)) = recv.split_once('.').filter(|(b, f)| is_ident(b) && is_ident(f)) else { continue };
+                let Some(b) = lookup(base) else { continue };
+                let owner = match b.ty.as_deref() {
+                    Some("Self") => (scopes.self_type)(site, src),
+                    t => t.map(str::to_string),
+                };
+                if let Some(owner) = owner {
+                    r.receiver_type = field_type(&facts.symbols, &owner, field);
+                }
+            }
             // A local called (`done()`, a closure, a function pointer parameter) or passed on
             // is not a use of any symbol.
             None => drop[ri] = lookup(&r.name).is_some(),
@@ -986,6 +997,37 @@ fn bind_receivers(root: Node, src: &str, facts: &mut FileFacts, scopes: &Scopes)
         i += 1;
         !drop[i - 1]
     });
+}
+
+fn is_ident(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The named type of field `field` of the class `owner` declared in this file:
+/// `*http.ServeMux` -> `http.ServeMux`, `Option<Conn>` -> `Option`, `Box<Conn>` -> `Conn`.
+fn field_type(symbols: &[SymbolFact], owner: &str, field: &str) -> Option<String> {
+    let owner = owner.rsplit(['.', ':']).next().unwrap_or(owner);
+    let class = symbols.iter().position(|s| s.label == Label::Class && s.name == owner)? as u32;
+    let f = symbols.iter().find(|s| s.label == Label::Variable && s.parent == Some(class) && s.name == field)?;
+    let mut t = f.type_annotation.as_deref()?.trim();
+    loop {
+        let before = t;
+        t = t.trim_start_matches(['*', '&']).trim_start();
+        t = t.strip_prefix("mut ").unwrap_or(t);
+        for wrapper in ["Box<", "Rc<", "Arc<"] {
+            if let Some(inner) = t.strip_prefix(wrapper) {
+                t = inner.strip_suffix('>').unwrap_or(inner);
+            }
+        }
+        if t == before {
+            break;
+        }
+    }
+    let t = t[..t.find(['<', '[', ' ']).unwrap_or(t.len())].trim();
+    let named = !t.is_empty()
+        && !matches!(t, "map" | "chan" | "func" | "struct" | "interface" | "dyn" | "impl")
+        && t.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':'));
+    named.then(|| t.to_string())
 }
 
 /// The node a symbol was read from: the ancestor of its name that spans its range.
