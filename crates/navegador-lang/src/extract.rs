@@ -30,6 +30,8 @@ impl Default for ExtractOptions {
 enum Role {
     Def(DefKind),
     Name,
+    /// The owner type of a `@def.method` that is not inside it (a Go receiver type).
+    Class,
     Call,
     CallName,
     CallReceiver,
@@ -66,6 +68,7 @@ fn role_of(capture: &str) -> Role {
     let def = |k| Role::Def(k);
     match capture {
         "name" => Role::Name,
+        "class" => Role::Class,
         "call" => Role::Call,
         "call.name" => Role::CallName,
         "call.receiver" => Role::CallReceiver,
@@ -150,6 +153,8 @@ struct RawDef {
     type_annotation: Option<String>,
     is_async: bool,
     is_exported: bool,
+    /// The `@class` of a method declared outside its type (Go receivers).
+    owner: Option<String>,
 }
 
 enum SiteKind {
@@ -214,13 +219,14 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
     let mut matches = cursor.matches(&c.query, root, src.as_bytes());
     while let Some(m) = matches.next() {
         let mut primary: Option<(Role, Node)> = None;
-        let (mut name, mut recv, mut args) = (None, None, None);
+        let (mut name, mut recv, mut args, mut owner) = (None, None, None, None);
         let (mut imod, mut iname, mut ialias) = (None, None, None);
         for cap in m.captures() {
             let role = c.roles[cap.index as usize];
             match role {
                 Role::Name | Role::CallName | Role::NewName | Role::DecoratorName => name = Some(cap.node),
                 Role::CallReceiver => recv = Some(cap.node),
+                Role::Class => owner = Some(cap.node),
                 Role::DecoratorArgs => args = Some(cap.node),
                 Role::ImportModule => imod = Some(cap.node),
                 Role::ImportName => iname = Some(cap.node),
@@ -241,7 +247,9 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
                 if name.is_empty() {
                     continue;
                 }
-                defs.push(raw_def(kind, node, name_node, name, src, s, opts));
+                let mut def = raw_def(kind, node, name_node, name, src, s, opts);
+                def.owner = owner.map(|o| strip_generics(text(o, src)).to_string()).filter(|o| !o.is_empty());
+                defs.push(def);
             }
             Role::Call | Role::New | Role::RefValue | Role::Inherits | Role::Implements => {
                 let kind = match role {
@@ -316,6 +324,7 @@ fn raw_def(
         is_async: head.split(|c: char| !c.is_alphanumeric()).any(|w| w == "async"),
         is_exported: (s.exported)(node, &name, src.as_bytes()),
         name,
+        owner: None,
     }
 }
 
@@ -335,7 +344,8 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
     let mut stack: Vec<usize> = Vec::new();
     for (i, d) in defs.iter().enumerate() {
         while let Some(&top) = stack.last() {
-            if defs[top].range.contains(&d.range) {
+            // Equal ranges are siblings, not nesting: `a, b int` declares two names in one node.
+            if defs[top].range.contains(&d.range) && defs[top].range != d.range {
                 break;
             }
             stack.pop();
@@ -394,6 +404,12 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
             Some(p) => qnames[p].clone(),
             None => module.clone(),
         };
+        // A method declared outside its type (`func (s *T) m()`) is named under the type.
+        let prefix = match (&d.owner, parent[i]) {
+            (Some(o), None) if prefix.is_empty() => o.clone(),
+            (Some(o), None) => format!("{prefix}{}{o}", s.sep),
+            _ => prefix,
+        };
         qnames[i] = if prefix.is_empty() { d.name.clone() } else { format!("{prefix}{}{}", s.sep, d.name) };
         if d.kind == DefKind::Impl {
             // Methods of `impl T` belong to the class T of this file, if it is here.
@@ -411,6 +427,7 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
         let parent_idx = parent[i].and_then(|p| idx[p]);
         let class_name = match (lab, parent[i]) {
             (Label::Method, Some(p)) if is_classy(defs[p].kind) => Some(defs[p].name.clone()),
+            (Label::Method, None) => d.owner.clone(),
             _ => None,
         };
         idx[i] = Some(facts.symbols.len() as SymbolIdx);
@@ -430,6 +447,32 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
             is_exported: d.is_exported,
             decorators: Vec::new(),
         });
+    }
+    // An owner type declared below its methods (`impl T` or `func (T) m()` above `type T`):
+    // now that every class of the file is known, hang the methods under it.
+    let class_at = |facts: &FileFacts, name: &str| {
+        facts
+            .symbols
+            .iter()
+            .position(|sym| sym.label == Label::Class && sym.parent.is_none() && sym.name == name)
+            .map(|p| p as SymbolIdx)
+    };
+    for i in 0..defs.len() {
+        if defs[i].kind == DefKind::Impl && idx[i].is_none() {
+            idx[i] = class_at(facts, &defs[i].name);
+        }
+    }
+    for i in 0..defs.len() {
+        let Some(sym) = idx[i] else { continue };
+        if defs[i].kind == DefKind::Impl || facts.symbols[sym as usize].parent.is_some() {
+            continue;
+        }
+        let owner = match parent[i] {
+            Some(p) if defs[p].kind == DefKind::Impl => idx[p],
+            None => defs[i].owner.as_deref().and_then(|o| class_at(facts, o)),
+            _ => None,
+        };
+        facts.symbols[sym as usize].parent = owner;
     }
 
     // Reference sites: the innermost enclosing definition by another stack sweep.
@@ -479,7 +522,11 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
             }
             SiteKind::Ref(kind) => {
                 let want_class = matches!(kind, RefKind::Inherits | RefKind::Implements);
-                let mut cur = inner;
+                // `impl Trait for T`: the trait comes before the impl's name (T) and still
+                // belongs to it; when T is declared in another file the site has no `from`
+                // and names T in `receiver_type`.
+                let in_impl = stack.last().copied().filter(|&i| want_class && defs[i].kind == DefKind::Impl);
+                let mut cur = in_impl.or(inner);
                 let from = loop {
                     let Some(i) = cur else { break None };
                     let l = label[i].0;
@@ -496,15 +543,16 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
                     }
                     cur = parent[i];
                 };
-                if want_class && from.is_none() {
+                if want_class && from.is_none() && in_impl.is_none() {
                     continue;
                 }
+                let receiver_type = in_impl.filter(|_| from.is_none()).map(|i| defs[i].name.clone());
                 facts.refs.push(RefFact {
                     kind,
                     from,
                     name: site.name,
                     receiver: site.receiver.filter(|r| !r.is_empty()),
-                    receiver_type: None,
+                    receiver_type,
                     line: site.at.start_line,
                     column: site.at.start_col,
                 });
@@ -536,7 +584,7 @@ fn first_error_line(root: Node) -> u32 {
 }
 
 /// Doc comments directly above a definition (or above the export / declaration that wraps it).
-fn leading_comment(node: Node, src: &str) -> Option<String> {
+pub(crate) fn leading_comment(node: Node, src: &str) -> Option<String> {
     let mut n = node;
     while let Some(p) = n.parent() {
         if p.start_byte() == n.start_byte()
@@ -555,6 +603,10 @@ fn leading_comment(node: Node, src: &str) -> Option<String> {
     let mut cur = n.prev_sibling();
     while let Some(p) = cur {
         if !p.kind().contains("comment") || p.end_position().row + 1 < expect_row {
+            break;
+        }
+        // `int x; /* x */` above: a trailing comment of the line before, not a doc.
+        if p.prev_sibling().is_some_and(|q| !q.kind().contains("comment") && q.end_position().row == p.start_position().row) {
             break;
         }
         parts.push(text(p, src));

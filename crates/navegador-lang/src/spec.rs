@@ -1,7 +1,9 @@
 //! Per-language specs: grammar, query file and the few hooks a query cannot express.
 
-use navegador_model::{FileFacts, Language};
+use navegador_model::{FileFacts, ImportFact, Label, Language, RefFact, RefKind, SymbolFact};
 use tree_sitter::Node;
+
+use crate::extract::leading_comment;
 
 /// What the generic extractor needs to know about one language.
 pub(crate) struct LangSpec {
@@ -170,7 +172,7 @@ static GO: LangSpec = LangSpec {
     query: include_str!("../queries/go.scm"),
     sep: ".",
     constructors: &[],
-    inner_doc: no_doc,
+    inner_doc: go_doc,
     exported: |_, name, _| name.chars().next().is_some_and(char::is_uppercase),
     declared_module: |root, src| {
         let mut c = root.walk();
@@ -179,8 +181,127 @@ static GO: LangSpec = LangSpec {
         let name = pkg.named_children(&mut c2).find(|n| n.kind() == "package_identifier")?;
         Some(text(name, src).to_string())
     },
-    post: no_post,
+    post: go_post,
 };
+
+/// `// doc` above `var x = 1` / `const X = 1`: the comment sits above the keyword, outside
+/// the spec the definition spans (in a `( … )` group it is above the spec itself).
+fn go_doc(node: Node, src: &[u8]) -> Option<String> {
+    if !matches!(node.kind(), "var_spec" | "const_spec") {
+        return None;
+    }
+    let decl = node.parent().filter(|p| matches!(p.kind(), "var_declaration" | "const_declaration"))?;
+    let mut c = decl.walk();
+    let specs = decl.named_children(&mut c).filter(|n| n.kind() == node.kind()).count();
+    if specs != 1 {
+        return None;
+    }
+    leading_comment(decl, std::str::from_utf8(src).ok()?)
+}
+
+/// Predeclared types: `string(b)` is a conversion, not a call.
+const GO_TYPES: &[&str] = &[
+    "bool", "byte", "complex64", "complex128", "error", "float32", "float64", "int", "int8",
+    "int16", "int32", "int64", "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64",
+    "uintptr", "any",
+];
+
+fn go_post(root: Node, src: &str, facts: &mut FileFacts) {
+    for sym in &mut facts.symbols {
+        if sym.label != Label::Class {
+            continue;
+        }
+        // The type's head (`type Server struct`), not its members; the underlying type of
+        // a type spec is not an annotation of a class.
+        sym.type_annotation = None;
+        if let Some(sig) = sym.signature.take() {
+            let head = match sym.kind {
+                Some("struct" | "interface") => sig.split('{').next().unwrap_or(&sig).trim_end(),
+                _ => sig.as_str(),
+            };
+            sym.signature = Some(if head.starts_with("type ") { head.to_string() } else { format!("type {head}") });
+        }
+    }
+    // Conversions to predeclared types are not calls, nor are their arguments values passed.
+    let in_conversion = |line: u32, column: u32| {
+        let p = tree_sitter::Point { row: line.saturating_sub(1) as usize, column: column as usize };
+        let mut cur = root.descendant_for_point_range(p, p);
+        while let Some(n) = cur {
+            if n.kind() == "call_expression" {
+                return n.child_by_field_name("function").is_some_and(|f| GO_TYPES.contains(&text(f, src.as_bytes())));
+            }
+            cur = n.parent();
+        }
+        false
+    };
+    facts.refs.retain(|r| match r.kind {
+        RefKind::Call => !(r.receiver.is_none() && GO_TYPES.contains(&r.name.as_str())),
+        RefKind::Reference => !in_conversion(r.line, r.column),
+        _ => true,
+    });
+    let scopes = Scopes {
+        functions: &["function_declaration", "method_declaration"],
+        bind: go_bind,
+        self_type: |_, _| None,
+    };
+    bind_receivers(root, src, facts, &scopes);
+}
+
+fn go_bind(n: Node, src: &str, out: &mut Vec<Binding>) {
+    let mut c = n.walk();
+    match n.kind() {
+        "parameter_declaration" | "variadic_parameter_declaration" => {
+            let ty = n.child_by_field_name("type").and_then(|t| go_type(t, src));
+            for name in n.children_by_field_name("name", &mut c) {
+                out.push(Binding::new(name, src, ty.clone()));
+            }
+        }
+        "var_spec" | "const_spec" => {
+            let ty = n.child_by_field_name("type").and_then(|t| go_type(t, src));
+            let values = n.child_by_field_name("value").map(named_children).unwrap_or_default();
+            for (i, name) in n.children_by_field_name("name", &mut c).enumerate() {
+                let t = ty.clone().or_else(|| values.get(i).and_then(|v| go_expr_type(*v, src)));
+                out.push(Binding::new(name, src, t));
+            }
+        }
+        "short_var_declaration" | "range_clause" => {
+            let left = n.child_by_field_name("left").map(named_children).unwrap_or_default();
+            let right = n.child_by_field_name("right").map(named_children).unwrap_or_default();
+            let pairwise = n.kind() == "short_var_declaration" && left.len() == right.len();
+            for (i, name) in left.iter().enumerate() {
+                if name.kind() == "identifier" {
+                    let t = if pairwise { go_expr_type(right[i], src) } else { None };
+                    out.push(Binding::new(*name, src, t));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The named type of a Go type expression: `T`, `*T`, `pkg.T`, `T[int]`.
+fn go_type(mut t: Node, src: &str) -> Option<String> {
+    // A loop, not recursion: `********T` must not exhaust the stack.
+    loop {
+        t = match t.kind() {
+            "type_identifier" | "qualified_type" => return Some(text(t, src.as_bytes()).to_string()),
+            "pointer_type" | "parenthesized_type" => t.named_child(0)?,
+            "generic_type" => t.child_by_field_name("type")?,
+            _ => return None,
+        };
+    }
+}
+
+/// The type of `T{…}` and `&T{…}`.
+fn go_expr_type(mut e: Node, src: &str) -> Option<String> {
+    loop {
+        e = match e.kind() {
+            "composite_literal" => return go_type(e.child_by_field_name("type")?, src),
+            "unary_expression" => e.child_by_field_name("operand")?,
+            _ => return None,
+        };
+    }
+}
 
 // ---- Rust -----------------------------------------------------------------------------
 
@@ -196,8 +317,466 @@ static RUST: LangSpec = LangSpec {
         public
     },
     declared_module: no_module,
-    post: no_post,
+    post: rust_post,
 };
+
+fn rust_post(root: Node, src: &str, facts: &mut FileFacts) {
+    walk(root, &mut |n| {
+        if n.kind() == "use_declaration" {
+            if let Some(arg) = n.child_by_field_name("argument") {
+                rust_use(arg, "", None, src, &mut facts.imports, 0);
+            }
+        }
+    });
+    // Attributes and doc comments are siblings before an item, not inside it.
+    for i in 0..facts.symbols.len() {
+        let Some(node) = symbol_node(root, &facts.symbols[i]) else { continue };
+        let (decorators, doc) = rust_item_head(node, src);
+        let inherited = match facts.symbols[i].parent.map(|p| &facts.symbols[p as usize]) {
+            // Methods of a trait and variants of an enum are as visible as it is.
+            Some(p) if matches!((facts.symbols[i].label, p.kind), (Label::Method, Some("trait")) | (Label::Variable, Some("enum"))) => {
+                Some(p.is_exported)
+            }
+            _ => None,
+        };
+        let owner = rust_outer_impl_owner(node, src, facts);
+        let sym = &mut facts.symbols[i];
+        sym.decorators = decorators;
+        sym.docstring = doc;
+        if let Some(e) = inherited {
+            sym.is_exported = e;
+        }
+        if sym.label == Label::Class {
+            sym.type_annotation = None;
+        }
+        if let Some(sig) = &mut sym.signature {
+            if sig.ends_with(';') {
+                sig.pop();
+            }
+        }
+        // `impl Trait for crate::T` / `impl Trait for T` with `use crate::T` above, T declared in
+        // another file: the method is named under T's own path.
+        if let (Some(path), None) = (owner, sym.parent) {
+            sym.qualified_name = format!("{path}::{}", sym.name);
+        }
+    }
+    let owners: Vec<Option<String>> = facts
+        .refs
+        .iter()
+        .map(|r| {
+            if r.kind != RefKind::Implements || r.from.is_some() {
+                return None;
+            }
+            let p = tree_sitter::Point { row: r.line.saturating_sub(1) as usize, column: r.column as usize };
+            rust_outer_impl_owner(root.descendant_for_point_range(p, p)?, src, facts)
+        })
+        .collect();
+    for (r, owner) in facts.refs.iter_mut().zip(owners) {
+        if owner.is_some() {
+            r.receiver_type = owner;
+        }
+    }
+    // `Some(x)`, `Ok(())` build prelude values; `Wrapper(x)`, `Error::NotFound(e)` build a
+    // tuple struct or variant: a `new` of it, not a call.
+    facts.refs.retain(|r| !(r.kind == RefKind::Call && r.receiver.is_none() && matches!(r.name.as_str(), "Some" | "Ok" | "Err")));
+    for r in &mut facts.refs {
+        if r.kind == RefKind::Call && r.name.chars().next().is_some_and(char::is_uppercase) {
+            r.kind = RefKind::New;
+        }
+    }
+    // A function passed as a value is snake_case: `None`, `Ordering::Less`, `MAX` are not.
+    facts
+        .refs
+        .retain(|r| r.kind != RefKind::Reference || r.name.chars().next().is_some_and(|c| c.is_lowercase() || c == '_'));
+    rust_macro_calls(root, src, facts);
+    let scopes = Scopes {
+        functions: &["function_item"],
+        bind: rust_bind,
+        self_type: rust_self_type,
+    };
+    bind_receivers(root, src, facts, &scopes);
+}
+
+/// Calls inside macro arguments (`println!("{}", f(x))`, `assert_eq!(s.get(k), v)`): the
+/// grammar leaves them as token trees, so a name directly followed by `( … )` is read as a
+/// call, `a.m( … )` with receiver `a`, `a::b::f( … )` with receiver `a::b`. The macro
+/// itself is not a call.
+fn rust_macro_calls(root: Node, src: &str, facts: &mut FileFacts) {
+    let b = src.as_bytes();
+    let mut found = Vec::new();
+    walk(root, &mut |m| {
+        if m.kind() != "macro_invocation" {
+            return;
+        }
+        walk(m, &mut |tt| {
+            if tt.kind() != "token_tree" {
+                return;
+            }
+            let mut c = tt.walk();
+            let kids: Vec<Node> = tt.children(&mut c).collect();
+            for i in 0..kids.len().saturating_sub(1) {
+                let (n, next) = (kids[i], kids[i + 1]);
+                if n.kind() != "identifier" || next.kind() != "token_tree" || !text(next, b).starts_with('(') {
+                    continue;
+                }
+                let before = |k: usize| i.checked_sub(k).map(|j| kids[j]);
+                let receiver = match before(1).map(|p| p.kind()) {
+                    Some(".") => before(2).map(|r| text(r, b).to_string()),
+                    Some("::") => {
+                        let mut parts = Vec::new();
+                        let mut k = 2;
+                        while let Some(seg) = before(k).filter(|s| matches!(s.kind(), "identifier" | "self" | "super" | "crate")) {
+                            parts.push(text(seg, b));
+                            if before(k + 1).map(|p| p.kind()) != Some("::") {
+                                break;
+                            }
+                            k += 2;
+                        }
+                        parts.reverse();
+                        Some(parts.join("::"))
+                    }
+                    _ => None,
+                };
+                found.push((n, receiver));
+            }
+        });
+    });
+    for (n, receiver) in found {
+        let name = text(n, b).to_string();
+        if receiver.is_none() && matches!(name.as_str(), "Some" | "Ok" | "Err" | "if" | "while" | "match" | "in" | "return") {
+            continue;
+        }
+        let at = n.start_byte() as u32;
+        let from = facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.label, Label::Function | Label::Method) && s.range.start_byte <= at && at < s.range.end_byte)
+            .min_by_key(|(_, s)| s.range.end_byte - s.range.start_byte)
+            .map(|(i, _)| i as u32);
+        let upper = name.chars().next().is_some_and(char::is_uppercase);
+        facts.refs.push(RefFact {
+            kind: if upper { RefKind::New } else { RefKind::Call },
+            from,
+            name,
+            receiver: receiver.filter(|r| !r.is_empty()),
+            receiver_type: None,
+            line: n.start_position().row as u32 + 1,
+            column: n.start_position().column as u32,
+        });
+    }
+    facts.refs.sort_by_key(|r| (r.line, r.column));
+}
+
+/// `#[attr(args)]` items and `///` / `/** */` doc comments directly above an item; for a
+/// `mod x { … }` without outer docs, its inner `//!` docs.
+/// Decorators as `SymbolFact` keeps them: (name, arguments, line).
+type Decorators = Vec<(String, Option<String>, u32)>;
+
+fn rust_item_head(node: Node, src: &str) -> (Decorators, Option<String>) {
+    let b = src.as_bytes();
+    let (mut decorators, mut docs) = (Vec::new(), Vec::new());
+    let mut expect_row = node.start_position().row;
+    let mut cur = node.prev_sibling();
+    while let Some(p) = cur {
+        if p.end_position().row + 1 < expect_row {
+            break;
+        }
+        match p.kind() {
+            "attribute_item" => {
+                if let Some(attr) = p.named_child(0) {
+                    let name = attr.named_child(0).map_or("", |n| text(n, b)).to_string();
+                    let args = attr
+                        .child_by_field_name("arguments")
+                        .map(|a| squash_ws(text(a, b)))
+                        .or_else(|| attr.child_by_field_name("value").map(|v| format!("= {}", squash_ws(text(v, b)))));
+                    decorators.push((name, args, p.start_position().row as u32 + 1));
+                }
+            }
+            "line_comment" | "block_comment" => {
+                if p.child_by_field_name("outer").is_some() {
+                    docs.push(text(p, b).trim_end());
+                }
+            }
+            _ => break,
+        }
+        expect_row = p.start_position().row;
+        cur = p.prev_sibling();
+    }
+    decorators.reverse();
+    docs.reverse();
+    if docs.is_empty() && node.kind() == "mod_item" {
+        if let Some(body) = node.child_by_field_name("body") {
+            let mut c = body.walk();
+            docs = body
+                .named_children(&mut c)
+                .take_while(|n| matches!(n.kind(), "line_comment" | "block_comment"))
+                .filter(|n| n.child_by_field_name("inner").is_some())
+                .map(|n| text(n, b).trim_end())
+                .collect();
+        }
+    }
+    let doc = clean_doc(&docs.join("\n"));
+    (decorators, (!doc.is_empty()).then_some(doc))
+}
+
+fn squash_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One `ImportFact` per name a `use` binds: `use a::{b, c::{d as e}, f::*}` gives
+/// `a`/`b`, `a::c`/`d` as `e`, `a::f`/`*`; `a::{self}` binds `a`.
+fn rust_use(n: Node, prefix: &str, alias: Option<&str>, src: &str, out: &mut Vec<ImportFact>, depth: u32) {
+    // Real use trees are shallow; a pathological one stops here rather than on the stack.
+    if depth > 200 {
+        return;
+    }
+    let b = src.as_bytes();
+    let join = |a: &str, z: &str| match (a.is_empty(), z.is_empty()) {
+        (true, _) => z.to_string(),
+        (_, true) => a.to_string(),
+        _ => format!("{a}::{z}"),
+    };
+    let mut push = |module: String, name: Option<String>| {
+        out.push(ImportFact {
+            module,
+            name,
+            alias: alias.map(str::to_string),
+            line: n.start_position().row as u32 + 1,
+            column: n.start_position().column as u32,
+        });
+    };
+    match n.kind() {
+        "scoped_identifier" => {
+            let path = n.child_by_field_name("path").map_or("", |p| text(p, b));
+            let name = n.child_by_field_name("name").map_or("", |p| text(p, b));
+            if name == "self" {
+                // `use a::b::self` (only valid in a list, but be lenient)
+                return rust_use_self(&join(prefix, path), alias, n, out);
+            }
+            push(join(prefix, path), Some(name.to_string()));
+        }
+        "identifier" | "crate" | "super" | "metavariable" => {
+            if prefix.is_empty() {
+                push(text(n, b).to_string(), None);
+            } else {
+                push(prefix.to_string(), Some(text(n, b).to_string()));
+            }
+        }
+        "self" => rust_use_self(prefix, alias, n, out),
+        "use_as_clause" => {
+            let a = n.child_by_field_name("alias").map(|a| text(a, b));
+            if let Some(path) = n.child_by_field_name("path") {
+                rust_use(path, prefix, a, src, out, depth + 1);
+            }
+        }
+        "use_wildcard" => {
+            let path = n.named_child(0).map_or("", |p| text(p, b));
+            push(join(prefix, path), Some("*".to_string()));
+        }
+        "scoped_use_list" => {
+            let path = n.child_by_field_name("path").map_or("", |p| text(p, b));
+            if let Some(list) = n.child_by_field_name("list") {
+                rust_use(list, &join(prefix, path), None, src, out, depth + 1);
+            }
+        }
+        "use_list" => {
+            for child in named_children(n) {
+                rust_use(child, prefix, None, src, out, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn rust_use_self(prefix: &str, alias: Option<&str>, n: Node, out: &mut Vec<ImportFact>) {
+    let (module, name) = match prefix.rsplit_once("::") {
+        Some((m, last)) => (m.to_string(), Some(last.to_string())),
+        None => (prefix.to_string(), None),
+    };
+    out.push(ImportFact {
+        module,
+        name,
+        alias: alias.map(str::to_string),
+        line: n.start_position().row as u32 + 1,
+        column: n.start_position().column as u32,
+    });
+}
+
+fn rust_bind(n: Node, src: &str, out: &mut Vec<Binding>) {
+    match n.kind() {
+        "parameter" => {
+            let ty = n.child_by_field_name("type").and_then(|t| rust_type(t, src));
+            if let Some(p) = n.child_by_field_name("pattern") {
+                bind_pattern(p, src, ty, out);
+            }
+        }
+        "self_parameter" => {
+            let mut c = n.walk();
+            let s = n.children(&mut c).find(|c| c.kind() == "self");
+            if let Some(s) = s {
+                out.push(Binding::new(s, src, rust_self_type(n, src)));
+            }
+        }
+        "let_declaration" => {
+            let ty = n
+                .child_by_field_name("type")
+                .and_then(|t| rust_type(t, src))
+                .or_else(|| n.child_by_field_name("value").and_then(|v| rust_expr_type(v, src)));
+            if let Some(p) = n.child_by_field_name("pattern") {
+                bind_pattern(p, src, ty, out);
+            }
+        }
+        "closure_parameters" => {
+            for p in named_children(n).into_iter().filter(|p| p.kind() != "parameter") {
+                bind_pattern(p, src, None, out);
+            }
+        }
+        "for_expression" | "let_condition" | "match_arm" => {
+            if let Some(p) = n.child_by_field_name("pattern") {
+                bind_pattern(p, src, None, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Binds the names of a pattern: `x` gets the type, the parts of `(a, b)` or `Some(x)` none.
+fn bind_pattern(p: Node, src: &str, ty: Option<String>, out: &mut Vec<Binding>) {
+    if p.kind() == "identifier" {
+        out.push(Binding::new(p, src, ty));
+        return;
+    }
+    walk(p, &mut |n| {
+        let is_type = n.parent().and_then(|q| q.child_by_field_name("type")).is_some_and(|t| t == n);
+        if n.kind() == "identifier" && !is_type {
+            out.push(Binding::new(n, src, None));
+        }
+    });
+}
+
+/// The path of the type an `impl` block outside its type's file is for, when the file
+/// says it: `impl X for crate::a::T`, or `impl X for T` with `use crate::a::T`.
+fn rust_outer_impl_owner(n: Node, src: &str, facts: &FileFacts) -> Option<String> {
+    let mut cur = n.parent();
+    let imp = loop {
+        let p = cur?;
+        if p.kind() == "impl_item" {
+            break p;
+        }
+        if matches!(p.kind(), "function_item" | "mod_item" | "trait_item") && p != n {
+            return None;
+        }
+        cur = p.parent();
+    };
+    let written = rust_type(imp.child_by_field_name("type")?, src)?;
+    let name = written.rsplit("::").next().unwrap_or(&written).to_string();
+    // Declared in this file: the generic extractor names it already.
+    if facts.symbols.iter().any(|s| s.label == Label::Class && s.name == name && s.parent.is_none()) {
+        return None;
+    }
+    let path = if written.contains("::") {
+        written
+    } else {
+        let i = facts.imports.iter().find(|i| i.local_name() == Some(name.as_str()) && i.name.is_some())?;
+        format!("{}::{}", i.module, i.name.as_deref()?)
+    };
+    Some(rust_absolute(&path, facts.module.as_deref().unwrap_or("crate")))
+}
+
+/// `self::x` / `super::x` against the file's module; `crate::x` and external paths as is.
+fn rust_absolute(path: &str, module: &str) -> String {
+    let mut base: Vec<&str> = module.split("::").collect();
+    let mut rest = path;
+    loop {
+        if let Some(r) = rest.strip_prefix("self::") {
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("super::") {
+            if base.len() > 1 {
+                base.pop();
+            }
+            rest = r;
+        } else {
+            break;
+        }
+    }
+    if rest.len() == path.len() {
+        return path.to_string();
+    }
+    format!("{}::{rest}", base.join("::"))
+}
+
+/// `Foo`, `&mut Foo`, `Box<Foo>` / `Rc<Foo>` / `Arc<Foo>` -> `Foo`; `Vec<Foo>` -> `Vec`.
+fn rust_type(mut t: Node, src: &str) -> Option<String> {
+    // A loop, not recursion: `&&&…T` must not exhaust the stack.
+    loop {
+        t = match t.kind() {
+            "type_identifier" | "scoped_type_identifier" => return Some(text(t, src.as_bytes()).to_string()),
+            "reference_type" => t.child_by_field_name("type")?,
+            "dynamic_type" | "abstract_type" => t.child_by_field_name("trait")?,
+            "generic_type" => {
+                let base = t.child_by_field_name("type")?;
+                if matches!(text(base, src.as_bytes()), "Box" | "Rc" | "Arc") {
+                    t.child_by_field_name("type_arguments")?.named_child(0)?
+                } else {
+                    base
+                }
+            }
+            _ => return None,
+        };
+    }
+}
+
+/// `Foo::new(..)`, `Foo::<T>::new(..)`, `Foo { .. }`, `&Foo { .. }` -> `Foo`.
+fn rust_expr_type(e: Node, src: &str) -> Option<String> {
+    let b = src.as_bytes();
+    match e.kind() {
+        "call_expression" => {
+            let f = e.child_by_field_name("function")?;
+            let f = if f.kind() == "generic_function" { f.child_by_field_name("function")? } else { f };
+            let path = f.filter_kind("scoped_identifier")?.child_by_field_name("path")?;
+            let ty = crate_strip_generics(text(path, b));
+            let last = ty.rsplit("::").next().unwrap_or(ty);
+            last.chars().next().is_some_and(char::is_uppercase).then(|| ty.to_string())
+        }
+        "struct_expression" => Some(crate_strip_generics(text(e.child_by_field_name("name")?, b)).to_string()),
+        "reference_expression" => {
+            let mut v = e.child_by_field_name("value")?;
+            while v.kind() == "reference_expression" {
+                v = v.child_by_field_name("value")?;
+            }
+            rust_expr_type(v, src)
+        }
+        _ => None,
+    }
+}
+
+fn crate_strip_generics(s: &str) -> &str {
+    let cut = s.find("::<").or_else(|| s.find('<')).unwrap_or(s.len());
+    &s[..cut]
+}
+
+/// The type `self` / `Self` stands for at `n`: the impl's type or the trait.
+fn rust_self_type(n: Node, src: &str) -> Option<String> {
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        match p.kind() {
+            "impl_item" => return rust_type(p.child_by_field_name("type")?, src),
+            "trait_item" => return Some(text(p.child_by_field_name("name")?, src.as_bytes()).to_string()),
+            _ => cur = p.parent(),
+        }
+    }
+    None
+}
+
+trait FilterKind: Sized {
+    fn filter_kind(self, kind: &str) -> Option<Self>;
+}
+impl FilterKind for Node<'_> {
+    fn filter_kind(self, kind: &str) -> Option<Self> {
+        (self.kind() == kind).then_some(self)
+    }
+}
 
 // ---- C --------------------------------------------------------------------------------
 
@@ -208,6 +787,8 @@ static C: LangSpec = LangSpec {
     constructors: &[],
     inner_doc: no_doc,
     exported: |n, _, src| {
+        // The storage class sits on the declaration, above a declarator-only typedef name.
+        let n = if n.kind() == "type_identifier" { n.parent().unwrap_or(n) } else { n };
         let mut c = n.walk();
         let is_static = n
             .children(&mut c)
@@ -215,8 +796,278 @@ static C: LangSpec = LangSpec {
         !is_static
     },
     declared_module: no_module,
-    post: no_post,
+    post: c_post,
 };
+
+fn c_post(root: Node, src: &str, facts: &mut FileFacts) {
+    let b = src.as_bytes();
+    for i in 0..facts.symbols.len() {
+        let Some(node) = symbol_node(root, &facts.symbols[i]) else { continue };
+        let sym = &mut facts.symbols[i];
+        // A class is no annotated value; a function's return type is in its signature.
+        if matches!(sym.label, Label::Class | Label::Function) {
+            sym.type_annotation = None;
+        }
+        match (sym.label, node.kind()) {
+            // A prototype: a Function with kind=declaration; its definition, if any, is
+            // the Function of the same name without a kind.
+            (Label::Function, "declaration") => {
+                sym.kind = Some("declaration");
+                sym.signature = sym.signature.take().map(|s| s.trim_end_matches(';').trim_end().to_string());
+            }
+            // `typedef struct s {…} s_t;`: the alias spans its name; doc and head come
+            // from the typedef.
+            (Label::Class, "type_identifier") => {
+                if let Some(def) = node.parent().filter(|p| p.kind() == "type_definition") {
+                    sym.docstring = leading_comment(def, src);
+                    let ty = def.child_by_field_name("type").map_or("", |t| {
+                        let head = text(t, b);
+                        head.split('{').next().unwrap_or(head).trim_end()
+                    });
+                    sym.signature = Some(format!("typedef {} {}", squash_ws(ty), sym.name));
+                }
+            }
+            (Label::Class, "type_definition") => {
+                let sig = text(node, b);
+                let sig = match sig.split_once('{') {
+                    Some((head, _)) => format!("{} {{ … }} {}", squash_ws(head), sym.name),
+                    None => squash_ws(sig.trim_end_matches(';')),
+                };
+                sym.signature = Some(sig);
+            }
+            // `struct s {…} v;`: the variable spans its declarator; its type is `struct s`.
+            (Label::Variable, "identifier" | "init_declarator" | "pointer_declarator") => {
+                if let Some(t) = node.parent().and_then(|p| p.child_by_field_name("type")) {
+                    let head = text(t, b);
+                    sym.type_annotation = Some(squash_ws(head.split('{').next().unwrap_or(head)));
+                }
+            }
+            (Label::Variable, "declaration" | "field_declaration") => {
+                // `char *name` is a `char *`, `int v[3]` an `int[]`.
+                let mut d = node.child_by_field_name("declarator");
+                let mut suffix = String::new();
+                while let Some(x) = d {
+                    match x.kind() {
+                        "init_declarator" => {}
+                        "pointer_declarator" => suffix.push('*'),
+                        "array_declarator" => suffix.push_str("[]"),
+                        "function_declarator" => {
+                            suffix = "(*)()".to_string();
+                            break;
+                        }
+                        _ => break,
+                    }
+                    d = x.child_by_field_name("declarator");
+                }
+                if let Some(t) = &sym.type_annotation {
+                    if !suffix.is_empty() {
+                        let sep = if suffix.starts_with('*') { " " } else { "" };
+                        sym.type_annotation = Some(format!("{t}{sep}{suffix}"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let scopes = Scopes {
+        functions: &["function_definition"],
+        bind: c_bind,
+        self_type: |_, _| None,
+    };
+    bind_receivers(root, src, facts, &scopes);
+}
+
+fn c_bind(n: Node, src: &str, out: &mut Vec<Binding>) {
+    if !matches!(n.kind(), "parameter_declaration" | "declaration") {
+        return;
+    }
+    let ty = n.child_by_field_name("type").and_then(|t| match t.kind() {
+        "type_identifier" => Some(text(t, src.as_bytes()).to_string()),
+        "struct_specifier" | "union_specifier" => Some(text(t.child_by_field_name("name")?, src.as_bytes()).to_string()),
+        _ => None,
+    });
+    let mut c = n.walk();
+    for d in n.children_by_field_name("declarator", &mut c) {
+        let mut d = Some(d);
+        while let Some(x) = d {
+            if x.kind() == "identifier" {
+                out.push(Binding::new(x, src, ty.clone()));
+                break;
+            }
+            // A prototype inside a function binds no local.
+            if x.kind() == "function_declarator" {
+                break;
+            }
+            d = x.child_by_field_name("declarator");
+        }
+    }
+}
+
+// ---- Locals and receiver types (Go, Rust, C) ------------------------------------------
+
+/// A name bound inside a function (parameter, receiver, local) and its type, if written.
+struct Binding {
+    name: String,
+    ty: Option<String>,
+    at: usize,
+}
+
+impl Binding {
+    fn new(n: Node, src: &str, ty: Option<String>) -> Binding {
+        Binding { name: text(n, src.as_bytes()).to_string(), ty, at: n.start_byte() }
+    }
+}
+
+/// What `bind_receivers` needs to know of a language.
+struct Scopes {
+    /// Node kinds of a function: its outermost one bounds the locals of a site.
+    functions: &'static [&'static str],
+    /// The bindings a node introduces (called on every node of a function).
+    bind: fn(Node, &str, &mut Vec<Binding>),
+    /// What `Self` stands for at a node (Rust).
+    self_type: fn(Node, &str) -> Option<String>,
+}
+
+/// Reads receiver types off the enclosing function (`x.M()` where `x` is the receiver, a
+/// typed parameter, `x := T{}`, `let x = T::new()`, `let x: T`) and drops "function used
+/// as a value" sites that name a local or parameter: those are data, not functions.
+/// Scopes are approximate: the nearest binding above the site in the same top-level
+/// function wins.
+fn bind_receivers(root: Node, src: &str, facts: &mut FileFacts, scopes: &Scopes) {
+    let mut cache: std::collections::HashMap<usize, Vec<Binding>> = std::collections::HashMap::new();
+    let mut drop = vec![false; facts.refs.len()];
+    for (ri, r) in facts.refs.iter_mut().enumerate() {
+        if !matches!(r.kind, RefKind::Call | RefKind::Reference) {
+            continue;
+        }
+        let p = tree_sitter::Point { row: r.line.saturating_sub(1) as usize, column: r.column as usize };
+        let Some(site) = root.descendant_for_point_range(p, p) else { continue };
+        if let Some(recv) = r.receiver.as_deref() {
+            if recv == "Self" {
+                r.receiver_type = (scopes.self_type)(site, src);
+                continue;
+            }
+        }
+        let mut func = None;
+        let mut cur = Some(site);
+        while let Some(n) = cur {
+            if scopes.functions.contains(&n.kind()) {
+                func = Some(n);
+            }
+            cur = n.parent();
+        }
+        let Some(func) = func else { continue };
+        let bindings = cache.entry(func.id()).or_insert_with(|| {
+            let mut out = Vec::new();
+            walk(func, &mut |n| (scopes.bind)(n, src, &mut out));
+            out
+        });
+        let at = site.start_byte();
+        let lookup = |name: &str| bindings.iter().filter(|b| b.name == name && b.at <= at).max_by_key(|b| b.at);
+        match r.receiver.as_deref() {
+            Some(recv) if recv.chars().all(|c| c.is_alphanumeric() || c == '_') => {
+                if let Some(b) = lookup(recv) {
+                    r.receiver_type = match b.ty.as_deref() {
+                        Some("Self") => (scopes.self_type)(site, src),
+                        t => t.map(str::to_string),
+                    };
+                    // `x.f` passed as a value, `x` a local of unknown type: most likely a field.
+                    drop[ri] = r.kind == RefKind::Reference && r.receiver_type.is_none();
+                }
+            }
+            // `x.f.m()`, `self.f.m()`: the declared type of field f, when this file declares x's type.
+            Some(recv) => {
+                let Some((base, field)) = recv.split_once('.').filter(|(b, f)| is_ident(b) && is_ident(f)) else { continue };
+                let Some(b) = lookup(base) else { continue };
+                let owner = match b.ty.as_deref() {
+                    Some("Self") => (scopes.self_type)(site, src),
+                    t => t.map(str::to_string),
+                };
+                if let Some(owner) = owner {
+                    r.receiver_type = field_type(&facts.symbols, &owner, field);
+                }
+            }
+            // A local called (`done()`, a closure, a function pointer parameter) or passed on
+            // is not a use of any symbol.
+            None => drop[ri] = lookup(&r.name).is_some(),
+        }
+    }
+    let mut i = 0;
+    facts.refs.retain(|_| {
+        i += 1;
+        !drop[i - 1]
+    });
+}
+
+fn is_ident(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The named type of field `field` of the class `owner` declared in this file:
+/// `*http.ServeMux` -> `http.ServeMux`, `Option<Conn>` -> `Option`, `Box<Conn>` -> `Conn`.
+fn field_type(symbols: &[SymbolFact], owner: &str, field: &str) -> Option<String> {
+    let owner = owner.rsplit(['.', ':']).next().unwrap_or(owner);
+    let class = symbols.iter().position(|s| s.label == Label::Class && s.name == owner)? as u32;
+    let f = symbols.iter().find(|s| s.label == Label::Variable && s.parent == Some(class) && s.name == field)?;
+    let mut t = f.type_annotation.as_deref()?.trim();
+    loop {
+        let before = t;
+        t = t.trim_start_matches(['*', '&']).trim_start();
+        t = t.strip_prefix("mut ").unwrap_or(t);
+        for wrapper in ["Box<", "Rc<", "Arc<"] {
+            if let Some(inner) = t.strip_prefix(wrapper) {
+                t = inner.strip_suffix('>').unwrap_or(inner);
+            }
+        }
+        if t == before {
+            break;
+        }
+    }
+    let t = t[..t.find(['<', '[', ' ']).unwrap_or(t.len())].trim();
+    let named = !t.is_empty()
+        && !matches!(t, "map" | "chan" | "func" | "struct" | "interface" | "dyn" | "impl")
+        && t.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':'));
+    named.then(|| t.to_string())
+}
+
+/// The node a symbol was read from: the ancestor of its name that spans its range.
+fn symbol_node<'t>(root: Node<'t>, sym: &SymbolFact) -> Option<Node<'t>> {
+    let (s, e) = (sym.range.start_byte as usize, sym.range.end_byte as usize);
+    let mut n = root.descendant_for_byte_range(sym.name_range.start_byte as usize, sym.name_range.end_byte as usize)?;
+    loop {
+        if n.start_byte() == s && n.end_byte() == e {
+            return Some(n);
+        }
+        n = n.parent()?;
+    }
+}
+
+fn named_children(n: Node) -> Vec<Node> {
+    let mut c = n.walk();
+    n.named_children(&mut c).collect()
+}
+
+/// Pre-order walk without recursion (deeply nested input must not overflow the stack).
+fn walk<'t>(n: Node<'t>, f: &mut impl FnMut(Node<'t>)) {
+    let mut c = n.walk();
+    loop {
+        f(c.node());
+        if c.goto_first_child() {
+            continue;
+        }
+        loop {
+            if c.node() == n {
+                return;
+            }
+            if c.goto_next_sibling() {
+                break;
+            }
+            if !c.goto_parent() {
+                return;
+            }
+        }
+    }
+}
 
 /// Strips comment markers and common indentation from a doc comment or docstring.
 pub(crate) fn clean_doc(raw: &str) -> String {
