@@ -82,10 +82,22 @@ pub(crate) fn resolve(
     let (bases_refs, other): (Vec<&RefRow>, Vec<&RefRow>) =
         refs.iter().partition(|r| matches!(r.kind, RefKind::Inherits | RefKind::Implements));
     for r in bases_refs.into_iter().chain(other) {
-        let (status, targets) = t.resolve_ref(r);
-        let from = match r.from_node {
-            Some(f) => f,
-            None => t.files.get(&r.file_path).map_or(0, |f| f.node),
+        let (mut status, mut targets) = t.resolve_ref(r);
+        let from = match (r.from_node, r.kind) {
+            (Some(f), _) => f,
+            // `impl Trait for T` away from T: the implementing class is named, not enclosing.
+            (None, RefKind::Inherits | RefKind::Implements) => {
+                let lang = t.lang(&r.file_path);
+                match r.receiver_type.as_deref().and_then(|ty| t.lookup_type(&r.file_path, lang, ty, None)) {
+                    Some(c) => t.syms[c].id,
+                    None => {
+                        status = RefStatus::Unresolved;
+                        targets.clear();
+                        0
+                    }
+                }
+            }
+            (None, _) => t.files.get(&r.file_path).map_or(0, |f| f.node),
         };
         let ty = match r.kind {
             RefKind::Call | RefKind::New => EdgeType::Calls,
@@ -492,7 +504,7 @@ impl Table {
                             return x;
                         }
                     }
-                } else if let Some(t) = r.receiver_type.as_deref() {
+                } else if let Some(t) = r.receiver_type.as_deref().filter(|_| !matches!(r.kind, RefKind::Inherits | RefKind::Implements)) {
                     if let Some(c) = self.lookup_type(&r.file_path, lang, t, from_class) {
                         if let Some(x) = exact(self.member(self.syms[c].id, &r.name, 0)) {
                             return x;
@@ -674,8 +686,18 @@ impl Table {
         if !first.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') {
             return None;
         }
+        let rust_mod = || {
+            // `mod util;` in Rust binds a module without an import.
+            let m = self.rust_path(file, &format!("self::{first}"));
+            let parent = self.rust_path(file, &format!("super::{first}"));
+            [m, parent].iter().find_map(|k| self.module_files(Language::Rust, k).and_then(|f| f.first().cloned()))
+        };
         let mut cur = if let Some(t) = self.binding(file, first) {
             t
+        } else if let Some(f) = (lang == Language::Rust && first != "crate").then(rust_mod).flatten() {
+            Target::File(f)
+        } else if lang == Language::Rust && first == "crate" {
+            Target::File(self.module_files(Language::Rust, "crate")?.first()?.clone())
         } else if let Some(c) = self.lookup_type(file, lang, first, from_class) {
             Target::Symbol(c)
         } else {
@@ -708,6 +730,9 @@ impl Table {
         let name = name.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim();
         let name = name.split(['<', '[']).next()?.trim();
         if name.contains('.') || name.contains("::") {
+            if let Some(c) = self.unique_class(name) {
+                return Some(c);
+            }
             let (recv, last) = name.rsplit_once("::").or_else(|| name.rsplit_once('.'))?;
             return match self.lookup_path(file, lang, recv, from_class)? {
                 Target::File(f) => self.top.get(&(f, last.to_string()))?.iter().copied().find(|&i| self.syms[i].label == Label::Class),
