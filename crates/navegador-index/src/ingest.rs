@@ -213,6 +213,7 @@ pub fn ingest(
         return Err(IndexError::Cancelled);
     }
 
+    tracing::info!(elapsed = ?started.elapsed(), parsed = report.files_parsed, "parsed and written");
     if !changed_files.is_empty() || cfg.clear {
         progress.phase("resolving", 0);
         let full = cfg.clear || previous.is_empty();
@@ -225,8 +226,10 @@ pub fn ingest(
     if cancelled() {
         return Err(IndexError::Cancelled);
     }
+    tracing::info!(elapsed = ?started.elapsed(), "resolved");
     progress.phase("committing", 0);
     tx.commit()?;
+    tracing::info!(elapsed = ?started.elapsed(), "committed");
     report.duration = started.elapsed();
     Ok(report)
 }

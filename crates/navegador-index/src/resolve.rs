@@ -43,7 +43,9 @@ pub(crate) fn resolve(
     let ids: Vec<i64> = refs.iter().map(|r| r.id).collect();
     tx.clear_resolution(&ids)?;
 
+    let t0 = std::time::Instant::now();
     let mut t = Table::load(tx)?;
+    tracing::info!(elapsed = ?t0.elapsed(), refs = refs.len(), symbols = t.syms.len(), "symbol table loaded");
 
     // Imports are few: they are all re-resolved every time, which keeps import edges exact
     // whatever changed.
@@ -78,6 +80,7 @@ pub(crate) fn resolve(
         }
     }
 
+    tracing::info!(elapsed = ?t0.elapsed(), imports = imports.len(), "imports resolved");
     // Bases first: method lookups through `self` walk the hierarchy.
     let (bases_refs, other): (Vec<&RefRow>, Vec<&RefRow>) =
         refs.iter().partition(|r| matches!(r.kind, RefKind::Inherits | RefKind::Implements));
