@@ -29,6 +29,16 @@
   right: [(arrow_function) (function_expression)]) @def.function)
   (#eq? @_e "exports"))
 
+; `C.prototype.m = function () {}`: a method of C
+(expression_statement (assignment_expression
+  left: (member_expression object: (member_expression object: (identifier) @name property: (property_identifier) @_p))
+  right: [(function_expression) (arrow_function)]) @def.impl
+  (#eq? @_p "prototype"))
+(assignment_expression
+  left: (member_expression object: (member_expression property: (property_identifier) @_p) property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function)] @def.function
+  (#eq? @_p "prototype"))
+
 (method_definition name: [(property_identifier) (private_property_identifier)] @name) @def.function
 
 ; module-level `const`/`let`/`var` (not functions, not `require` bindings: those are imports)
@@ -51,9 +61,17 @@
 
 (new_expression constructor: [(identifier) (member_expression)] @new.name) @new
 
-; callbacks: a function passed by name (or as `obj.m`) as an argument
+; `await this.http.get<T>(…)`: the TypeScript grammar calls the await expression
+(call_expression function: (await_expression (member_expression
+    object: (_) @call.receiver
+    property: [(property_identifier) (private_property_identifier)] @call.name))) @call
+
+; callbacks: a function passed by name as an argument, or a method of `this`/`super` or of
+; a capitalized namespace (`Utils.parse`); `user.id` is data, not a callback
 (arguments (identifier) @ref.value)
-(arguments (member_expression property: (property_identifier)) @ref.value)
+(arguments (member_expression object: [(this) (super)] property: [(property_identifier) (private_property_identifier)]) @ref.value)
+((arguments (member_expression object: (identifier) @_o property: (property_identifier)) @ref.value)
+  (#match? @_o "^[A-Z]"))
 
 (decorator [(identifier) (member_expression)] @decorator.name) @decorator
 (decorator (call_expression function: (_) @decorator.name arguments: (arguments) @decorator.args)) @decorator
@@ -63,7 +81,7 @@
 ; `import x from 'm'` binds the default export
 (import_statement (import_clause (identifier) @import.alias) source: (string (string_fragment) @import.module)
   (#set! import.name "default")) @import
-(import_statement (import_clause (named_imports (import_specifier name: (_) @import.name alias: (_)? @import.alias)))
+(import_statement (import_clause (named_imports (import_specifier name: _ @import.name alias: (_)? @import.alias)))
   source: (string (string_fragment) @import.module)) @import
 (import_statement (import_clause (namespace_import "*" @import.name (identifier) @import.alias))
   source: (string (string_fragment) @import.module)) @import
@@ -71,9 +89,9 @@
 (import_statement . "import" . source: (string (string_fragment) @import.module)) @import
 
 ; re-exports are imports too, marked by an alias equal to the exported name (see README)
-(export_statement (export_clause (export_specifier name: (_) @import.name alias: (_) @import.alias))
+(export_statement (export_clause (export_specifier name: _ @import.name alias: _ @import.alias))
   source: (string (string_fragment) @import.module)) @import
-(export_statement (export_clause (export_specifier !alias name: (_) @import.name @import.alias))
+(export_statement (export_clause (export_specifier !alias name: _ @import.name @import.alias))
   source: (string (string_fragment) @import.module)) @import
 (export_statement "*" @import.name source: (string (string_fragment) @import.module)) @import
 (export_statement (namespace_export "*" @import.name (_) @import.alias) source: (string (string_fragment) @import.module)) @import
@@ -102,8 +120,9 @@
   (#match? @call.name "^([A-Z]|[a-z_$][A-Za-z0-9_$]*\\.)"))
 ((jsx_opening_element name: [(identifier) (member_expression)] @call.name) @call
   (#match? @call.name "^([A-Z]|[a-z_$][A-Za-z0-9_$]*\\.)"))
-; handlers passed as props: `onClick={handle}`, `onClick={this.handle}`
-(jsx_attribute (jsx_expression [(identifier) (member_expression)] @ref.value))
+; handlers passed as props: `onClick={handle}`, `onClick={this.handle}`, `onClose={props.onClose}`
+((jsx_attribute (property_identifier) @_a (jsx_expression [(identifier) (member_expression)] @ref.value))
+  (#match? @_a "^on[A-Z]"))
 
 ; ---- JavaScript grammar only ----
 

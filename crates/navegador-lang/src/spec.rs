@@ -238,6 +238,12 @@ fn ts_post(root: Node, src: &str, facts: &mut FileFacts) {
         if let Some(t) = &mut sym.type_annotation {
             *t = t.trim_start_matches(':').trim_start().to_string();
         }
+        // overload signatures end in `;`
+        if let Some(sig) = &mut sym.signature {
+            if let Some(head) = sig.strip_suffix(';') {
+                *sig = head.trim_end().to_string();
+            }
+        }
         // `type T = { … }`: the aliased type is the body, not the signature.
         if sym.kind == Some("type") {
             if let Some(sig) = &mut sym.signature {
@@ -633,7 +639,11 @@ fn java_binding(at: Node, name: &str, b: &[u8]) -> Binding {
                 for p in n.named_children(&mut c).filter(|p| p.kind() == "catch_formal_parameter") {
                     if p.child_by_field_name("name").is_some_and(|x| text(x, b) == name) {
                         let mut c2 = p.walk();
-                        let ty = p.named_children(&mut c2).find(|t| t.kind() == "catch_type").and_then(|t| t.named_child(0));
+                        // `catch (A | B e)`: e's type is neither A nor B
+                        let ty = p
+                            .named_children(&mut c2)
+                            .find(|t| t.kind() == "catch_type" && t.named_child_count() == 1)
+                            .and_then(|t| t.named_child(0));
                         return Some(ty.and_then(|t| java_type_name(t, b)));
                     }
                 }
