@@ -7,6 +7,8 @@
 ; ---- definitions ----------------------------------------------------------------------
 
 (class_declaration name: (_) @name) @def.class
+; `export default class extends B {}`: an anonymous default export is named `default`.
+(export_statement "default" @name value: (class !name)) @def.class
 ; `@dec export class C {}`: the export statement holds the decorators, so it is the range.
 (export_statement decorator: (decorator) declaration: (class_declaration name: (_) @name)) @def.class
 

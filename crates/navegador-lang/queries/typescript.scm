@@ -20,9 +20,10 @@
 (enum_body name: (property_identifier) @name @def.field)
 (enum_body (enum_assignment name: (property_identifier) @name) @def.field)
 
-(class_declaration (class_heritage (extends_clause value: (_) @inherits)))
-(abstract_class_declaration (class_heritage (extends_clause value: (_) @inherits)))
-(class_declaration (class_heritage (implements_clause [(type_identifier) (nested_type_identifier) (generic_type)] @implements)))
-(abstract_class_declaration (class_heritage (implements_clause [(type_identifier) (nested_type_identifier) (generic_type)] @implements)))
+(class_heritage (extends_clause value: (_) @inherits))
+(class_heritage (implements_clause [(type_identifier) (nested_type_identifier) (generic_type)] @implements))
 ; an interface extending interfaces inherits from them
 (interface_declaration (extends_type_clause type: (_) @inherits))
+
+; `import fs = require('fs')` binds the module, like CommonJS `const fs = require('fs')`
+(import_statement (import_require_clause (identifier) @import.alias source: (string (string_fragment) @import.module))) @import
