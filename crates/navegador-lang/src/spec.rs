@@ -1,6 +1,6 @@
 //! Per-language specs: grammar, query file and the few hooks a query cannot express.
 
-use navegador_model::{FileFacts, Label, Language, RefKind, SymbolFact};
+use navegador_model::{FileFacts, Label, Language, RefKind, Span, SymbolFact, SymbolIdx};
 use tree_sitter::{Node, Point};
 
 /// What the generic extractor needs to know about one language.
@@ -233,6 +233,7 @@ fn js_post(root: Node, src: &str, facts: &mut FileFacts) {
 
 fn ts_post(root: Node, src: &str, facts: &mut FileFacts) {
     js_post(root, src, facts);
+    parameter_properties(root, src.as_bytes(), facts);
     for sym in &mut facts.symbols {
         // The grammar's type annotation node includes its colon.
         if let Some(t) = &mut sym.type_annotation {
@@ -251,6 +252,104 @@ fn ts_post(root: Node, src: &str, facts: &mut FileFacts) {
                     *sig = head.to_string();
                 }
             }
+        }
+    }
+}
+
+fn span_of(n: Node) -> Span {
+    let (s, e) = (n.start_position(), n.end_position());
+    Span {
+        start_byte: n.start_byte() as u32,
+        end_byte: n.end_byte() as u32,
+        start_line: s.row as u32 + 1,
+        start_col: s.column as u32,
+        end_line: e.row as u32 + 1,
+        end_col: e.column as u32,
+    }
+}
+
+/// Inserts a symbol at `at`, renumbering the parents and reference owners after it.
+fn insert_symbol(facts: &mut FileFacts, at: usize, sym: SymbolFact) {
+    let shift = |i: &mut SymbolIdx| {
+        if *i as usize >= at {
+            *i += 1;
+        }
+    };
+    for s in &mut facts.symbols {
+        s.parent.as_mut().map(shift);
+    }
+    for r in &mut facts.refs {
+        r.from.as_mut().map(shift);
+    }
+    facts.symbols.insert(at, sym);
+}
+
+/// `constructor(private readonly http: Http)` declares a field `http` of the class: one
+/// `Variable` per parameter property, right after the constructor, with the parameter's
+/// decorators (`@Inject(TOKEN)`).
+fn parameter_properties(root: Node, b: &[u8], facts: &mut FileFacts) {
+    let mut i = 0;
+    while i < facts.symbols.len() {
+        let ctor = &facts.symbols[i];
+        let def = def_node(root, ctor).filter(|d| ctor.kind == Some("constructor") && d.kind() == "method_definition");
+        let (Some(params), Some(class)) = (def.and_then(|d| d.child_by_field_name("parameters")), ctor.parent) else {
+            i += 1;
+            continue;
+        };
+        let (class_q, class_exported) = {
+            let c = &facts.symbols[class as usize];
+            (c.qualified_name.clone(), c.is_exported)
+        };
+        let mut fields = Vec::new();
+        let mut c = params.walk();
+        for p in params.named_children(&mut c) {
+            let mut c2 = p.walk();
+            let mods: Vec<Node> = p
+                .children(&mut c2)
+                .filter(|m| matches!(m.kind(), "accessibility_modifier" | "readonly" | "override_modifier"))
+                .collect();
+            let name = p.child_by_field_name("pattern").filter(|n| n.kind() == "identifier");
+            let (Some(name), false) = (name, mods.is_empty()) else { continue };
+            let hidden = mods.iter().any(|m| m.kind() == "accessibility_modifier" && text(*m, b) != "public");
+            let mut c3 = p.walk();
+            let decorators = p
+                .children(&mut c3)
+                .filter(|d| d.kind() == "decorator")
+                .filter_map(|d| {
+                    let e = d.named_child(0)?;
+                    let (n, args) = match e.kind() {
+                        "call_expression" => (e.child_by_field_name("function")?, e.child_by_field_name("arguments")),
+                        _ => (e, None),
+                    };
+                    let args = args.map(|a| text(a, b).split_whitespace().collect::<Vec<_>>().join(" "));
+                    Some((text(n, b).to_string(), args, d.start_position().row as u32 + 1))
+                })
+                .collect();
+            let n = text(name, b).to_string();
+            fields.push(SymbolFact {
+                label: Label::Variable,
+                kind: None,
+                qualified_name: format!("{class_q}.{n}"),
+                name: n,
+                parent: Some(class),
+                range: span_of(p),
+                name_range: span_of(name),
+                docstring: None,
+                signature: None,
+                class_name: None,
+                type_annotation: p.child_by_field_name("type").map(|t| {
+                    let t = text(t, b).trim_start_matches(':').trim_start();
+                    t.split_whitespace().collect::<Vec<_>>().join(" ")
+                }),
+                is_async: false,
+                is_exported: class_exported && !hidden,
+                decorators,
+            });
+        }
+        i += 1;
+        for f in fields {
+            insert_symbol(facts, i, f);
+            i += 1;
         }
     }
 }
