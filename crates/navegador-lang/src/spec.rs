@@ -416,10 +416,8 @@ fn js_binding(at: Node, name: &str, b: &[u8]) -> Binding {
                     }
                 }
             }
-            "catch_clause" => {
-                if n.child_by_field_name("parameter").is_some_and(|p| text(p, b) == name) {
-                    return Some(n.child_by_field_name("type").and_then(|t| ts_type_name(t, b)));
-                }
+            "catch_clause" if n.child_by_field_name("parameter").is_some_and(|p| text(p, b) == name) => {
+                return Some(n.child_by_field_name("type").and_then(|t| ts_type_name(t, b)));
             }
             "function_declaration" | "function_expression" | "arrow_function" | "method_definition"
             | "generator_function_declaration" | "generator_function" => {
@@ -718,10 +716,8 @@ fn java_binding(at: Node, name: &str, b: &[u8]) -> Binding {
                     }
                 }
             }
-            "enhanced_for_statement" => {
-                if n.child_by_field_name("name").is_some_and(|x| text(x, b) == name) {
-                    return Some(n.child_by_field_name("type").and_then(|t| java_type_name(t, b)));
-                }
+            "enhanced_for_statement" if n.child_by_field_name("name").is_some_and(|x| text(x, b) == name) => {
+                return Some(n.child_by_field_name("type").and_then(|t| java_type_name(t, b)));
             }
             "try_with_resources_statement" => {
                 if let Some(res) = n.child_by_field_name("resources") {
