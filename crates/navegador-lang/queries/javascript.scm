@@ -9,6 +9,8 @@
 (class_declaration name: (_) @name) @def.class
 ; `export default class extends B {}`: an anonymous default export is named `default`.
 (export_statement "default" @name value: (class !name)) @def.class
+; `const C = class extends B {}`
+(variable_declarator name: (identifier) @name value: (class)) @def.class
 ; `@dec export class C {}`: the export statement holds the decorators, so it is the range.
 (export_statement decorator: (decorator) declaration: (class_declaration name: (_) @name)) @def.class
 

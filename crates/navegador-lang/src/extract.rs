@@ -576,6 +576,10 @@ fn leading_comment(node: Node, src: &str) -> Option<String> {
         if !p.kind().contains("comment") || p.end_position().row + 1 < expect_row {
             break;
         }
+        // `int a; // about a` is about the line it ends, not the definition below.
+        if p.prev_sibling().is_some_and(|q| q.end_position().row == p.start_position().row) {
+            break;
+        }
         parts.push(text(p, src));
         expect_row = p.start_position().row;
         cur = p.prev_sibling();

@@ -126,6 +126,12 @@ type Binding = Option<Option<String>>;
 /// locals, parameters and `this.` fields.
 fn js_post(root: Node, src: &str, facts: &mut FileFacts) {
     let b = src.as_bytes();
+    for sig in facts.symbols.iter_mut().filter_map(|s| s.signature.as_mut()) {
+        // `@Component({…}) class C`: decorators are facts of their own, not the signature.
+        if sig.starts_with('@') {
+            *sig = strip_annotations(sig).to_string();
+        }
+    }
     for sym in facts.symbols.iter_mut().filter(|s| s.kind == Some("method")) {
         let Some(def) = def_node(root, sym).filter(|d| d.kind() == "method_definition") else { continue };
         let mut c = def.walk();
