@@ -664,5 +664,6 @@ fn split_path(s: &str) -> (Option<String>, String) {
 }
 
 fn is_identifier(s: &str) -> bool {
-    s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    // `#` for JS private names (`this.#render()`)
+    s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '#')
 }
