@@ -222,7 +222,7 @@ fn js_post(root: Node, src: &str, facts: &mut FileFacts) {
             continue;
         }
         let Some(obj) = member.child_by_field_name("object") else { continue };
-        r.receiver_type = match obj.kind() {
+        let ty = match obj.kind() {
             "identifier" => js_binding(obj, text(obj, b), b).flatten(),
             "member_expression" => {
                 let this = obj.child_by_field_name("object").is_some_and(|o| o.kind() == "this");
@@ -234,6 +234,7 @@ fn js_post(root: Node, src: &str, facts: &mut FileFacts) {
             }
             _ => None,
         };
+        r.receiver_type = ty.filter(|t| !is_type_parameter(obj, t, b));
     }
 }
 
@@ -360,6 +361,26 @@ fn parameter_properties(root: Node, b: &[u8], facts: &mut FileFacts) {
     }
 }
 
+/// Whether `name` is a type parameter of a class, interface or method around `at`
+/// (`T item; item.m()` says nothing about a class `T`).
+fn is_type_parameter(at: Node, name: &str, b: &[u8]) -> bool {
+    let mut cur = at.parent();
+    while let Some(n) = cur {
+        if let Some(tps) = n.child_by_field_name("type_parameters") {
+            let mut c = tps.walk();
+            let found = tps.named_children(&mut c).any(|tp| {
+                let id = tp.child_by_field_name("name").or_else(|| tp.named_child(0));
+                id.is_some_and(|i| text(i, b) == name)
+            });
+            if found {
+                return true;
+            }
+        }
+        cur = n.parent();
+    }
+    false
+}
+
 /// The named type of a TS type (annotation): `Foo`, `ns.Foo`, `Foo<T>` -> `Foo`.
 fn ts_type_name(t: Node, b: &[u8]) -> Option<String> {
     match t.kind() {
@@ -394,7 +415,9 @@ fn js_binding(at: Node, name: &str, b: &[u8]) -> Binding {
         match n.kind() {
             "statement_block" | "program" | "class_static_block" | "switch_case" | "switch_default" => {
                 let mut c = n.walk();
-                for st in n.named_children(&mut c).take_while(|st| st.start_byte() < at.start_byte()) {
+                // Module-level bindings are visible from functions declared above them.
+                let module = n.kind() == "program";
+                for st in n.named_children(&mut c).take_while(|st| module || st.start_byte() < at.start_byte()) {
                     let decl = match st.kind() {
                         "export_statement" => st.child_by_field_name("declaration"),
                         _ => Some(st),
@@ -619,7 +642,7 @@ fn java_post(root: Node, src: &str, facts: &mut FileFacts) {
             continue;
         }
         let Some(obj) = call.child_by_field_name("object") else { continue };
-        r.receiver_type = match obj.kind() {
+        let ty = match obj.kind() {
             "identifier" => java_binding(obj, text(obj, b), b).flatten(),
             "field_access" if obj.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
                 let field = obj.child_by_field_name("field").map_or("", |f| text(f, b));
@@ -627,6 +650,7 @@ fn java_post(root: Node, src: &str, facts: &mut FileFacts) {
             }
             _ => None,
         };
+        r.receiver_type = ty.filter(|t| !is_type_parameter(obj, t, b));
     }
 }
 
