@@ -25,6 +25,12 @@
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @def.function
 
+; a component wrapped by React: `const Button = memo((props) => …)`, `forwardRef(…)`
+((variable_declarator
+  name: (identifier) @name
+  value: (call_expression function: (_) @_w arguments: (arguments . [(arrow_function) (function_expression)]))) @def.function
+  (#match? @_w "^(React\\.)?(memo|forwardRef)$"))
+
 ; `exports.f = function () {}`, `module.exports.f = () => …`
 (program (expression_statement (assignment_expression
   left: (member_expression

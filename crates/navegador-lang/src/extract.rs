@@ -605,6 +605,11 @@ fn signature(node: Node, src: &str, max: usize) -> Option<String> {
             "assignment_expression" => def.child_by_field_name("right"),
             _ => None,
         };
+        // `memo((props) => …)`: the wrapped function's body
+        let value = value.map(|v| match v.kind() {
+            "call_expression" => v.child_by_field_name("arguments").and_then(|a| a.named_child(0)).unwrap_or(v),
+            _ => v,
+        });
         value.and_then(|v| v.child_by_field_name("body"))
     });
     let end = body.map_or_else(|| def.end_byte().min(def.start_byte() + max * 2), |b| b.start_byte());

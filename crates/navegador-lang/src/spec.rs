@@ -145,6 +145,26 @@ fn js_post(root: Node, src: &str, facts: &mut FileFacts) {
         }
     }
 
+    // `const C = memo((props) => …)`: the call of `memo` runs in the enclosing scope, not in C.
+    for i in 0..facts.symbols.len() {
+        let sym = &facts.symbols[i];
+        let Some(call) = def_node(root, sym)
+            .filter(|d| sym.label == Label::Function && d.kind() == "variable_declarator")
+            .and_then(|d| d.child_by_field_name("value"))
+            .filter(|v| v.kind() == "call_expression")
+        else {
+            continue;
+        };
+        let Some(inner) = call.child_by_field_name("arguments").and_then(|a| a.named_child(0)) else { continue };
+        let start = inner.start_position();
+        let parent = sym.parent;
+        for r in facts.refs.iter_mut().filter(|r| r.from == Some(i as SymbolIdx)) {
+            if ((r.line - 1) as usize, r.column as usize) < (start.row, start.column) {
+                r.from = parent;
+            }
+        }
+    }
+
     let mut exported: Vec<&str> = Vec::new();
     let mut c = root.walk();
     for st in root.named_children(&mut c) {
