@@ -132,6 +132,20 @@ fn js_post(root: Node, src: &str, facts: &mut FileFacts) {
             *sig = strip_annotations(sig).to_string();
         }
     }
+    // `const f = async () => …`, `export default async () => …`: `async` is after the name.
+    for sym in facts.symbols.iter_mut().filter(|s| s.label == Label::Function && !s.is_async) {
+        let f = def_node(root, sym)
+            .filter(|d| matches!(d.kind(), "variable_declarator" | "export_statement"))
+            .and_then(|d| d.child_by_field_name("value"));
+        let f = f.map(|v| match v.kind() {
+            "call_expression" => v.child_by_field_name("arguments").and_then(|a| a.named_child(0)).unwrap_or(v),
+            _ => v,
+        });
+        if let Some(f) = f {
+            let mut c = f.walk();
+            sym.is_async = f.children(&mut c).any(|ch| ch.kind() == "async");
+        }
+    }
     for sym in facts.symbols.iter_mut().filter(|s| s.kind == Some("method")) {
         let Some(def) = def_node(root, sym).filter(|d| d.kind() == "method_definition") else { continue };
         let mut c = def.walk();
@@ -244,6 +258,7 @@ fn js_post(root: Node, src: &str, facts: &mut FileFacts) {
         let Some(obj) = member.child_by_field_name("object") else { continue };
         let ty = match obj.kind() {
             "identifier" => js_binding(obj, text(obj, b), b).flatten(),
+            "new_expression" => obj.child_by_field_name("constructor").map(|c| text(c, b).to_string()),
             "member_expression" => {
                 let this = obj.child_by_field_name("object").is_some_and(|o| o.kind() == "this");
                 let prop = obj.child_by_field_name("property").map(|p| text(p, b));
@@ -664,6 +679,7 @@ fn java_post(root: Node, src: &str, facts: &mut FileFacts) {
         let Some(obj) = call.child_by_field_name("object") else { continue };
         let ty = match obj.kind() {
             "identifier" => java_binding(obj, text(obj, b), b).flatten(),
+            "object_creation_expression" => obj.child_by_field_name("type").and_then(|t| java_type_name(t, b)),
             "field_access" if obj.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
                 let field = obj.child_by_field_name("field").map_or("", |f| text(f, b));
                 java_field(obj, field, b)
@@ -932,7 +948,7 @@ pub(crate) fn clean_doc(raw: &str) -> String {
 ///
 /// Python `pkg/sub/mod.py` -> `pkg.sub.mod` (`__init__.py` names its package, a leading
 /// `src/` is dropped); Rust `src/a/b.rs` -> `crate::a::b`; JS/TS and C use the path
-/// without extension (their imports are paths).
+/// without extension (their imports are paths); Java has only its declared `package`.
 pub fn module_path_for(lang: Language, path: &str) -> String {
     let stem = path.rsplit_once('.').map_or(path, |(s, _)| s);
     match lang {
@@ -958,6 +974,8 @@ pub fn module_path_for(lang: Language, path: &str) -> String {
             out
         }
         Language::Go => path.rsplit_once('/').map_or("", |(d, _)| d).to_string(),
+        // A Java file without a `package` is in the unnamed package.
+        Language::Java => String::new(),
         _ => stem.to_string(),
     }
 }
