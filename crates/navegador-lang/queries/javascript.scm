@@ -136,7 +136,10 @@
 
 ; ---- JavaScript grammar only ----
 
-; class fields
+; class fields; an arrow function in a field (`handle = () => …`) is a method
 (field_definition property: [(property_identifier) (private_property_identifier)] @name) @def.field
+(field_definition
+  property: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression)]) @def.function
 
 (class_heritage . [(identifier) (member_expression)] @inherits)

@@ -16,6 +16,9 @@
 
 ; class fields, interface properties and enum members
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @def.field
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression)]) @def.function
 (property_signature name: (property_identifier) @name) @def.field
 (enum_body name: (property_identifier) @name @def.field)
 (enum_body (enum_assignment name: (property_identifier) @name) @def.field)

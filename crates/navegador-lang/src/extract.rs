@@ -601,7 +601,7 @@ fn signature(node: Node, src: &str, max: usize) -> Option<String> {
     // `const f = (a) => …`, `exports.f = function (a) {}`: the head ends where the function's body starts.
     let body = def.child_by_field_name("body").or_else(|| {
         let value = match def.kind() {
-            "variable_declarator" => def.child_by_field_name("value"),
+            "variable_declarator" | "field_definition" | "public_field_definition" => def.child_by_field_name("value"),
             "assignment_expression" => def.child_by_field_name("right"),
             _ => None,
         };

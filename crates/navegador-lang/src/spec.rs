@@ -132,10 +132,11 @@ fn js_post(root: Node, src: &str, facts: &mut FileFacts) {
             *sig = strip_annotations(sig).to_string();
         }
     }
-    // `const f = async () => …`, `export default async () => …`: `async` is after the name.
-    for sym in facts.symbols.iter_mut().filter(|s| s.label == Label::Function && !s.is_async) {
+    // `const f = async () => …`, `export default async () => …`, `h = async () => …` in a
+    // class: `async` is after the name.
+    for sym in facts.symbols.iter_mut().filter(|s| matches!(s.label, Label::Function | Label::Method) && !s.is_async) {
         let f = def_node(root, sym)
-            .filter(|d| matches!(d.kind(), "variable_declarator" | "export_statement"))
+            .filter(|d| matches!(d.kind(), "variable_declarator" | "export_statement" | "field_definition" | "public_field_definition"))
             .and_then(|d| d.child_by_field_name("value"));
         let f = f.map(|v| match v.kind() {
             "call_expression" => v.child_by_field_name("arguments").and_then(|a| a.named_child(0)).unwrap_or(v),
