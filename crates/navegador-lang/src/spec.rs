@@ -121,6 +121,24 @@ fn def_node<'t>(root: Node<'t>, sym: &SymbolFact) -> Option<Node<'t>> {
 /// still shadows outer bindings of the name).
 type Binding = Option<Option<String>>;
 
+/// Declared types of the names of an order-free scope (a module, a class body), by the scope
+/// node's id: built once per scope so that many calls in one big scope stay linear.
+#[derive(Default)]
+struct ScopeCache(std::collections::HashMap<usize, std::collections::HashMap<String, Option<String>>>);
+
+impl ScopeCache {
+    fn get(&mut self, scope: Node, name: &str, build: impl FnOnce(Node) -> Vec<(String, Option<String>)>) -> Binding {
+        let names = self.0.entry(scope.id()).or_insert_with(|| {
+            let mut m = std::collections::HashMap::new();
+            for (k, v) in build(scope) {
+                m.entry(k).or_insert(v);
+            }
+            m
+        });
+        names.get(name).cloned()
+    }
+}
+
 /// JS/TS after assembly: method kinds (getter, setter, static), names exported by an export
 /// list or `module.exports`, and the receiver types of calls on typed or `new`-initialized
 /// locals, parameters and `this.` fields.
@@ -251,6 +269,7 @@ fn js_post(root: Node, src: &str, facts: &mut FileFacts) {
         facts.symbols[i].is_exported = !hidden;
     }
 
+    let mut cache = ScopeCache::default();
     for r in facts.refs.iter_mut().filter(|r| r.kind == RefKind::Call && r.receiver.is_some()) {
         let Some(member) = node_at(root, r.line, r.column).and_then(|n| n.parent()) else { continue };
         if member.kind() != "member_expression" {
@@ -258,7 +277,7 @@ fn js_post(root: Node, src: &str, facts: &mut FileFacts) {
         }
         let Some(obj) = member.child_by_field_name("object") else { continue };
         let ty = match obj.kind() {
-            "identifier" => js_binding(obj, text(obj, b), b).flatten(),
+            "identifier" => js_binding(obj, text(obj, b), b, &mut cache).flatten(),
             "new_expression" => obj.child_by_field_name("constructor").map(|c| text(c, b).to_string()),
             "member_expression" => {
                 let this = obj.child_by_field_name("object").is_some_and(|o| o.kind() == "this");
@@ -445,26 +464,15 @@ fn js_declared(d: Node, b: &[u8]) -> Option<String> {
 }
 
 /// The innermost binding of `name` visible at `at`: locals declared before it, parameters.
-fn js_binding(at: Node, name: &str, b: &[u8]) -> Binding {
+fn js_binding(at: Node, name: &str, b: &[u8], cache: &mut ScopeCache) -> Binding {
     let mut cur = at.parent();
     while let Some(n) = cur {
         match n.kind() {
-            "statement_block" | "program" | "class_static_block" | "switch_case" | "switch_default" => {
-                let mut c = n.walk();
-                // Module-level bindings are visible from functions declared above them.
-                let module = n.kind() == "program";
-                for st in n.named_children(&mut c).take_while(|st| module || st.start_byte() < at.start_byte()) {
-                    let decl = match st.kind() {
-                        "export_statement" => st.child_by_field_name("declaration"),
-                        _ => Some(st),
-                    };
-                    let Some(decl) = decl.filter(|d| matches!(d.kind(), "lexical_declaration" | "variable_declaration")) else { continue };
-                    let mut c2 = decl.walk();
-                    for d in decl.named_children(&mut c2) {
-                        if d.kind() == "variable_declarator" && d.child_by_field_name("name").is_some_and(|x| text(x, b) == name) {
-                            return Some(js_declared(d, b));
-                        }
-                    }
+            // Module-level bindings are visible from functions declared above them.
+            "program" => return cache.get(n, name, |p| js_declarators(p, None, b)),
+            "statement_block" | "class_static_block" | "switch_case" | "switch_default" => {
+                if let Some((_, t)) = js_declarators(n, Some(at), b).into_iter().find(|(k, _)| k == name) {
+                    return Some(t);
                 }
             }
             "for_statement" | "for_in_statement" => {
@@ -509,6 +517,26 @@ fn js_binding(at: Node, name: &str, b: &[u8]) -> Binding {
         cur = n.parent();
     }
     None
+}
+
+/// The variables a block declares (before `before`, if given), with their declared types.
+fn js_declarators(block: Node, before: Option<Node>, b: &[u8]) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    let mut c = block.walk();
+    for st in block.named_children(&mut c).take_while(|st| before.is_none_or(|a| st.start_byte() < a.start_byte())) {
+        let decl = match st.kind() {
+            "export_statement" => st.child_by_field_name("declaration"),
+            _ => Some(st),
+        };
+        let Some(decl) = decl.filter(|d| matches!(d.kind(), "lexical_declaration" | "variable_declaration")) else { continue };
+        let mut c2 = decl.walk();
+        for d in decl.named_children(&mut c2).filter(|d| d.kind() == "variable_declarator") {
+            if let Some(x) = d.child_by_field_name("name").filter(|x| x.kind() == "identifier") {
+                out.push((text(x, b).to_string(), js_declared(d, b)));
+            }
+        }
+    }
+    out
 }
 
 /// The type of `this.name` in the class around `at`: a typed or `new`-initialized field, a
@@ -664,14 +692,19 @@ fn java_post(root: Node, src: &str, facts: &mut FileFacts) {
         // `@Inject private A a, b;`: the extractor hangs the annotation on one declarator.
         if sym.label == Label::Variable && !sym.decorators.is_empty() {
             let (range, decs) = (sym.range, sym.decorators.clone());
-            for other in facts.symbols.iter_mut().filter(|o| o.range == range && o.decorators.is_empty()) {
-                other.decorators = decs.clone();
+            // Symbols are in source order: the other declarators are the neighbours.
+            let lo = facts.symbols[..i].iter().rposition(|o| o.range != range).map_or(0, |p| p + 1);
+            for other in facts.symbols[lo..].iter_mut().take_while(|o| o.range == range) {
+                if other.decorators.is_empty() {
+                    other.decorators = decs.clone();
+                }
             }
         }
         if let Some(sig) = &mut facts.symbols[i].signature {
             *sig = strip_annotations(sig).trim_end_matches(';').trim_end().to_string();
         }
     }
+    let mut cache = ScopeCache::default();
     for r in facts.refs.iter_mut().filter(|r| r.kind == RefKind::Call && r.receiver.is_some()) {
         let Some(call) = node_at(root, r.line, r.column).and_then(|n| n.parent()) else { continue };
         if call.kind() != "method_invocation" {
@@ -679,11 +712,11 @@ fn java_post(root: Node, src: &str, facts: &mut FileFacts) {
         }
         let Some(obj) = call.child_by_field_name("object") else { continue };
         let ty = match obj.kind() {
-            "identifier" => java_binding(obj, text(obj, b), b).flatten(),
+            "identifier" => java_binding(obj, text(obj, b), b, &mut cache).flatten(),
             "object_creation_expression" => obj.child_by_field_name("type").and_then(|t| java_type_name(t, b)),
             "field_access" if obj.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
                 let field = obj.child_by_field_name("field").map_or("", |f| text(f, b));
-                java_field(obj, field, b)
+                java_field(obj, field, b, &mut cache)
             }
             _ => None,
         };
@@ -746,6 +779,22 @@ fn java_declared(ty: Option<Node>, declarator: Node, b: &[u8]) -> Option<String>
     java_type_name(ty, b)
 }
 
+/// The fields (and interface constants) a class body declares, with their declared types.
+fn java_fields(body: Node, b: &[u8]) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    let mut c = body.walk();
+    for f in body.named_children(&mut c).filter(|f| matches!(f.kind(), "field_declaration" | "constant_declaration")) {
+        let ty = f.child_by_field_name("type");
+        let mut c2 = f.walk();
+        for d in f.children_by_field_name("declarator", &mut c2) {
+            if let Some(n) = d.child_by_field_name("name") {
+                out.push((text(n, b).to_string(), java_declared(ty, d, b)));
+            }
+        }
+    }
+    out
+}
+
 /// The declarator of `name` among a declaration's declarators, with the declaration's type.
 fn java_find_declarator(decl: Node, name: &str, b: &[u8]) -> Binding {
     let ty = decl.child_by_field_name("type");
@@ -759,7 +808,7 @@ fn java_find_declarator(decl: Node, name: &str, b: &[u8]) -> Binding {
 /// The innermost binding of `name` visible at `at`: locals declared before it, loop and
 /// resource variables, catch and lambda parameters, method parameters, fields of enclosing
 /// classes and record components.
-fn java_binding(at: Node, name: &str, b: &[u8]) -> Binding {
+fn java_binding(at: Node, name: &str, b: &[u8], cache: &mut ScopeCache) -> Binding {
     let mut cur = at.parent();
     while let Some(n) = cur {
         match n.kind() {
@@ -829,13 +878,8 @@ fn java_binding(at: Node, name: &str, b: &[u8]) -> Binding {
                 }
             }
             "class_body" | "enum_body_declarations" | "interface_body" => {
-                let mut c = n.walk();
-                for f in n.named_children(&mut c) {
-                    if matches!(f.kind(), "field_declaration" | "constant_declaration") {
-                        if let Some(t) = java_find_declarator(f, name, b) {
-                            return Some(t);
-                        }
-                    }
+                if let Some(t) = cache.get(n, name, |body| java_fields(body, b)) {
+                    return Some(t);
                 }
             }
             _ => {}
@@ -846,19 +890,16 @@ fn java_binding(at: Node, name: &str, b: &[u8]) -> Binding {
 }
 
 /// The type of `this.name`: a field (or record component) of the class around `at`.
-fn java_field(at: Node, name: &str, b: &[u8]) -> Option<String> {
+fn java_field(at: Node, name: &str, b: &[u8], cache: &mut ScopeCache) -> Option<String> {
     let mut cur = at.parent();
     while let Some(n) = cur {
         if matches!(n.kind(), "class_body" | "enum_body_declarations") {
-            let mut c = n.walk();
-            for f in n.named_children(&mut c).filter(|f| f.kind() == "field_declaration") {
-                if let Some(t) = java_find_declarator(f, name, b) {
-                    return t;
-                }
+            if let Some(t) = cache.get(n, name, |body| java_fields(body, b)) {
+                return t;
             }
             // a record component, seen from the record's body
-            let rec = n.parent().filter(|p| p.kind() == "record_declaration")?;
-            return java_binding(n, name, b).flatten().filter(|_| rec.child_by_field_name("parameters").is_some());
+            n.parent().filter(|p| p.kind() == "record_declaration")?;
+            return java_binding(n, name, b, cache).flatten();
         }
         cur = n.parent();
     }
