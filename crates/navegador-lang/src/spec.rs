@@ -994,6 +994,8 @@ pub(crate) fn clean_doc(raw: &str) -> String {
 pub fn module_path_for(lang: Language, path: &str) -> String {
     let stem = path.rsplit_once('.').map_or(path, |(s, _)| s);
     match lang {
+        // A Java file without a `package` is in the unnamed package.
+        Language::Java => String::new(),
         Language::Python => {
             let stem = stem.strip_prefix("src/").unwrap_or(stem);
             let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
@@ -1016,8 +1018,6 @@ pub fn module_path_for(lang: Language, path: &str) -> String {
             out
         }
         Language::Go => path.rsplit_once('/').map_or("", |(d, _)| d).to_string(),
-        // A Java file without a `package` is in the unnamed package.
-        Language::Java => String::new(),
         _ => stem.to_string(),
     }
 }
