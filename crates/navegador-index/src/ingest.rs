@@ -101,6 +101,11 @@ pub fn ingest(
         tx.clear(false)?;
     }
     let previous = tx.file_states()?;
+    // A full build bulk-loads without secondary indexes and builds them once at the end.
+    let bulk = previous.is_empty();
+    if bulk {
+        tx.drop_indexes()?;
+    }
     let seen: HashSet<&str> = walked.files.iter().map(|f| f.rel.as_str()).collect();
     let removed: Vec<String> = previous.keys().filter(|p| !seen.contains(p.as_str())).cloned().collect();
     // A file whose size and mtime are as recorded is unchanged without being read.
@@ -223,6 +228,9 @@ pub fn ingest(
     }
     report.skipped.sort();
     tx.replace_skipped(&report.skipped)?;
+    if bulk {
+        tx.create_indexes()?;
+    }
     if cancelled() {
         return Err(IndexError::Cancelled);
     }

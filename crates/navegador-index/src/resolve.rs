@@ -40,8 +40,11 @@ pub(crate) fn resolve(
         extra.extend_from_slice(orphaned);
         tx.refs(Some(changed_files), &extra)?
     };
-    let ids: Vec<i64> = refs.iter().map(|r| r.id).collect();
-    tx.clear_resolution(&ids)?;
+    if !full {
+        // (A full build starts with no resolution edges, and without indexes to find them.)
+        let ids: Vec<i64> = refs.iter().map(|r| r.id).collect();
+        tx.clear_resolution(&ids)?;
+    }
 
     let t0 = std::time::Instant::now();
     let mut t = Table::load(tx)?;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use navegador_model::{EdgeType, Label, RefKind, Resolution};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 
-use crate::schema::{SCHEMA, VERSION};
+use crate::schema::{INDEXES, SCHEMA, VERSION};
 use crate::{Result, StoreError};
 
 /// An open graph database.
@@ -188,6 +188,9 @@ impl Store {
                     return Err(StoreError::NotOurs { path: self.path.clone() });
                 }
                 self.conn.execute_batch(SCHEMA)?;
+                for (name, on) in INDEXES {
+                    self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
+                }
                 self.conn.execute(
                     "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
                     [VERSION.to_string()],
@@ -366,6 +369,22 @@ impl IngestTx<'_> {
             ))
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Drops the secondary indexes for a bulk load; `create_indexes` must follow before
+    /// commit (the transaction makes the pair atomic).
+    pub fn drop_indexes(&self) -> Result<()> {
+        for (name, _) in INDEXES {
+            self.tx.execute_batch(&format!("DROP INDEX IF EXISTS {name};"))?;
+        }
+        Ok(())
+    }
+
+    pub fn create_indexes(&self) -> Result<()> {
+        for (name, on) in INDEXES {
+            self.tx.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
+        }
+        Ok(())
     }
 
     /// Removes all code facts (nodes with a file, the repository node, refs, files); knowledge
