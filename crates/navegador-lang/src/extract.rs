@@ -459,6 +459,7 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
             type_annotation: d.type_annotation.clone(),
             is_async: d.is_async,
             is_exported: d.is_exported,
+            is_default_export: false,
             decorators: Vec::new(),
         });
     }

@@ -146,6 +146,7 @@ impl ScopeCache {
 /// locals, parameters and `this.` fields.
 fn js_post(root: Node, src: &str, facts: &mut FileFacts) {
     let b = src.as_bytes();
+    mark_default_export(root, b, facts);
     for sig in facts.symbols.iter_mut().filter_map(|s| s.signature.as_mut()) {
         // `@Component({…}) class C`: decorators are facts of their own, not the signature.
         if sig.starts_with('@') {
@@ -407,6 +408,7 @@ fn parameter_properties(root: Node, b: &[u8], facts: &mut FileFacts) {
                 }),
                 is_async: false,
                 is_exported: class_exported && !hidden,
+                is_default_export: false,
                 decorators,
             });
         }
@@ -1870,5 +1872,35 @@ pub fn module_path_for(lang: Language, path: &str) -> String {
         }
         Language::Go => path.rsplit_once('/').map_or("", |(d, _)| d).to_string(),
         _ => stem.to_string(),
+    }
+}
+
+/// `export default class C`, `export default function f`, `export default C;`: marks the
+/// symbol that `import x from` binds.
+fn mark_default_export(root: Node, b: &[u8], facts: &mut FileFacts) {
+    let mut c = root.walk();
+    for stmt in root.named_children(&mut c).filter(|n| n.kind() == "export_statement") {
+        let mut c2 = stmt.walk();
+        if !stmt.children(&mut c2).any(|ch| ch.kind() == "default") {
+            continue;
+        }
+        let target = if let Some(decl) = stmt.child_by_field_name("declaration") {
+            decl.child_by_field_name("name").map(|n| (n.start_byte() as u32, None))
+        } else {
+            stmt.child_by_field_name("value")
+                .filter(|v| v.kind() == "identifier")
+                .map(|v| (0, Some(text(v, b).to_string())))
+        };
+        let anonymous = stmt.start_byte() as u32;
+        for s in facts.symbols.iter_mut().filter(|s| s.parent.is_none()) {
+            let hit = match &target {
+                Some((at, None)) => s.name_range.start_byte == *at,
+                Some((_, Some(name))) => &s.name == name && s.label != Label::Variable,
+                None => s.name == "default" && s.range.start_byte >= anonymous && s.range.end_byte <= stmt.end_byte() as u32,
+            };
+            if hit {
+                s.is_default_export = true;
+            }
+        }
     }
 }

@@ -50,6 +50,7 @@ pub struct SymbolRow {
     pub kind: Option<String>,
     pub class_name: Option<String>,
     pub is_exported: bool,
+    pub is_default_export: bool,
 }
 
 /// An Import node, as resolution sees it.
@@ -555,7 +556,8 @@ impl IngestTx<'_> {
         let mut st = self.tx.prepare(
             "SELECT id, label, name, qualified_name, file_path, parent,
                     json_extract(props, '$.kind'), json_extract(props, '$.class_name'),
-                    coalesce(json_extract(props, '$.is_exported'), 0)
+                    coalesce(json_extract(props, '$.is_exported'), 0),
+                    coalesce(json_extract(props, '$.is_default_export'), 0)
              FROM nodes WHERE label IN ('Class', 'Function', 'Method', 'Variable', 'Module') AND file_path IS NOT NULL",
         )?;
         let rows = st.query_map([], |r| {
@@ -570,6 +572,7 @@ impl IngestTx<'_> {
                 kind: r.get(6)?,
                 class_name: r.get(7)?,
                 is_exported: r.get::<_, i64>(8)? != 0,
+                is_default_export: r.get::<_, i64>(9)? != 0,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -740,6 +743,25 @@ impl IngestTx<'_> {
     /// Drops every import edge produced by resolution (File->File and Import->target).
     pub fn clear_all_import_resolution(&self) -> Result<()> {
         self.tx.execute("DELETE FROM edges WHERE type = 'IMPORTS' AND resolution IS NOT NULL", [])?;
+        Ok(())
+    }
+}
+
+impl IngestTx<'_> {
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.tx.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.tx.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)", params![key, value])?;
+        Ok(())
+    }
+}
+
+impl IngestTx<'_> {
+    /// Drops every edge produced by resolving a reference site.
+    pub fn clear_all_resolution(&self) -> Result<()> {
+        self.tx.execute("DELETE FROM edges WHERE ref_id IS NOT NULL", [])?;
         Ok(())
     }
 }
