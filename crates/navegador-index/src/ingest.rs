@@ -223,6 +223,9 @@ pub fn ingest(
         report.edges += stats.edges;
         report.resolution = stats.outcomes;
     }
+    if !changes.files.is_empty() || cfg.clear {
+        report.edges += write_packages(&tx)?;
+    }
     report.skipped.sort();
     tx.replace_skipped(&report.skipped)?;
     if bulk {
@@ -335,8 +338,23 @@ fn write_file(
     })?;
     tx.insert_edge(repo_id, file_id, EdgeType::Contains, None, None, None)?;
     report.edges += 1;
-    let mut ids: Vec<i64> = Vec::with_capacity(facts.symbols.len());
-    for s in &facts.symbols {
+    // Parents are written before their children (a Go method may precede its type).
+    let depth = |mut i: usize| {
+        let mut d = 0;
+        while let Some(p) = facts.symbols[i].parent {
+            d += 1;
+            i = p as usize;
+            if d > facts.symbols.len() {
+                break; // a malformed cycle: stop rather than loop
+            }
+        }
+        d
+    };
+    let mut order: Vec<usize> = (0..facts.symbols.len()).collect();
+    order.sort_by_key(|&i| (depth(i), i));
+    let mut ids: Vec<i64> = vec![0; facts.symbols.len()];
+    for &si in &order {
+        let s = &facts.symbols[si];
         let mut p = Map::new();
         p.insert("language".into(), json!(lang));
         p.insert("column_start".into(), json!(s.range.start_col));
@@ -363,7 +381,7 @@ fn write_file(
         if s.is_default_export {
             p.insert("is_default_export".into(), json!(true));
         }
-        let parent = s.parent.map(|i| ids[i as usize]);
+        let parent = s.parent.map(|i| ids[i as usize]).filter(|&p| p != 0);
         let id = tx.insert_node(&NewNode {
             label: Some(s.label),
             name: &s.name,
@@ -374,7 +392,7 @@ fn write_file(
             line_end: Some(s.range.end_line),
             props: p,
         })?;
-        ids.push(id);
+        ids[si] = id;
         *report.symbols.entry(s.label.as_str().to_string()).or_default() += 1;
         tx.insert_edge(parent.unwrap_or(file_id), id, EdgeType::Contains, None, None, None)?;
         tx.insert_edge(file_id, id, EdgeType::Defines, None, None, None)?;
@@ -432,4 +450,49 @@ fn write_file(
         facts.module.as_deref(),
     )?;
     Ok(())
+}
+
+/// Package `Module` nodes (Python packages, Java packages, Go package directories), each
+/// `CONTAINS` its files. They are derived from the files table, so they are rebuilt
+/// whenever files change: cheap (one node per package) and always equal to a clean build.
+fn write_packages(tx: &IngestTx<'_>) -> Result<u64, IndexError> {
+    tx.delete_derived_modules()?;
+    let mut packages: BTreeMap<(String, String), Vec<i64>> = BTreeMap::new();
+    for (path, node, language, module) in tx.files()? {
+        let dir = path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+        let key = match language.as_str() {
+            "python" => {
+                let m = module.unwrap_or_default();
+                if path.ends_with("__init__.py") { m } else { m.rsplit_once('.').map_or(String::new(), |(p, _)| p.to_string()) }
+            }
+            "java" => module.unwrap_or_default(),
+            "go" => dir.clone(),
+            _ => continue,
+        };
+        if key.is_empty() {
+            continue;
+        }
+        packages.entry((language, key)).or_default().push(node);
+        let _ = dir;
+    }
+    let mut edges = 0;
+    for ((language, key), files) in packages {
+        let name = key.rsplit(['.', '/']).next().unwrap_or(&key).to_string();
+        let mut props = Map::new();
+        props.insert("derived".into(), json!(true));
+        props.insert("language".into(), json!(language));
+        props.insert("kind".into(), json!("package"));
+        let id = tx.insert_node(&NewNode {
+            label: Some(Label::Module),
+            name: &name,
+            qualified_name: Some(&key),
+            props,
+            ..Default::default()
+        })?;
+        for f in files {
+            tx.insert_edge(id, f, EdgeType::Contains, None, None, None)?;
+            edges += 1;
+        }
+    }
+    Ok(edges)
 }

@@ -398,7 +398,9 @@ impl IngestTx<'_> {
             self.tx.execute_batch(
                 "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository')
                     OR dst IN (SELECT id FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository');
-                 DELETE FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository';
+                 DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE label = 'Module' AND json_extract(props, '$.derived') = 1);
+                 DELETE FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository'
+                    OR (label = 'Module' AND json_extract(props, '$.derived') = 1);
                  DELETE FROM refs; DELETE FROM files; DELETE FROM skipped;",
             )?;
         }
@@ -763,6 +765,17 @@ impl IngestTx<'_> {
     /// Drops every edge produced by resolving a reference site.
     pub fn clear_all_resolution(&self) -> Result<()> {
         self.tx.execute("DELETE FROM edges WHERE ref_id IS NOT NULL", [])?;
+        Ok(())
+    }
+}
+
+impl IngestTx<'_> {
+    /// Removes the package Module nodes derived from the files table (and their edges).
+    pub fn delete_derived_modules(&self) -> Result<()> {
+        self.tx.execute_batch(
+            "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE label = 'Module' AND json_extract(props, '$.derived') = 1);
+             DELETE FROM nodes WHERE label = 'Module' AND json_extract(props, '$.derived') = 1;",
+        )?;
         Ok(())
     }
 }
