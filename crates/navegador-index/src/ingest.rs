@@ -21,6 +21,8 @@ use crate::{resolve, IndexError};
 pub struct IngestConfig {
     /// Drop the code graph first and rebuild it (knowledge nodes stay).
     pub clear: bool,
+    /// With `clear`: drop the knowledge layer too (hand-added nodes, links).
+    pub clear_all: bool,
     /// Extra globs to leave out, gitignore syntax.
     pub excludes: Vec<String>,
     /// Files larger than this are skipped.
@@ -29,7 +31,7 @@ pub struct IngestConfig {
 
 impl Default for IngestConfig {
     fn default() -> Self {
-        IngestConfig { clear: false, excludes: Vec::new(), max_file_size: 1024 * 1024 }
+        IngestConfig { clear: false, clear_all: false, excludes: Vec::new(), max_file_size: 1024 * 1024 }
     }
 }
 
@@ -98,7 +100,7 @@ pub fn ingest(
 
     let tx = store.begin()?;
     if cfg.clear {
-        tx.clear(false)?;
+        tx.clear(cfg.clear_all)?;
     }
     let previous = tx.file_states()?;
     let seen: HashSet<&str> = walked.files.iter().map(|f| f.rel.as_str()).collect();
@@ -220,6 +222,8 @@ pub fn ingest(
         report.edges += stats.edges;
         report.resolution = stats.outcomes;
     }
+    // Knowledge layer: changed ADRs/docs/CODEOWNERS/annotations, links re-attached to new ids.
+    report.diagnostics.extend(navegador_knowledge::sync(&tx, root, &changed_files)?);
     report.skipped.sort();
     tx.replace_skipped(&report.skipped)?;
     if cancelled() {

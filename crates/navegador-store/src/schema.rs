@@ -1,7 +1,7 @@
 //! The SQLite schema. Bump `VERSION` on any change; an older file is refused with a
 //! message that names the fix (re-ingest with `--clear`).
 
-pub const VERSION: i64 = 1;
+pub const VERSION: i64 = 2;
 
 pub const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -77,4 +77,66 @@ CREATE INDEX IF NOT EXISTS refs_status ON refs(status);
 
 -- Files the last ingest did not index, and why.
 CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+
+-- Version 2: the knowledge layer.
+
+-- Case-insensitive name lookups (knowledge names, search by exact name and prefix).
+CREATE INDEX IF NOT EXISTS nodes_name_nocase ON nodes(name COLLATE NOCASE);
+
+-- Links between knowledge and code, kept as data because code nodes get new ids on every
+-- re-parse: after each ingest every link is re-materialized as an edge (whose props carry
+-- `link` = this id and `source`). A target is exact (label + qualified name + file) or a
+-- mention (text from a document, resolved against the code each time).
+CREATE TABLE IF NOT EXISTS knowledge_links (
+    id INTEGER PRIMARY KEY,
+    knode INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    -- 1 when the edge goes code -> knowledge (ASSIGNED_TO, BELONGS_TO, IMPLEMENTS)
+    code_is_src INTEGER NOT NULL,
+    target_label TEXT,
+    target_name TEXT NOT NULL,
+    target_file TEXT,
+    mention INTEGER NOT NULL DEFAULT 0,
+    -- who made it: hand, annotation, codeowners, adr, doc, wiki
+    origin TEXT NOT NULL,
+    origin_path TEXT,
+    line INTEGER,
+    -- the claim shown to users (`codeowners:/src/**`, `annotation`, `adr`)
+    source TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS knowledge_links_key ON knowledge_links(
+    knode, type, coalesce(target_label, ''), target_name, coalesce(target_file, ''), origin, coalesce(origin_path, ''));
+CREATE INDEX IF NOT EXISTS knowledge_links_origin ON knowledge_links(origin, origin_path);
+
+-- Knowledge files found by ingest (ADRs, docs, CODEOWNERS): what was last read.
+CREATE TABLE IF NOT EXISTS knowledge_sources (path TEXT PRIMARY KEY, kind TEXT NOT NULL, hash TEXT NOT NULL);
+
+-- Full-text search over names, qualified names, docstrings, signatures and knowledge text,
+-- kept in step with `nodes` by triggers (so every writer, incremental or not, keeps it
+-- right). Imports and decorators are not indexed.
+CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
+    name, qualified_name, body, tokenize = "unicode61 remove_diacritics 2");
+CREATE TRIGGER IF NOT EXISTS nodes_fts_insert AFTER INSERT ON nodes
+WHEN new.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
+    INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, new.name, new.qualified_name,
+        concat_ws(' ', json_extract(new.props, '$.docstring'), json_extract(new.props, '$.signature'),
+            json_extract(new.props, '$.description'), json_extract(new.props, '$.rationale'),
+            json_extract(new.props, '$.alternatives'), json_extract(new.props, '$.title'),
+            json_extract(new.props, '$.content'), json_extract(new.props, '$.email'),
+            json_extract(new.props, '$.handle'), json_extract(new.props, '$.team')));
+END;
+CREATE TRIGGER IF NOT EXISTS nodes_fts_delete AFTER DELETE ON nodes
+WHEN old.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
+    DELETE FROM search_fts WHERE rowid = old.id;
+END;
+CREATE TRIGGER IF NOT EXISTS nodes_fts_update AFTER UPDATE ON nodes
+WHEN new.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
+    DELETE FROM search_fts WHERE rowid = old.id;
+    INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, new.name, new.qualified_name,
+        concat_ws(' ', json_extract(new.props, '$.docstring'), json_extract(new.props, '$.signature'),
+            json_extract(new.props, '$.description'), json_extract(new.props, '$.rationale'),
+            json_extract(new.props, '$.alternatives'), json_extract(new.props, '$.title'),
+            json_extract(new.props, '$.content'), json_extract(new.props, '$.email'),
+            json_extract(new.props, '$.handle'), json_extract(new.props, '$.team')));
+END;
 "#;

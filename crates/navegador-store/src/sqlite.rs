@@ -337,7 +337,7 @@ impl Store {
     }
 }
 
-fn node_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
+pub(crate) fn node_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
     let props: String = r.get(7)?;
     Ok(NodeRow {
         id: r.get(0)?,
@@ -353,7 +353,7 @@ fn node_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
 
 /// The single write transaction of an ingest. Dropping it without `commit` rolls back.
 pub struct IngestTx<'a> {
-    tx: Transaction<'a>,
+    pub(crate) tx: Transaction<'a>,
 }
 
 impl IngestTx<'_> {
@@ -372,7 +372,10 @@ impl IngestTx<'_> {
     /// nodes stay unless `everything`.
     pub fn clear(&self, everything: bool) -> Result<()> {
         if everything {
-            self.tx.execute_batch("DELETE FROM edges; DELETE FROM nodes; DELETE FROM refs; DELETE FROM files; DELETE FROM skipped;")?;
+            self.tx.execute_batch(
+                "DELETE FROM edges; DELETE FROM nodes; DELETE FROM refs; DELETE FROM files; DELETE FROM skipped;
+                 DELETE FROM knowledge_links; DELETE FROM knowledge_sources;",
+            )?;
         } else {
             self.tx.execute_batch(
                 "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository')
