@@ -27,6 +27,9 @@ pub struct Args {
     /// Rebuild the code graph from scratch (hand-added knowledge is kept).
     #[arg(long)]
     clear: bool,
+    /// With --clear: also wipe the knowledge layer (hand-added nodes and links).
+    #[arg(long, requires = "clear")]
+    all: bool,
     /// Leave out files matching this glob (gitignore syntax); repeatable.
     #[arg(long = "exclude", value_name = "GLOB")]
     excludes: Vec<String>,
@@ -71,7 +74,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         other => other?,
     };
-    let cfg = IngestConfig { clear: a.clear, excludes: a.excludes, max_file_size: a.max_file_size };
+    let cfg = IngestConfig { clear: a.clear, clear_all: a.all, excludes: a.excludes, max_file_size: a.max_file_size };
     let cancel = Arc::new(AtomicBool::new(false));
     {
         let c = cancel.clone();

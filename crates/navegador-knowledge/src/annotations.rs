@@ -81,9 +81,15 @@ pub fn refresh_file(tx: &IngestTx<'_>, path: &str, text: &str) -> Result<usize, 
             Some(d) => (d.label.clone(), d.qualified_name.clone().or(d.name.clone()).unwrap_or_default()),
             None => ("File".to_string(), path.to_string()),
         };
-        let mut props = Map::new();
-        props.insert("source".into(), json!("annotation"));
-        let (knode, _) = tx.upsert_knowledge(a.label, &a.name, None, props)?;
+        // An existing node (an ADR's decision, a hand-added rule) is linked, not rewritten.
+        let knode = match tx.reader().knowledge_by_key(a.label, &a.name)? {
+            Some(n) => n.id,
+            None => {
+                let mut props = Map::new();
+                props.insert("source".into(), json!("annotation"));
+                tx.upsert_knowledge(a.label, &a.name, None, props)?.0
+            }
+        };
         let (edge_type, code_is_src) = match a.label {
             Label::Decision => (EdgeType::Governs, false),
             Label::Domain => (EdgeType::BelongsTo, true),

@@ -277,3 +277,38 @@ pub(crate) fn resolve_mention(r: &Reader<'_>, text: &str) -> Result<Vec<NodeRow>
     }
     Ok(if found.len() == 1 { found } else { Vec::new() })
 }
+
+/// `navegador adr ingest DIR`: every ADR under `dir` (paths stored relative to `base`).
+/// Returns the decisions written and the warnings of the ADRs skipped.
+pub fn ingest_adr_dir(tx: &IngestTx<'_>, dir: &Path, base: &Path) -> Result<(usize, Vec<Warning>), StoreError> {
+    let mut warnings = Vec::new();
+    let mut written = Vec::new();
+    for p in markdown_under(dir).into_iter().filter(|p| !is_adr_boilerplate(p)) {
+        let path = rel(base, &p);
+        let Ok(bytes) = std::fs::read(&p) else { continue };
+        match adr::parse(&path, &String::from_utf8_lossy(&bytes)) {
+            Ok(a) => {
+                let id = adr::write(tx, &a, &path)?;
+                written.push((id, path, a));
+            }
+            Err(w) => warnings.push(w),
+        }
+    }
+    adr::link_supersedes(tx, &written)?;
+    materialize(tx)?;
+    Ok((written.len(), warnings))
+}
+
+/// `navegador wiki ingest DIR`: every markdown file under `dir` becomes a WikiPage.
+pub fn ingest_wiki_dir(tx: &IngestTx<'_>, dir: &Path, base: &Path) -> Result<usize, StoreError> {
+    let mut n = 0;
+    for p in markdown_under(dir) {
+        let path = rel(base, &p);
+        let Ok(bytes) = std::fs::read(&p) else { continue };
+        let d = docs::parse(&path, &String::from_utf8_lossy(&bytes));
+        docs::write(tx, Label::WikiPage, &path, &d, "wiki")?;
+        n += 1;
+    }
+    materialize(tx)?;
+    Ok(n)
+}
