@@ -184,20 +184,21 @@ pub fn dir_ingest(a: DirArgs, wiki: bool) -> anyhow::Result<ExitCode> {
     if !dir.is_dir() {
         anyhow::bail!("{} is not a directory", dir.display());
     }
-    let base = std::env::current_dir()?;
+    let base = std::env::current_dir()?.canonicalize()?;
+    let shown = dir.display().to_string();
     let dir = dir.canonicalize().with_context(|| format!("cannot open {}", dir.display()))?;
     let mut store = db::open_rw(&db::resolve_db(db.as_deref(), Path::new(".")))?;
     let tx = store.begin()?;
     let mut out = String::new();
     if wiki {
         let n = navegador_knowledge::ingest_wiki_dir(&tx, &dir, &base)?;
-        w!(out, "ingested {n} wiki pages from {}", dir.display());
+        w!(out, "ingested {n} wiki pages from {shown}");
     } else {
         let (n, warnings) = navegador_knowledge::ingest_adr_dir(&tx, &dir, &base)?;
         for w in &warnings {
             eprintln!("warning: {w}; skipped");
         }
-        w!(out, "ingested {n} decisions from {}{}", dir.display(), if warnings.is_empty() { String::new() } else { format!(" ({} skipped)", warnings.len()) });
+        w!(out, "ingested {n} decisions from {shown}{}", if warnings.is_empty() { String::new() } else { format!(" ({} skipped)", warnings.len()) });
     }
     tx.commit()?;
     crate::emit(&out)?;
