@@ -202,11 +202,7 @@ fn apply_field(adr: &mut Adr, key: &str, v: &str) {
         }
         "domain" => adr.domain = Some(v.to_string()),
         "supersedes" => adr.supersedes.extend(v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty())),
-        "title" => {
-            if adr.title.is_empty() {
-                adr.title = v.to_string();
-            }
-        }
+        "title" if adr.title.is_empty() => adr.title = v.to_string(),
         _ => {}
     }
 }

@@ -124,10 +124,8 @@ pub fn find_owners(r: &Reader<'_>, name: &str, file: Option<&str>) -> Result<(No
     let subject = resolve_subject(r, name, file)?;
     let mut owners: Vec<Owner> = Vec::new();
     for (anchor, via) in anchors(r, &subject)? {
-        if anchor.label == "Domain" && anchor.id != subject.id {
-            if !owners.iter().any(|o| o.node.id == anchor.id) {
-                owners.push(Owner { node: anchor.clone(), source: "domain".into(), via: via.clone() });
-            }
+        if anchor.label == "Domain" && anchor.id != subject.id && !owners.iter().any(|o| o.node.id == anchor.id) {
+            owners.push(Owner { node: anchor.clone(), source: "domain".into(), via: via.clone() });
         }
         for n in r.neighbors(anchor.id, true, &[EdgeType::AssignedTo])? {
             if n.node.label != "Person" || owners.iter().any(|o| o.node.id == n.node.id) {
