@@ -59,6 +59,9 @@ pub struct AddArgs {
     /// Rule: a read-only Cypher query returning violations (run by `navegador check`).
     #[arg(long)]
     constraint: Option<String>,
+    /// Concept: a related concept (RELATED_TO); repeatable.
+    #[arg(long = "related", value_name = "CONCEPT")]
+    related: Vec<String>,
     /// Concept examples.
     #[arg(long)]
     examples: Option<String>,
@@ -99,7 +102,7 @@ pub fn add(a: AddArgs) -> anyhow::Result<ExitCode> {
     }
     let label = a.kind.label();
     let tx = store.begin()?;
-    let (id, created) = navegador_knowledge::add_node(&tx, &NodeSpec { label, name: a.name.clone(), props, domain: a.domain })?;
+    let (id, created) = navegador_knowledge::add_node(&tx, &NodeSpec { label, name: a.name.clone(), props, domain: a.domain, related: a.related })?;
     let node = tx.reader().node(id)?.context("node vanished")?;
     tx.commit()?;
     let mut out = String::new();
@@ -109,7 +112,7 @@ pub fn add(a: AddArgs) -> anyhow::Result<ExitCode> {
 }
 
 #[derive(clap::Args)]
-#[command(group(clap::ArgGroup::new("with").required(true).args(["concept", "rule", "decision", "owner", "domain"])))]
+#[command(group(clap::ArgGroup::new("with").required(true).args(["concept", "rule", "decision", "owner", "domain", "implements"])))]
 pub struct AnnotateArgs {
     /// The code to annotate: a name, a qualified name or a file path.
     code_name: String,
@@ -128,6 +131,9 @@ pub struct AnnotateArgs {
     /// A Domain the code belongs to.
     #[arg(long)]
     domain: Option<String>,
+    /// A Concept the code implements (IMPLEMENTS).
+    #[arg(long)]
+    implements: Option<String>,
     #[arg(long)]
     db: Option<PathBuf>,
 }
@@ -141,6 +147,8 @@ pub fn annotate(a: AnnotateArgs) -> anyhow::Result<ExitCode> {
         AnnotateWith::Decision(d)
     } else if let Some(o) = a.owner {
         AnnotateWith::Owner(o)
+    } else if let Some(c) = a.implements {
+        AnnotateWith::Implements(c)
     } else {
         AnnotateWith::Domain(a.domain.unwrap_or_default())
     };
@@ -152,7 +160,7 @@ pub fn annotate(a: AnnotateArgs) -> anyhow::Result<ExitCode> {
     if done.created {
         w!(out, "created {}", describe(&done.knowledge));
     }
-    let (s, d) = if matches!(done.edge_type, navegador_model::EdgeType::AssignedTo | navegador_model::EdgeType::BelongsTo) {
+    let (s, d) = if matches!(done.edge_type, navegador_model::EdgeType::AssignedTo | navegador_model::EdgeType::BelongsTo | navegador_model::EdgeType::Implements) {
         (describe(&done.target), describe(&done.knowledge))
     } else {
         (describe(&done.knowledge), describe(&done.target))

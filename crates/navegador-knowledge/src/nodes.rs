@@ -14,6 +14,8 @@ pub struct NodeSpec {
     pub name: String,
     pub props: Map<String, Value>,
     pub domain: Option<String>,
+    /// Concepts this one is RELATED_TO (created when missing).
+    pub related: Vec<String>,
 }
 
 const SEVERITIES: &str = "info, warning, critical";
@@ -52,6 +54,12 @@ pub fn add_node(tx: &IngestTx<'_>, spec: &NodeSpec) -> Result<(i64, bool)> {
             tx.add_edge_once(id, did, EdgeType::BelongsTo, None)?;
         }
     }
+    for c in &spec.related {
+        let (cid, _) = tx.upsert_knowledge(Label::Concept, c, None, Map::new())?;
+        if cid != id {
+            tx.add_edge_once(id, cid, EdgeType::RelatedTo, None)?;
+        }
+    }
     Ok((id, created))
 }
 
@@ -68,6 +76,8 @@ pub enum AnnotateWith {
     Owner(String),
     /// code -BELONGS_TO-> Domain.
     Domain(String),
+    /// code -IMPLEMENTS-> Concept.
+    Implements(String),
 }
 
 /// The outcome of `annotate`.
@@ -107,6 +117,7 @@ pub fn annotate(tx: &IngestTx<'_>, name: &str, file: Option<&str>, with: &Annota
         AnnotateWith::Decision(n) => (Label::Decision, n, EdgeType::Governs, false),
         AnnotateWith::Owner(n) => (Label::Person, n, EdgeType::AssignedTo, true),
         AnnotateWith::Domain(n) => (Label::Domain, n, EdgeType::BelongsTo, true),
+        AnnotateWith::Implements(n) => (Label::Concept, n, EdgeType::Implements, true),
     };
     let existing = r.knowledge_named(Some(label), kname)?.into_iter().next();
     let (kid, created) = match existing {

@@ -270,12 +270,22 @@ pub(crate) fn resolve_mention(r: &Reader<'_>, text: &str) -> Result<Vec<NodeRow>
         }
     }
     let last = text.rsplit(['.', ':']).next().unwrap_or(text);
-    let found = r.code_by_suffix(last, text)?;
-    let exact: Vec<NodeRow> = found.iter().filter(|n| n.qualified_name.as_deref() == Some(text)).cloned().collect();
-    if !exact.is_empty() {
-        return Ok(exact);
+    // `Store.put` also names Rust's `Store::put`.
+    let mut spellings = vec![text.to_string()];
+    if text.contains('.') && !text.contains("::") {
+        spellings.push(text.replace('.', "::"));
     }
-    Ok(if found.len() == 1 { found } else { Vec::new() })
+    for t in &spellings {
+        let found = r.code_by_suffix(last, t)?;
+        let exact: Vec<NodeRow> = found.iter().filter(|n| n.qualified_name.as_deref() == Some(t.as_str())).cloned().collect();
+        if !exact.is_empty() {
+            return Ok(exact);
+        }
+        if found.len() == 1 {
+            return Ok(found);
+        }
+    }
+    Ok(Vec::new())
 }
 
 /// `navegador adr ingest DIR`: every ADR under `dir` (paths stored relative to `base`).

@@ -67,26 +67,31 @@ fn apply_hand(store: &mut Store, hand: &[String]) -> Vec<String> {
                 let label = Label::ALL.iter().find(|l| l.as_str().eq_ignore_ascii_case(first)).copied().unwrap();
                 let mut props = serde_json::Map::new();
                 let mut domain = None;
+                let mut related = Vec::new();
                 for (k, v) in &kv {
-                    if *k == "domain" {
+                    if *k == "related" {
+                        related.push(v.to_string());
+                    } else if *k == "domain" {
                         domain = Some(v.to_string());
                     } else {
                         props.insert(k.to_string(), serde_json::json!(v));
                     }
                 }
-                navegador_knowledge::add_node(&tx, &NodeSpec { label, name: parts[1].to_string(), props, domain })
+                navegador_knowledge::add_node(&tx, &NodeSpec { label, name: parts[1].to_string(), props, domain, related })
                     .map(|(id, created)| format!("{} {}", if created { "added" } else { "updated" }, id_desc(&tx.reader().node(id).unwrap().unwrap())))
             }
             "annotate" => {
                 let code = first;
                 let file = kv.iter().find(|(k, _)| *k == "file").map(|(_, v)| *v);
                 let (k, v) = kv.iter().find(|(k, _)| *k != "file").copied().unwrap();
+
                 let with = match k {
                     "concept" => AnnotateWith::Concept(v.into()),
                     "rule" => AnnotateWith::Rule(v.into()),
                     "decision" => AnnotateWith::Decision(v.into()),
                     "owner" => AnnotateWith::Owner(v.into()),
                     "domain" => AnnotateWith::Domain(v.into()),
+                    "implements" => AnnotateWith::Implements(v.into()),
                     other => panic!("unknown annotate key {other}"),
                 };
                 navegador_knowledge::annotate(&tx, code, file, &with)
@@ -204,9 +209,12 @@ fn knowledge_matches_golden_and_survives_reingest() {
         // An incremental ingest that re-parses every code file (new node ids) keeps the
         // knowledge and re-attaches every link.
         for (p, c) in &files {
-            if p.ends_with(".py") {
-                std::fs::write(root.join(p), format!("{c}\n# touched\n")).unwrap();
-            }
+            let comment = match p.rsplit('.').next() {
+                Some("py") => "#",
+                Some("rs" | "go" | "c" | "h" | "js" | "ts" | "java") => "//",
+                _ => continue,
+            };
+            std::fs::write(root.join(p), format!("{c}\n{comment} touched\n")).unwrap();
         }
         let again = run_ingest(&root, &mut store, false, false);
         assert!(again.files_parsed > 0);
