@@ -43,10 +43,8 @@ pub fn add_node(tx: &IngestTx<'_>, spec: &NodeSpec) -> Result<(i64, bool)> {
     if let Some(d) = &spec.domain {
         props.insert("domain".into(), json!(d));
     }
-    let known = tx.reader().knowledge_by_key(spec.label, &spec.name)?.is_some();
-    if !known {
-        props.entry("source").or_insert(json!("hand"));
-    }
+    // A node touched by hand is the user's: never removed as an orphan of its source.
+    props.insert("source".into(), json!("hand"));
     let (id, created) = tx.upsert_knowledge(spec.label, &spec.name, None, props)?;
     if let Some(d) = &spec.domain {
         let (did, _) = tx.upsert_knowledge(Label::Domain, d, None, Map::new())?;

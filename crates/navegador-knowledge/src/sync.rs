@@ -45,6 +45,7 @@ pub fn sync(tx: &IngestTx<'_>, root: &Path, changed_files: &[String]) -> Result<
             apply_codeowners(tx, &co, &loc)?;
         }
         materialize(tx)?;
+        tx.delete_unlinked_knowledge(&["codeowners", "annotation"])?;
     }
     warnings.sort();
     Ok(warnings.into_iter().map(|w| (w.path, w.line, w.message)).collect())
@@ -204,6 +205,7 @@ fn apply_codeowners(tx: &IngestTx<'_>, co: &CodeOwners, loc: &str) -> Result<(),
                 Some(id) => *id,
                 None => {
                     let mut p = Map::new();
+                    p.insert("source".into(), "codeowners".into());
                     match o {
                         OwnerRef::User(h) => {
                             p.insert("handle".into(), format!("@{h}").into());

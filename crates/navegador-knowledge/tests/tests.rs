@@ -247,7 +247,7 @@ fn knowledge_files_follow_edits() {
     write_tree(
         &root,
         &[
-            ("app/core.py".into(), "def run():\n    pass\n".into()),
+            ("app/core.py".into(), "# navegador: rule Temporary\ndef run():\n    pass\n".into()),
             ("docs/adr/0001-a.md".into(), "# 1. Keep it simple\n\n## Status\n\nAccepted\n\n## Decision\n\nOnly `run`.\n".into()),
             ("docs/adr/0002-b.md".into(), "# 2. Second\n\n## Status\n\nProposed\n".into()),
             ("CODEOWNERS".into(), "* @ann\n".into()),
@@ -261,12 +261,13 @@ fn knowledge_files_follow_edits() {
     };
     assert_eq!(owners(&store), vec!["Person ann codeowners:*"]);
     let rat = navegador_knowledge::get_rationale(&store.reader(), "run", None).unwrap();
-    assert_eq!(rat.entries.len(), 1);
-    let decision_id = rat.entries[0].node.id;
+    assert_eq!(rat.entries.len(), 2);
+    let decision_id = rat.entries.iter().find(|e| e.node.label == "Decision").unwrap().node.id;
 
     std::fs::write(root.join("docs/adr/0001-a.md"), "# 1. Keep it simple\n\n## Status\n\nDeprecated\n\n## Decision\n\nOnly `run`.\n").unwrap();
     std::fs::remove_file(root.join("docs/adr/0002-b.md")).unwrap();
     std::fs::write(root.join("CODEOWNERS"), "* @ann\napp/ @ben\n").unwrap();
+    std::fs::write(root.join("app/core.py"), "def run():\n    pass\n").unwrap();
     run_ingest(&root, &mut store, false, false);
     let r = store.reader();
     let d = r.knowledge_named(Some(Label::Decision), "keep IT simple").unwrap();
@@ -275,6 +276,12 @@ fn knowledge_files_follow_edits() {
     assert_eq!(d[0].props["status"], "deprecated");
     assert!(r.knowledge_named(Some(Label::Decision), "Second").unwrap().is_empty(), "a removed ADR's decision is gone");
     assert_eq!(owners(&store), vec!["Person ben codeowners:app/"]);
+    assert!(r.knowledge_named(None, "ann").unwrap().is_empty(), "an owner CODEOWNERS dropped is gone");
+    assert!(r.knowledge_named(None, "Temporary").unwrap().is_empty(), "a rule whose annotation was removed is gone");
+    // And the incrementally maintained knowledge equals a clean build of the same tree.
+    let mut clean = Store::open(&tmp.path().join("clean.db")).unwrap();
+    run_ingest(&root, &mut clean, false, false);
+    assert_eq!(render(&store), render(&clean));
 }
 
 /// Search ranks exact names, then prefixes, then text; case-insensitive; FTS follows

@@ -308,12 +308,15 @@ impl Reader<'_> {
         } else {
             format!("label IN ({})", labels.iter().map(|l| format!("'{}'", l.as_str())).collect::<Vec<_>>().join(", "))
         };
+        // `+label`: the name index (case-insensitive, also serving LIKE prefixes) must drive
+        // the lookup, not the label index.
+        let name_filter = format!("+{label_filter}");
         let mut hits: Vec<SearchHit> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let like = format!("{}%", query.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
         for (tier, sql) in [
-            (0u8, format!("SELECT {NODE_COLS} FROM nodes WHERE name = ?1 COLLATE NOCASE AND {label_filter} ORDER BY label, file_path, line_start, id LIMIT ?2")),
-            (1u8, format!("SELECT {NODE_COLS} FROM nodes WHERE name LIKE ?1 ESCAPE '\\' AND {label_filter} ORDER BY length(name), name, file_path, line_start, id LIMIT ?2")),
+            (0u8, format!("SELECT {NODE_COLS} FROM nodes WHERE name = ?1 COLLATE NOCASE AND {name_filter} ORDER BY label, file_path, line_start, id LIMIT ?2")),
+            (1u8, format!("SELECT {NODE_COLS} FROM nodes WHERE name LIKE ?1 ESCAPE '\\' AND {name_filter} ORDER BY length(name), name, file_path, line_start, id LIMIT ?2")),
         ] {
             let arg = if tier == 0 { query.to_string() } else { like.clone() };
             let mut st = self.conn.prepare_cached(&sql)?;
@@ -353,18 +356,31 @@ impl Reader<'_> {
     }
 }
 
+fn source_rank(v: Option<&Value>) -> u8 {
+    match v.and_then(Value::as_str) {
+        Some("hand") => 3,
+        Some("adr" | "doc" | "wiki") => 2,
+        Some(_) => 1,
+        None => 0,
+    }
+}
+
 /// Writes of the knowledge layer, inside the one write transaction.
 impl IngestTx<'_> {
     /// Creates or updates a knowledge node identified by label and `key` (path for
     /// documents and wiki pages, else the name, case-insensitively). An update merges
-    /// `props` (non-null values win) and keeps the name as first written. Returns the id
-    /// and whether the node is new.
+    /// `props` (non-null values win) and keeps the name as first written; `source` (what
+    /// created the node) only moves up: `hand` over files (`adr`, `doc`, `wiki`) over
+    /// derived (`annotation`, `codeowners`), so an orphan sweep never takes a node a
+    /// stronger source vouches for.
+    /// Returns the id and whether the node is new.
     pub fn upsert_knowledge(&self, label: Label, name: &str, key: Option<&str>, props: Map<String, Value>) -> Result<(i64, bool)> {
         let key = key.unwrap_or(name);
         if let Some(existing) = self.reader().knowledge_by_key(label, key)? {
             let mut merged = existing.props.clone();
             for (k, v) in props {
-                if !v.is_null() {
+                let keep_source = k == "source" && source_rank(merged.get("source")) > source_rank(Some(&v));
+                if !v.is_null() && !keep_source {
                     merged.insert(k, v);
                 }
             }
@@ -388,6 +404,22 @@ impl IngestTx<'_> {
         self.tx.execute("DELETE FROM knowledge_links WHERE knode = ?1", [id])?;
         self.tx.execute("DELETE FROM nodes WHERE id = ?1 AND file_path IS NULL", [id])?;
         Ok(())
+    }
+
+    /// Deletes knowledge nodes created by one of `sources` (`codeowners`, `annotation`) that
+    /// nothing links or joins any more (an owner dropped from CODEOWNERS, a rule whose last
+    /// annotation was removed). Returns how many.
+    pub fn delete_unlinked_knowledge(&self, sources: &[&str]) -> Result<usize> {
+        let mut n = 0;
+        let mut st = self.tx.prepare_cached(
+            "DELETE FROM nodes WHERE file_path IS NULL AND json_extract(props, '$.source') = ?1
+               AND id NOT IN (SELECT knode FROM knowledge_links)
+               AND NOT EXISTS (SELECT 1 FROM edges WHERE src = nodes.id OR dst = nodes.id)",
+        )?;
+        for s in sources {
+            n += st.execute([s])?;
+        }
+        Ok(n)
     }
 
     /// Knowledge nodes read from one source file (their `source_path`).
