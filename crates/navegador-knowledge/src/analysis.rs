@@ -50,7 +50,8 @@ pub struct Rationale {
     pub subject: NodeRow,
     /// For code: the decisions and rules that govern, annotate or document it, nearest first.
     pub entries: Vec<RationaleEntry>,
-    /// For a Decision or Rule: what it governs, annotates or documents.
+    /// For a knowledge node (Decision, Rule, Document, ...): what it governs, annotates or
+    /// documents.
     pub governs: Vec<(String, NodeRow)>,
 }
 
@@ -86,15 +87,18 @@ fn anchors(r: &Reader<'_>, subject: &NodeRow) -> Result<Vec<(NodeRow, String)>> 
 }
 
 /// For a code node, the Decision and Rule nodes that govern, annotate or document it,
-/// directly or through its class, file or domain, with their rationale; for a Decision or
-/// Rule, itself with what it governs.
+/// directly or through its class, file or domain, with their rationale; for a knowledge
+/// node (a Decision or Rule, a document), itself with what it governs or documents.
 pub fn get_rationale(r: &Reader<'_>, name: &str, file: Option<&str>) -> Result<Rationale> {
     let subject = resolve_subject(r, name, file)?;
     let kinds = [EdgeType::Governs, EdgeType::Annotates, EdgeType::Documents];
-    if subject.file_path.is_none() && matches!(subject.label.as_str(), "Decision" | "Rule") {
-        let governs = r.neighbors(subject.id, true, &kinds)?.into_iter().map(|n| (n.edge_type, n.node)).collect();
-        return Ok(Rationale { subject, entries: Vec::new(), governs });
-    }
+    // Knowledge (a decision, rule, document, concept): what it governs, annotates or
+    // documents, besides the decisions and rules that bear on it.
+    let governs = if subject.file_path.is_none() {
+        r.neighbors(subject.id, true, &kinds)?.into_iter().map(|n| (n.edge_type, n.node)).collect()
+    } else {
+        Vec::new()
+    };
     let mut entries: Vec<RationaleEntry> = Vec::new();
     for (anchor, via) in anchors(r, &subject)? {
         for n in r.neighbors(anchor.id, false, &kinds)? {
@@ -105,7 +109,7 @@ pub fn get_rationale(r: &Reader<'_>, name: &str, file: Option<&str>) -> Result<R
             entries.push(RationaleEntry { node: n.node, edge_type: n.edge_type, via: via.clone(), rationale });
         }
     }
-    Ok(Rationale { subject, entries, governs: Vec::new() })
+    Ok(Rationale { subject, entries, governs })
 }
 
 /// A Person or Domain owning a node.

@@ -260,8 +260,9 @@ pub fn materialize(tx: &IngestTx<'_>) -> Result<u64, StoreError> {
 }
 
 /// The code a document's mention names: a file by its path, or the definitions whose
-/// qualified name is the text, else the one definition whose qualified name ends with it.
-/// Ambiguous mentions link nothing.
+/// qualified name is the text, else the one definition whose qualified name ends with it
+/// (for a bare word, the one function, method or class of that name). Ambiguous mentions
+/// link nothing.
 pub(crate) fn resolve_mention(r: &Reader<'_>, text: &str) -> Result<Vec<NodeRow>, StoreError> {
     if text.contains('/') || navegador_model::Language::from_path(text).is_some() {
         if let Some(f) = r.file_node(text)? {
@@ -277,8 +278,14 @@ pub(crate) fn resolve_mention(r: &Reader<'_>, text: &str) -> Result<Vec<NodeRow>
     if text.contains('.') && !text.contains("::") {
         spellings.push(text.replace('.', "::"));
     }
+    // A bare word in backticks is often a property or a keyword (`name`, `Function`):
+    // alone it may only name a function, method or class.
+    let bare = !text.contains(['.', ':', '/']);
     for t in &spellings {
-        let found = r.code_by_suffix(last, t)?;
+        let mut found = r.code_by_suffix(last, t)?;
+        if bare {
+            found.retain(|n| matches!(n.label.as_str(), "Function" | "Method" | "Class"));
+        }
         let exact: Vec<NodeRow> = found.iter().filter(|n| n.qualified_name.as_deref() == Some(t.as_str())).cloned().collect();
         if !exact.is_empty() {
             return Ok(exact);
