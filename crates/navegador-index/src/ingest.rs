@@ -103,6 +103,11 @@ pub fn ingest(
         tx.clear(cfg.clear_all)?;
     }
     let previous = tx.file_states()?;
+    // A full build bulk-loads without secondary indexes and builds them once at the end.
+    let bulk = previous.is_empty();
+    if bulk {
+        tx.drop_indexes()?;
+    }
     let seen: HashSet<&str> = walked.files.iter().map(|f| f.rel.as_str()).collect();
     let removed: Vec<String> = previous.keys().filter(|p| !seen.contains(p.as_str())).cloned().collect();
     // A file whose size and mtime are as recorded is unchanged without being read.
@@ -125,13 +130,10 @@ pub fn ingest(
         m
     })?;
 
-    let mut changed_files: Vec<String> = Vec::new();
-    let mut touched_names: HashSet<String> = HashSet::new();
-    let mut orphaned: Vec<i64> = Vec::new();
+    let mut changes = Changes::default();
     for path in &removed {
-        touched_names.extend(names_in_file(&tx, path)?);
-        orphaned.extend(tx.remove_file(path)?);
-        changed_files.push(path.clone());
+        changes.forget(&tx, path)?;
+        changes.files.push(path.clone());
     }
     report.files_removed = removed.len() as u64;
 
@@ -158,14 +160,8 @@ pub fn ingest(
                 Outcome::Skipped(path, reason) => {
                     // A file that was indexed before and is now unreadable loses its facts.
                     if previous.contains_key(&path) {
-                        match names_in_file(&tx, &path).and_then(|n| {
-                            touched_names.extend(n);
-                            tx.remove_file(&path)
-                        }) {
-                            Ok(o) => {
-                                orphaned.extend(o);
-                                changed_files.push(path.clone());
-                            }
+                        match changes.forget(&tx, &path) {
+                            Ok(()) => changes.files.push(path.clone()),
                             Err(e) => write_err = Some(e.into()),
                         }
                     }
@@ -188,16 +184,16 @@ pub fn ingest(
                     }
                     let mut go = || -> Result<(), IndexError> {
                         if previous.contains_key(&f.rel) {
-                            touched_names.extend(names_in_file(&tx, &f.rel)?);
-                            orphaned.extend(tx.remove_file(&f.rel)?);
+                            changes.forget(&tx, &f.rel)?;
                         }
+                        let touched_names = &mut changes.names;
                         touched_names.extend(facts.symbols.iter().map(|s| s.name.clone()));
                         if let Some(m) = &facts.module {
                             touched_names.extend(m.split(['.', '/', ':']).filter(|s| !s.is_empty()).map(str::to_string));
                         }
                         touched_names.extend(facts.imports.iter().filter_map(|i| i.local_name().map(str::to_string)));
                         write_file(&tx, repo_id, &f, &hash, &facts, &mut report)?;
-                        changed_files.push(f.rel.clone());
+                        changes.files.push(f.rel.clone());
                         Ok(())
                     };
                     go()
@@ -215,10 +211,17 @@ pub fn ingest(
         return Err(IndexError::Cancelled);
     }
 
-    if !changed_files.is_empty() || cfg.clear {
+    tracing::info!(elapsed = ?started.elapsed(), parsed = report.files_parsed, "parsed and written");
+    // Path aliases of tsconfig.json / jsconfig.json steer JS/TS imports; when they change,
+    // every site is re-resolved.
+    let js_config = resolve::JsConfig::read(root);
+    let js_key = js_config.fingerprint();
+    let js_changed = tx.meta("js_config")?.as_deref() != Some(js_key.as_str());
+    if !changes.files.is_empty() || cfg.clear || js_changed {
         progress.phase("resolving", 0);
-        let full = cfg.clear || previous.is_empty();
-        let stats = resolve::resolve(&tx, full, &changed_files, &touched_names, &orphaned)?;
+        let full = cfg.clear || previous.is_empty() || js_changed;
+        let stats = resolve::resolve(&tx, full, &changes, &js_config)?;
+        tx.set_meta("js_config", &js_key)?;
         report.edges += stats.edges;
         report.resolution = stats.outcomes;
     }
@@ -226,17 +229,41 @@ pub fn ingest(
     report.diagnostics.extend(navegador_knowledge::sync(&tx, root, &changed_files)?);
     report.skipped.sort();
     tx.replace_skipped(&report.skipped)?;
+    if bulk {
+        tx.create_indexes()?;
+    }
     if cancelled() {
         return Err(IndexError::Cancelled);
     }
+    tracing::info!(elapsed = ?started.elapsed(), "resolved");
     progress.phase("committing", 0);
     tx.commit()?;
+    tracing::info!(elapsed = ?started.elapsed(), "committed");
     report.duration = started.elapsed();
     Ok(report)
 }
 
-fn names_in_file(tx: &IngestTx<'_>, path: &str) -> Result<Vec<String>, navegador_store::StoreError> {
-    tx.names_in_file(path)
+/// What an incremental ingest changed, for resolution to know what to redo.
+#[derive(Default)]
+pub(crate) struct Changes {
+    /// Files written, rewritten or removed.
+    pub files: Vec<String>,
+    /// Names defined or bound in those files, before and after.
+    pub names: HashSet<String>,
+    /// Reference sites elsewhere whose target was removed.
+    pub orphaned: Vec<i64>,
+    /// Files that imported a removed or rewritten file.
+    pub importers: HashSet<String>,
+}
+
+impl Changes {
+    /// Removes a file's facts, remembering what depended on them.
+    fn forget(&mut self, tx: &IngestTx<'_>, path: &str) -> Result<(), navegador_store::StoreError> {
+        self.names.extend(tx.names_in_file(path)?);
+        self.importers.extend(tx.importers_of(&[path.to_string()])?);
+        self.orphaned.extend(tx.remove_file(path)?);
+        Ok(())
+    }
 }
 
 /// Reads, sniffs, hashes and (when the content changed) extracts one file. Pure apart from
@@ -336,6 +363,9 @@ fn write_file(
         }
         if matches!(s.label, Label::Function | Label::Method) {
             p.insert("is_async".into(), json!(s.is_async));
+        }
+        if s.is_default_export {
+            p.insert("is_default_export".into(), json!(true));
         }
         let parent = s.parent.map(|i| ids[i as usize]);
         let id = tx.insert_node(&NewNode {

@@ -12,6 +12,8 @@ use navegador_lang::module_path_for;
 use navegador_model::{EdgeType, Label, Language, RefKind, Resolution};
 use navegador_store::{ImportRow, IngestTx, RefRow, RefStatus, StoreError, SymbolRow};
 
+use crate::ingest::Changes;
+
 /// More candidates than this for one name and the site is left unresolved: linking
 /// dozens of same-named methods would be noise, not an answer.
 const MAX_AMBIGUOUS: usize = 8;
@@ -24,26 +26,14 @@ pub(crate) struct ResolveStats {
 pub(crate) fn resolve(
     tx: &IngestTx<'_>,
     full: bool,
-    changed_files: &[String],
-    touched_names: &HashSet<String>,
-    orphaned: &[i64],
+    changes: &Changes,
+    js: &JsConfig,
 ) -> Result<ResolveStats, StoreError> {
     let mut stats = ResolveStats { edges: 0, outcomes: BTreeMap::new() };
-
-    // Which sites to (re)resolve.
-    let refs: Vec<RefRow> = if full {
-        tx.refs(None, &[])?
-    } else {
-        let mut names: Vec<String> = touched_names.iter().cloned().collect();
-        names.sort();
-        let mut extra = tx.ref_ids_named(&names)?;
-        extra.extend_from_slice(orphaned);
-        tx.refs(Some(changed_files), &extra)?
-    };
-    let ids: Vec<i64> = refs.iter().map(|r| r.id).collect();
-    tx.clear_resolution(&ids)?;
-
+    let t0 = std::time::Instant::now();
     let mut t = Table::load(tx)?;
+    t.js = js.clone();
+    tracing::info!(elapsed = ?t0.elapsed(), symbols = t.syms.len(), "symbol table loaded");
 
     // Imports are few: they are all re-resolved every time, which keeps import edges exact
     // whatever changed.
@@ -78,6 +68,49 @@ pub(crate) fn resolve(
         }
     }
 
+    tracing::info!(elapsed = ?t0.elapsed(), imports = imports.len(), "imports resolved");
+
+    // Which sites to (re)resolve: all of a full build; otherwise those in changed files, in
+    // files that import a changed file (before or after the change), whose target was
+    // removed, or whose name or receiver root is defined or bound in a changed file.
+    let refs: Vec<RefRow> = if full {
+        // Nothing to clear on a first build; after a tsconfig change, everything.
+        tx.clear_all_resolution()?;
+        t.bases = HashMap::new();
+        tx.refs(None, &[])?
+    } else {
+        let changed: HashSet<&str> = changes.files.iter().map(String::as_str).collect();
+        let mut files: HashSet<String> = changes.files.iter().cloned().collect();
+        files.extend(changes.importers.iter().cloned());
+        for imp in &imports {
+            let hits = match t.import_targets.get(&imp.id) {
+                Some(Some(Target::File(f))) => changed.contains(f.as_str()),
+                Some(Some(Target::Symbol(i))) => changed.contains(t.syms[*i].file_path.as_str()),
+                Some(Some(Target::Package(fs))) => fs.iter().any(|f| changed.contains(f.as_str())),
+                _ => false,
+            };
+            if hits {
+                files.insert(imp.file_path.clone());
+            }
+        }
+        let mut files: Vec<String> = files.into_iter().collect();
+        files.sort();
+        let mut names: Vec<String> = changes.names.iter().cloned().collect();
+        names.sort();
+        let mut extra = tx.ref_ids_named(&names)?;
+        extra.extend_from_slice(&changes.orphaned);
+        let refs = tx.refs(Some(&files), &extra)?;
+        // (A full build starts with no resolution edges, and without indexes to find them.)
+        let ids: Vec<i64> = refs.iter().map(|r| r.id).collect();
+        tx.clear_resolution(&ids)?;
+        // Bases whose edges were just cleared are no longer known.
+        t.bases = HashMap::new();
+        for (class, base) in tx.hierarchy()? {
+            t.bases.entry(class).or_default().push(base);
+        }
+        refs
+    };
+    tracing::info!(elapsed = ?t0.elapsed(), refs = refs.len(), "sites selected");
     // Bases first: method lookups through `self` walk the hierarchy.
     let (bases_refs, other): (Vec<&RefRow>, Vec<&RefRow>) =
         refs.iter().partition(|r| matches!(r.kind, RefKind::Inherits | RefKind::Implements));
@@ -161,7 +194,10 @@ struct Table {
     /// (language, type name).
     detached: HashMap<(Language, String), Vec<usize>>,
     bases: HashMap<i64, Vec<i64>>,
+    /// The default export of each JS/TS module.
+    defaults: HashMap<String, usize>,
     imports: HashMap<String, Vec<ImportRow>>,
+    js: JsConfig,
     /// Import node id -> what its binding denotes.
     import_targets: HashMap<i64, Option<Target>>,
 }
@@ -203,7 +239,9 @@ impl Table {
             children: HashMap::new(),
             detached: HashMap::new(),
             bases: HashMap::new(),
+            defaults: HashMap::new(),
             imports: HashMap::new(),
+            js: JsConfig::default(),
             import_targets: HashMap::new(),
             syms,
         };
@@ -211,6 +249,9 @@ impl Table {
             t.by_id.insert(s.id, i);
             t.by_name.entry(s.name.clone()).or_default().push(i);
             t.by_qname.entry(s.qualified_name.clone()).or_default().push(i);
+            if s.is_default_export {
+                t.defaults.insert(s.file_path.clone(), i);
+            }
             match s.parent {
                 Some(p) => t.children.entry(p).or_default().push(i),
                 None => {
@@ -363,24 +404,23 @@ impl Table {
     }
 
     fn js_default_export(&self, file: &str) -> Option<usize> {
-        // The extractor marks a default export with the qualified name suffix `default`
-        // or a single exported top-level declaration.
-        let exported: Vec<usize> = self
-            .syms
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.file_path == file && s.parent.is_none() && s.is_exported && s.label != Label::Variable)
-            .map(|(i, _)| i)
-            .collect();
-        (exported.len() == 1).then(|| exported[0])
+        self.defaults.get(file).copied()
     }
 
     fn js_module_file(&self, from: &str, spec: &str) -> Option<String> {
         if !spec.starts_with('.') && !spec.starts_with('/') {
-            return None; // a package from node_modules: outside the workspace
+            // `paths` aliases and `baseUrl` of tsconfig.json; anything else is a package
+            // from node_modules, outside the workspace.
+            return self.js.candidates(spec).into_iter().find_map(|c| self.js_file_at(&c));
         }
         let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         let joined = normalize(&if spec.starts_with('/') { spec[1..].to_string() } else if dir.is_empty() { spec.to_string() } else { format!("{dir}/{spec}") })?;
+        self.js_file_at(&joined)
+    }
+
+    /// A workspace path as an import names it: exact, with an extension, or its index file.
+    fn js_file_at(&self, joined: &str) -> Option<String> {
+        let joined = joined.to_string();
         let stem = joined.strip_suffix(".js").or_else(|| joined.strip_suffix(".jsx")).or_else(|| joined.strip_suffix(".mjs")).unwrap_or(&joined);
         const EXTS: [&str; 8] = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
         if self.files.contains_key(&joined) {
@@ -512,7 +552,10 @@ impl Table {
                     }
                 } else if let Some(target) = self.lookup_path(&r.file_path, lang, recv, from_class) {
                     let found = match target {
-                        Target::File(f) => self.top.get(&(f, r.name.clone())).cloned().unwrap_or_default(),
+                        Target::File(f) => match self.export_of(&f, &r.name, 0) {
+                            Some(Target::Symbol(i)) => vec![i],
+                            _ => vec![],
+                        },
                         Target::Package(files) => files
                             .iter()
                             .flat_map(|f| self.top.get(&(f.clone(), r.name.clone())).cloned().unwrap_or_default())
@@ -577,7 +620,7 @@ impl Table {
             cur = s.parent;
         }
         // Implicit `this` in Java methods.
-        if lang == Language::Java {
+        if lang == Language::Java && r.kind != RefKind::New {
             if let Some(c) = from_class {
                 let m = self.member(self.syms[c].id, name, 0);
                 if !m.is_empty() {
@@ -859,4 +902,115 @@ fn normalize(p: &str) -> Option<String> {
         }
     }
     Some(out.join("/"))
+}
+
+/// Module path aliases from `tsconfig.json` / `jsconfig.json` at the workspace root.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct JsConfig {
+    /// `baseUrl`, workspace-relative (`""` for the root).
+    base: Option<String>,
+    /// (`@lib/*`, [`src/lib/*`]) pairs, in file order.
+    paths: Vec<(String, Vec<String>)>,
+}
+
+impl JsConfig {
+    pub(crate) fn read(root: &std::path::Path) -> JsConfig {
+        for name in ["tsconfig.json", "jsconfig.json"] {
+            let Ok(text) = std::fs::read_to_string(root.join(name)) else { continue };
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(&strip_json_comments(&text)) else {
+                tracing::warn!("{name}: not valid JSON; path aliases ignored");
+                continue;
+            };
+            let opts = &v["compilerOptions"];
+            let base = opts["baseUrl"].as_str().map(|b| normalize(b.trim_start_matches("./")).unwrap_or_default());
+            let mut paths = Vec::new();
+            if let Some(map) = opts["paths"].as_object() {
+                for (k, targets) in map {
+                    let ts = targets.as_array().into_iter().flatten().filter_map(|t| t.as_str().map(str::to_string)).collect();
+                    paths.push((k.clone(), ts));
+                }
+            }
+            return JsConfig { base, paths };
+        }
+        JsConfig::default()
+    }
+
+    pub(crate) fn fingerprint(&self) -> String {
+        format!("{:?}", (&self.base, &self.paths))
+    }
+
+    /// Workspace paths an import specifier may denote, most specific first.
+    fn candidates(&self, spec: &str) -> Vec<String> {
+        let base = self.base.clone().unwrap_or_default();
+        let join = |p: &str| {
+            let p = p.trim_start_matches("./");
+            normalize(&if base.is_empty() { p.to_string() } else { format!("{base}/{p}") })
+        };
+        let mut out = Vec::new();
+        for (pattern, targets) in &self.paths {
+            let matched = match pattern.split_once('*') {
+                Some((pre, post)) => spec
+                    .strip_prefix(pre)
+                    .and_then(|r| r.strip_suffix(post))
+                    .map(|star| targets.iter().filter_map(|t| join(&t.replacen('*', star, 1))).collect::<Vec<_>>()),
+                None => (spec == pattern).then(|| targets.iter().filter_map(|t| join(t)).collect()),
+            };
+            out.extend(matched.unwrap_or_default());
+        }
+        if self.base.is_some() {
+            out.extend(join(spec));
+        }
+        out
+    }
+}
+
+/// tsconfig.json allows `//` and `/* */` comments and trailing commas.
+fn strip_json_comments(s: &str) -> String {
+    let mut out: Vec<u8> = Vec::with_capacity(s.len());
+    let b = s.as_bytes();
+    let (mut i, mut in_str) = (0, false);
+    while i < b.len() {
+        let c = b[i];
+        if in_str {
+            out.push(c);
+            if c == b'\\' && i + 1 < b.len() {
+                out.push(b[i + 1]);
+                i += 2;
+                continue;
+            }
+            in_str = c != b'"';
+            i += 1;
+        } else if c == b'"' {
+            in_str = true;
+            out.push(b'"');
+            i += 1;
+        } else if b[i..].starts_with(b"//") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i..].starts_with(b"/*") {
+            i += 2;
+            while i + 1 < b.len() && !b[i..].starts_with(b"*/") {
+                i += 1;
+            }
+            i += 2;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    // Trailing commas before } or ].
+    let mut cleaned = String::with_capacity(out.len());
+    let out = String::from_utf8_lossy(&out);
+    let chars: Vec<char> = out.chars().collect();
+    for (k, ch) in chars.iter().enumerate() {
+        if *ch == ',' {
+            let next = chars[k + 1..].iter().find(|c| !c.is_whitespace());
+            if matches!(next, Some('}') | Some(']')) {
+                continue;
+            }
+        }
+        cleaned.push(*ch);
+    }
+    cleaned
 }

@@ -1,1 +1,74 @@
-; java: to be written
+; Java: types, members, calls, annotations, imports. The package is the module
+; (`declared_module` in src/spec.rs); receiver types of calls come from the `post` hook.
+; Capture vocabulary: queries/README.md.
+
+; ---- definitions ----------------------------------------------------------------------
+
+(class_declaration name: (identifier) @name) @def.class
+(interface_declaration name: (identifier) @name) @def.interface
+(enum_declaration name: (identifier) @name) @def.enum
+(record_declaration name: (identifier) @name) @def.record
+(annotation_type_declaration name: (identifier) @name) @def.annotation
+
+(method_declaration name: (identifier) @name) @def.method
+(annotation_type_element_declaration name: (identifier) @name) @def.method
+(constructor_declaration name: (identifier) @name) @def.constructor
+(compact_constructor_declaration name: (identifier) @name) @def.constructor
+
+; one symbol per declarator: `private Foo a, b;` is two fields
+(field_declaration declarator: (variable_declarator name: (identifier) @name)) @def.field
+(constant_declaration declarator: (variable_declarator name: (identifier) @name)) @def.field
+(enum_constant name: (identifier) @name) @def.field
+; record components are fields
+(record_declaration parameters: (formal_parameters (formal_parameter name: (identifier) @name) @def.field))
+
+; ---- heritage -------------------------------------------------------------------------
+
+(class_declaration superclass: (superclass [(type_identifier) (scoped_type_identifier) (generic_type)] @inherits))
+(class_declaration interfaces: (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @implements)))
+(enum_declaration interfaces: (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @implements)))
+(record_declaration interfaces: (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @implements)))
+; an interface extending interfaces inherits from them
+(interface_declaration (extends_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @inherits)))
+
+; ---- calls and uses -------------------------------------------------------------------
+
+(method_invocation !object name: (identifier) @call.name) @call
+(method_invocation object: (_) @call.receiver name: (identifier) @call.name) @call
+
+(object_creation_expression type: [(type_identifier) (scoped_type_identifier) (generic_type)] @new.name) @new
+
+; method references passed as values: `this::handle`, `Foo::parse`, `x::go`
+(method_reference (_) @call.receiver . (identifier) @name) @ref.value
+
+; ---- annotations (on declarations, not on parameters or types) -------------------------
+
+(class_declaration (modifiers (marker_annotation name: (_) @decorator.name) @decorator))
+(class_declaration (modifiers (annotation name: (_) @decorator.name arguments: (annotation_argument_list) @decorator.args) @decorator))
+(interface_declaration (modifiers (marker_annotation name: (_) @decorator.name) @decorator))
+(interface_declaration (modifiers (annotation name: (_) @decorator.name arguments: (annotation_argument_list) @decorator.args) @decorator))
+(enum_declaration (modifiers (marker_annotation name: (_) @decorator.name) @decorator))
+(enum_declaration (modifiers (annotation name: (_) @decorator.name arguments: (annotation_argument_list) @decorator.args) @decorator))
+(record_declaration (modifiers (marker_annotation name: (_) @decorator.name) @decorator))
+(record_declaration (modifiers (annotation name: (_) @decorator.name arguments: (annotation_argument_list) @decorator.args) @decorator))
+(annotation_type_declaration (modifiers (marker_annotation name: (_) @decorator.name) @decorator))
+(annotation_type_declaration (modifiers (annotation name: (_) @decorator.name arguments: (annotation_argument_list) @decorator.args) @decorator))
+(method_declaration (modifiers (marker_annotation name: (_) @decorator.name) @decorator))
+(method_declaration (modifiers (annotation name: (_) @decorator.name arguments: (annotation_argument_list) @decorator.args) @decorator))
+(constructor_declaration (modifiers (marker_annotation name: (_) @decorator.name) @decorator))
+(constructor_declaration (modifiers (annotation name: (_) @decorator.name arguments: (annotation_argument_list) @decorator.args) @decorator))
+(compact_constructor_declaration (modifiers (marker_annotation name: (_) @decorator.name) @decorator))
+(compact_constructor_declaration (modifiers (annotation name: (_) @decorator.name arguments: (annotation_argument_list) @decorator.args) @decorator))
+(field_declaration (modifiers (marker_annotation name: (_) @decorator.name) @decorator))
+(field_declaration (modifiers (annotation name: (_) @decorator.name arguments: (annotation_argument_list) @decorator.args) @decorator))
+(constant_declaration (modifiers (marker_annotation name: (_) @decorator.name) @decorator))
+(constant_declaration (modifiers (annotation name: (_) @decorator.name arguments: (annotation_argument_list) @decorator.args) @decorator))
+(annotation_type_element_declaration (modifiers (marker_annotation name: (_) @decorator.name) @decorator))
+(annotation_type_element_declaration (modifiers (annotation name: (_) @decorator.name arguments: (annotation_argument_list) @decorator.args) @decorator))
+
+; ---- imports --------------------------------------------------------------------------
+
+; `import a.b.C;` -> module a.b, name C; `import static a.b.C.m;` -> module a.b.C, name m
+(import_declaration (scoped_identifier scope: (_) @import.module name: (identifier) @import.name) .) @import
+; `import a.b.*;` -> module a.b, name *
+(import_declaration (scoped_identifier) @import.module (asterisk) @import.name) @import

@@ -239,6 +239,10 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
                 }
             }
         }
+        // `(#set! import.name "default")`: a name no node spells (ES default imports).
+        let set_name = c.query.property_settings(m.pattern_index).iter().find_map(|p| {
+            (&*p.key == "import.name").then(|| p.value.as_deref().map(str::to_string)).flatten()
+        });
         let Some((role, node)) = primary else { continue };
         match role {
             Role::Def(kind) => {
@@ -280,7 +284,7 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
             Role::Import => {
                 let Some(module_node) = imod.or(iname) else { continue };
                 let module = unquote(text(module_node, src)).to_string();
-                let name = if imod.is_some() { iname.map(|n| text(n, src).to_string()) } else { None };
+                let name = if imod.is_some() { iname.map(|n| text(n, src).to_string()).or(set_name) } else { None };
                 let p = span(node).start_line;
                 facts.imports.push(ImportFact {
                     module,
@@ -314,9 +318,17 @@ fn raw_def(
     let type_annotation = node
         .child_by_field_name("type")
         .map(|t| squash(text(t, src), 120));
+    // JS/TS class members keep their decorators as preceding siblings: the range takes them in.
+    let mut range = span(node);
+    let mut prev = node.prev_named_sibling();
+    while let Some(d) = prev.filter(|p| p.kind() == "decorator") {
+        let s = span(d);
+        (range.start_byte, range.start_line, range.start_col) = (s.start_byte, s.start_line, s.start_col);
+        prev = d.prev_named_sibling();
+    }
     RawDef {
         kind,
-        range: span(node),
+        range,
         name_range: span(name_node),
         doc: (s.inner_doc)(node, src.as_bytes()).or_else(|| leading_comment(node, src)),
         signature: signature(node, src, opts.max_signature),
@@ -330,9 +342,11 @@ fn raw_def(
 
 /// Folds raw captures into symbols with containers, qualified names and reference sites.
 fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite>, s: &LangSpec) {
+    // A name captured as both a function and a variable (`const f = () => …`) is a function.
+    let is_var = |d: &RawDef| matches!(d.kind, DefKind::Variable | DefKind::Field);
     defs.sort_by(|a, b| {
-        (a.range.start_byte, std::cmp::Reverse(a.range.end_byte))
-            .cmp(&(b.range.start_byte, std::cmp::Reverse(b.range.end_byte)))
+        (a.range.start_byte, std::cmp::Reverse(a.range.end_byte), is_var(a))
+            .cmp(&(b.range.start_byte, std::cmp::Reverse(b.range.end_byte), is_var(b)))
     });
     // Two patterns may capture one definition (a decorated and a plain function): keep the
     // outer capture, whose range includes decorators and modifiers.
@@ -344,7 +358,7 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
     let mut stack: Vec<usize> = Vec::new();
     for (i, d) in defs.iter().enumerate() {
         while let Some(&top) = stack.last() {
-            // Equal ranges are siblings, not nesting: `a, b int` declares two names in one node.
+            // Equal ranges are siblings, not nesting: `a, b int`, `int a, b;`.
             if defs[top].range.contains(&d.range) && defs[top].range != d.range {
                 break;
             }
@@ -445,6 +459,7 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
             type_annotation: d.type_annotation.clone(),
             is_async: d.is_async,
             is_exported: d.is_exported,
+            is_default_export: false,
             decorators: Vec::new(),
         });
     }
@@ -588,7 +603,7 @@ pub(crate) fn leading_comment(node: Node, src: &str) -> Option<String> {
     let mut n = node;
     while let Some(p) = n.parent() {
         if p.start_byte() == n.start_byte()
-            || matches!(p.kind(), "export_statement" | "decorated_definition")
+            || matches!(p.kind(), "export_statement" | "decorated_definition" | "lexical_declaration" | "variable_declaration")
         {
             if p.kind() == "program" || p.kind() == "source_file" || p.kind() == "translation_unit" || p.kind() == "module" {
                 break;
@@ -601,11 +616,15 @@ pub(crate) fn leading_comment(node: Node, src: &str) -> Option<String> {
     let mut parts = Vec::new();
     let mut expect_row = n.start_position().row;
     let mut cur = n.prev_sibling();
+    while let Some(p) = cur.filter(|p| p.kind() == "decorator") {
+        expect_row = p.start_position().row;
+        cur = p.prev_sibling();
+    }
     while let Some(p) = cur {
         if !p.kind().contains("comment") || p.end_position().row + 1 < expect_row {
             break;
         }
-        // `int x; /* x */` above: a trailing comment of the line before, not a doc.
+        // `int a; // about a` is about the line it ends, not the definition below.
         if p.prev_sibling().is_some_and(|q| !q.kind().contains("comment") && q.end_position().row == p.start_position().row) {
             break;
         }
@@ -622,14 +641,26 @@ pub(crate) fn leading_comment(node: Node, src: &str) -> Option<String> {
 }
 
 fn signature(node: Node, src: &str, max: usize) -> Option<String> {
-    let def = if node.kind() == "decorated_definition" {
-        node.child_by_field_name("definition").unwrap_or(node)
-    } else {
-        node
+    let def = match node.kind() {
+        "decorated_definition" => node.child_by_field_name("definition").unwrap_or(node),
+        "export_statement" => node.child_by_field_name("declaration").or_else(|| node.child_by_field_name("value")).unwrap_or(node),
+        _ => node,
     };
-    let end = def
-        .child_by_field_name("body")
-        .map_or_else(|| def.end_byte().min(def.start_byte() + max * 2), |b| b.start_byte());
+    // `const f = (a) => …`, `exports.f = function (a) {}`: the head ends where the function's body starts.
+    let body = def.child_by_field_name("body").or_else(|| {
+        let value = match def.kind() {
+            "variable_declarator" | "field_definition" | "public_field_definition" => def.child_by_field_name("value"),
+            "assignment_expression" => def.child_by_field_name("right"),
+            _ => None,
+        };
+        // `memo((props) => …)`: the wrapped function's body
+        let value = value.map(|v| match v.kind() {
+            "call_expression" => v.child_by_field_name("arguments").and_then(|a| a.named_child(0)).unwrap_or(v),
+            _ => v,
+        });
+        value.and_then(|v| v.child_by_field_name("body"))
+    });
+    let end = body.map_or_else(|| def.end_byte().min(def.start_byte() + max * 2), |b| b.start_byte());
     let head = src.get(def.start_byte()..end)?;
     // Comments between the head and the body are not part of the signature.
     let head: String = head
@@ -640,7 +671,7 @@ fn signature(node: Node, src: &str, max: usize) -> Option<String> {
         })
         .collect::<Vec<_>>()
         .join(" ");
-    let sig = squash(head.trim_end().trim_end_matches(['{', ':', ' ']), max);
+    let sig = squash(head.trim_end().trim_end_matches(['{', ':', ' ']).trim_end_matches("=>").trim_end(), max);
     (!sig.is_empty()).then_some(sig)
 }
 
@@ -686,5 +717,6 @@ fn split_path(s: &str) -> (Option<String>, String) {
 }
 
 fn is_identifier(s: &str) -> bool {
-    s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    // `#` for JS private names (`this.#render()`)
+    s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '#')
 }

@@ -32,6 +32,9 @@ pub fn render_facts(f: &FileFacts) -> String {
         if s.is_exported {
             out.push_str(" exported");
         }
+        if s.is_default_export {
+            out.push_str(" default");
+        }
         if let Some(t) = &s.type_annotation {
             let _ = write!(out, " type={t:?}");
         }

@@ -43,6 +43,8 @@ pub struct SymbolFact {
     pub type_annotation: Option<String>,
     pub is_async: bool,
     pub is_exported: bool,
+    /// The module's default export (JS/TS `export default`).
+    pub is_default_export: bool,
     /// Decorators / annotations, in source order: (name, arguments text, line).
     pub decorators: Vec<(String, Option<String>, u32)>,
 }

@@ -20,10 +20,6 @@ CREATE TABLE IF NOT EXISTS nodes (
     line_end INTEGER,
     props TEXT NOT NULL DEFAULT '{}'
 );
-CREATE INDEX IF NOT EXISTS nodes_label_name ON nodes(label, name);
-CREATE INDEX IF NOT EXISTS nodes_name ON nodes(name);
-CREATE INDEX IF NOT EXISTS nodes_qname ON nodes(qualified_name);
-CREATE INDEX IF NOT EXISTS nodes_file ON nodes(file_path);
 
 -- Relationships. `ref_id` ties an edge produced by resolution to its reference site, so
 -- re-resolving a site replaces exactly its edges.
@@ -38,9 +34,6 @@ CREATE TABLE IF NOT EXISTS edges (
     ref_id INTEGER,
     props TEXT
 );
-CREATE INDEX IF NOT EXISTS edges_src ON edges(src, type);
-CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst, type);
-CREATE INDEX IF NOT EXISTS edges_ref ON edges(ref_id);
 
 -- Change detection: what the last ingest saw of each file.
 CREATE TABLE IF NOT EXISTS files (
@@ -70,10 +63,6 @@ CREATE TABLE IF NOT EXISTS refs (
     col INTEGER NOT NULL,
     status TEXT NOT NULL DEFAULT 'pending'
 );
-CREATE INDEX IF NOT EXISTS refs_file ON refs(file_path);
-CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
-CREATE INDEX IF NOT EXISTS refs_root ON refs(receiver_root);
-CREATE INDEX IF NOT EXISTS refs_status ON refs(status);
 
 -- Files the last ingest did not index, and why.
 CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
@@ -140,3 +129,17 @@ WHEN new.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
             json_extract(new.props, '$.handle'), json_extract(new.props, '$.team')));
 END;
 "#;
+
+/// Secondary indexes, kept apart from the tables so a full ingest can drop them, bulk-load,
+/// and build them once at the end (much faster than maintaining them row by row).
+pub const INDEXES: &[(&str, &str)] = &[
+    ("nodes_name", "nodes(name)"),
+    ("nodes_qname", "nodes(qualified_name)"),
+    ("nodes_file", "nodes(file_path)"),
+    ("edges_src", "edges(src, type)"),
+    ("edges_dst", "edges(dst, type)"),
+    ("edges_ref", "edges(ref_id)"),
+    ("refs_file", "refs(file_path)"),
+    ("refs_name", "refs(name)"),
+    ("refs_root", "refs(receiver_root)"),
+];

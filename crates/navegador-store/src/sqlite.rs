@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use navegador_model::{EdgeType, Label, RefKind, Resolution};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 
-use crate::schema::{SCHEMA, VERSION};
+use crate::schema::{INDEXES, SCHEMA, VERSION};
 use crate::{Result, StoreError};
 
 /// An open graph database.
@@ -50,6 +50,7 @@ pub struct SymbolRow {
     pub kind: Option<String>,
     pub class_name: Option<String>,
     pub is_exported: bool,
+    pub is_default_export: bool,
 }
 
 /// An Import node, as resolution sees it.
@@ -188,6 +189,9 @@ impl Store {
                     return Err(StoreError::NotOurs { path: self.path.clone() });
                 }
                 self.conn.execute_batch(SCHEMA)?;
+                for (name, on) in INDEXES {
+                    self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
+                }
                 self.conn.execute(
                     "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
                     [VERSION.to_string()],
@@ -368,6 +372,22 @@ impl IngestTx<'_> {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// Drops the secondary indexes for a bulk load; `create_indexes` must follow before
+    /// commit (the transaction makes the pair atomic).
+    pub fn drop_indexes(&self) -> Result<()> {
+        for (name, _) in INDEXES {
+            self.tx.execute_batch(&format!("DROP INDEX IF EXISTS {name};"))?;
+        }
+        Ok(())
+    }
+
+    pub fn create_indexes(&self) -> Result<()> {
+        for (name, on) in INDEXES {
+            self.tx.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
+        }
+        Ok(())
+    }
+
     /// Removes all code facts (nodes with a file, the repository node, refs, files); knowledge
     /// nodes stay unless `everything`.
     pub fn clear(&self, everything: bool) -> Result<()> {
@@ -539,7 +559,8 @@ impl IngestTx<'_> {
         let mut st = self.tx.prepare(
             "SELECT id, label, name, qualified_name, file_path, parent,
                     json_extract(props, '$.kind'), json_extract(props, '$.class_name'),
-                    coalesce(json_extract(props, '$.is_exported'), 0)
+                    coalesce(json_extract(props, '$.is_exported'), 0),
+                    coalesce(json_extract(props, '$.is_default_export'), 0)
              FROM nodes WHERE label IN ('Class', 'Function', 'Method', 'Variable', 'Module') AND file_path IS NOT NULL",
         )?;
         let rows = st.query_map([], |r| {
@@ -554,6 +575,7 @@ impl IngestTx<'_> {
                 kind: r.get(6)?,
                 class_name: r.get(7)?,
                 is_exported: r.get::<_, i64>(8)? != 0,
+                is_default_export: r.get::<_, i64>(9)? != 0,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -724,6 +746,25 @@ impl IngestTx<'_> {
     /// Drops every import edge produced by resolution (File->File and Import->target).
     pub fn clear_all_import_resolution(&self) -> Result<()> {
         self.tx.execute("DELETE FROM edges WHERE type = 'IMPORTS' AND resolution IS NOT NULL", [])?;
+        Ok(())
+    }
+}
+
+impl IngestTx<'_> {
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.tx.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.tx.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)", params![key, value])?;
+        Ok(())
+    }
+}
+
+impl IngestTx<'_> {
+    /// Drops every edge produced by resolving a reference site.
+    pub fn clear_all_resolution(&self) -> Result<()> {
+        self.tx.execute("DELETE FROM edges WHERE ref_id IS NOT NULL", [])?;
         Ok(())
     }
 }
