@@ -225,13 +225,14 @@ pub fn ingest(
         report.edges += stats.edges;
         report.resolution = stats.outcomes;
     }
-    // Knowledge layer: changed ADRs/docs/CODEOWNERS/annotations, links re-attached to new ids.
-    report.diagnostics.extend(navegador_knowledge::sync(&tx, root, &changed_files)?);
     report.skipped.sort();
     tx.replace_skipped(&report.skipped)?;
     if bulk {
         tx.create_indexes()?;
     }
+    // Knowledge layer (needs the indexes): changed ADRs/docs/CODEOWNERS/annotations, links
+    // re-attached to the new code ids.
+    report.diagnostics.extend(navegador_knowledge::sync(&tx, root, &changes.files)?);
     if cancelled() {
         return Err(IndexError::Cancelled);
     }

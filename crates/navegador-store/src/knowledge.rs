@@ -412,7 +412,8 @@ impl IngestTx<'_> {
     pub fn delete_unlinked_knowledge(&self, sources: &[&str]) -> Result<usize> {
         let mut n = 0;
         let mut st = self.tx.prepare_cached(
-            "DELETE FROM nodes WHERE file_path IS NULL AND json_extract(props, '$.source') = ?1
+            "DELETE FROM nodes WHERE file_path IS NULL AND label IN ('Person', 'Rule', 'Concept', 'Decision', 'Domain')
+               AND json_extract(props, '$.source') = ?1
                AND id NOT IN (SELECT knode FROM knowledge_links)
                AND NOT EXISTS (SELECT 1 FROM edges WHERE src = nodes.id OR dst = nodes.id)",
         )?;
@@ -425,7 +426,8 @@ impl IngestTx<'_> {
     /// Knowledge nodes read from one source file (their `source_path`).
     pub fn knowledge_from_source(&self, path: &str) -> Result<Vec<i64>> {
         let mut st = self.tx.prepare_cached(
-            "SELECT id FROM nodes WHERE file_path IS NULL AND json_extract(props, '$.source_path') = ?1 ORDER BY id",
+            "SELECT id FROM nodes WHERE file_path IS NULL AND label IN ('Decision', 'Document', 'WikiPage')
+               AND json_extract(props, '$.source_path') = ?1 ORDER BY id",
         )?;
         let rows = st.query_map([path], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)

@@ -69,8 +69,8 @@ CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL)
 
 -- Version 2: the knowledge layer.
 
--- Case-insensitive name lookups (knowledge names, search by exact name and prefix).
-CREATE INDEX IF NOT EXISTS nodes_name_nocase ON nodes(name COLLATE NOCASE);
+-- Knowledge nodes by label and case-insensitive name (a small partial index, always kept).
+CREATE INDEX IF NOT EXISTS nodes_knowledge ON nodes(label, name COLLATE NOCASE) WHERE file_path IS NULL;
 
 -- Links between knowledge and code, kept as data because code nodes get new ids on every
 -- re-parse: after each ingest every link is re-materialized as an edge (whose props carry
@@ -134,6 +134,8 @@ END;
 /// and build them once at the end (much faster than maintaining them row by row).
 pub const INDEXES: &[(&str, &str)] = &[
     ("nodes_name", "nodes(name)"),
+    // case-insensitive names: search by exact name and prefix (schema v2)
+    ("nodes_name_nocase", "nodes(name COLLATE NOCASE)"),
     ("nodes_qname", "nodes(qualified_name)"),
     ("nodes_file", "nodes(file_path)"),
     ("edges_src", "edges(src, type)"),
