@@ -101,33 +101,10 @@ CREATE INDEX IF NOT EXISTS knowledge_links_origin ON knowledge_links(origin, ori
 CREATE TABLE IF NOT EXISTS knowledge_sources (path TEXT PRIMARY KEY, kind TEXT NOT NULL, hash TEXT NOT NULL);
 
 -- Full-text search over names, qualified names, docstrings, signatures and knowledge text,
--- kept in step with `nodes` by triggers (so every writer, incremental or not, keeps it
--- right). Imports and decorators are not indexed.
+-- kept in step with `nodes` by triggers (`FTS_TRIGGERS`; so every writer, incremental or
+-- not, keeps it right). Imports and decorators are not indexed.
 CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
     name, qualified_name, body, tokenize = "unicode61 remove_diacritics 2");
-CREATE TRIGGER IF NOT EXISTS nodes_fts_insert AFTER INSERT ON nodes
-WHEN new.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
-    INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, new.name, new.qualified_name,
-        concat_ws(' ', json_extract(new.props, '$.docstring'), json_extract(new.props, '$.signature'),
-            json_extract(new.props, '$.description'), json_extract(new.props, '$.rationale'),
-            json_extract(new.props, '$.alternatives'), json_extract(new.props, '$.title'),
-            json_extract(new.props, '$.content'), json_extract(new.props, '$.email'),
-            json_extract(new.props, '$.handle'), json_extract(new.props, '$.team')));
-END;
-CREATE TRIGGER IF NOT EXISTS nodes_fts_delete AFTER DELETE ON nodes
-WHEN old.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
-    DELETE FROM search_fts WHERE rowid = old.id;
-END;
-CREATE TRIGGER IF NOT EXISTS nodes_fts_update AFTER UPDATE ON nodes
-WHEN new.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
-    DELETE FROM search_fts WHERE rowid = old.id;
-    INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, new.name, new.qualified_name,
-        concat_ws(' ', json_extract(new.props, '$.docstring'), json_extract(new.props, '$.signature'),
-            json_extract(new.props, '$.description'), json_extract(new.props, '$.rationale'),
-            json_extract(new.props, '$.alternatives'), json_extract(new.props, '$.title'),
-            json_extract(new.props, '$.content'), json_extract(new.props, '$.email'),
-            json_extract(new.props, '$.handle'), json_extract(new.props, '$.team')));
-END;
 "#;
 
 /// Secondary indexes, kept apart from the tables so a full ingest can drop them, bulk-load,
@@ -145,3 +122,52 @@ pub const INDEXES: &[(&str, &str)] = &[
     ("refs_name", "refs(name)"),
     ("refs_root", "refs(receiver_root)"),
 ];
+
+/// The text a node contributes to `search_fts.body`, over a row named `n`.
+macro_rules! fts_body {
+    ($n:literal) => {
+        concat!(
+            "concat_ws(' ', json_extract(", $n, ".props, '$.docstring'), json_extract(", $n, ".props, '$.signature'), ",
+            "json_extract(", $n, ".props, '$.description'), json_extract(", $n, ".props, '$.rationale'), ",
+            "json_extract(", $n, ".props, '$.alternatives'), json_extract(", $n, ".props, '$.title'), ",
+            "json_extract(", $n, ".props, '$.content'), json_extract(", $n, ".props, '$.email'), ",
+            "json_extract(", $n, ".props, '$.handle'), json_extract(", $n, ".props, '$.team'))"
+        )
+    };
+}
+
+/// The triggers that keep `search_fts` in step with `nodes`. A full build's bulk load drops
+/// them with the secondary indexes and `FTS_FILL` catches up once (much faster than a
+/// trigger per row).
+pub const FTS_TRIGGERS: &str = concat!(
+    "CREATE TRIGGER IF NOT EXISTS nodes_fts_insert AFTER INSERT ON nodes
+     WHEN new.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
+       INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, new.name, new.qualified_name, ",
+    fts_body!("new"),
+    ");
+     END;
+     CREATE TRIGGER IF NOT EXISTS nodes_fts_delete AFTER DELETE ON nodes
+     WHEN old.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
+       DELETE FROM search_fts WHERE rowid = old.id;
+     END;
+     CREATE TRIGGER IF NOT EXISTS nodes_fts_update AFTER UPDATE ON nodes
+     WHEN new.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
+       DELETE FROM search_fts WHERE rowid = old.id;
+       INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, new.name, new.qualified_name, ",
+    fts_body!("new"),
+    ");
+     END;"
+);
+
+pub const FTS_DROP_TRIGGERS: &str =
+    "DROP TRIGGER IF EXISTS nodes_fts_insert; DROP TRIGGER IF EXISTS nodes_fts_delete; DROP TRIGGER IF EXISTS nodes_fts_update;";
+
+/// Brings `search_fts` in step with `nodes` after writes made without the triggers.
+pub const FTS_FILL: &str = concat!(
+    "DELETE FROM search_fts WHERE rowid NOT IN (SELECT id FROM nodes);
+     INSERT INTO search_fts(rowid, name, qualified_name, body)
+       SELECT n.id, n.name, n.qualified_name, ",
+    fts_body!("n"),
+    " FROM nodes n WHERE n.label NOT IN ('Import', 'Decorator', 'Repository')
+         AND n.id NOT IN (SELECT rowid FROM search_fts);"
+);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use navegador_model::{EdgeType, Label, RefKind, Resolution};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 
-use crate::schema::{INDEXES, SCHEMA, VERSION};
+use crate::schema::{FTS_DROP_TRIGGERS, FTS_FILL, FTS_TRIGGERS, INDEXES, SCHEMA, VERSION};
 use crate::{Result, StoreError};
 
 /// An open graph database.
@@ -189,6 +189,7 @@ impl Store {
                     return Err(StoreError::NotOurs { path: self.path.clone() });
                 }
                 self.conn.execute_batch(SCHEMA)?;
+                self.conn.execute_batch(FTS_TRIGGERS)?;
                 for (name, on) in INDEXES {
                     self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
                 }
@@ -378,6 +379,8 @@ impl IngestTx<'_> {
         for (name, _) in INDEXES {
             self.tx.execute_batch(&format!("DROP INDEX IF EXISTS {name};"))?;
         }
+        // The full-text triggers too: `create_indexes` fills the index once.
+        self.tx.execute_batch(FTS_DROP_TRIGGERS)?;
         Ok(())
     }
 
@@ -385,6 +388,8 @@ impl IngestTx<'_> {
         for (name, on) in INDEXES {
             self.tx.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
         }
+        self.tx.execute_batch(FTS_FILL)?;
+        self.tx.execute_batch(FTS_TRIGGERS)?;
         Ok(())
     }
 
