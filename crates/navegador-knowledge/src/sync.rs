@@ -59,17 +59,30 @@ fn rel(root: &Path, p: &Path) -> String {
     p.strip_prefix(root).unwrap_or(p).to_string_lossy().replace('\\', "/")
 }
 
-/// Markdown files under `dir` (gitignore respected, symlinks not followed).
-fn markdown_under(dir: &Path) -> Vec<std::path::PathBuf> {
+/// Folders never read for knowledge (generated sites, dependencies).
+const SKIPPED_DIRS: [&str; 6] = ["node_modules", "_build", "build", "site", "target", ".navegador"];
+
+/// Markdown files under `dir`: `.gitignore` files from `dir` down (and the workspace
+/// `root`'s, when given) respected, hidden and generated folders skipped, symlinks not
+/// followed, nothing above the root read.
+fn markdown_under(dir: &Path, root: Option<&Path>) -> Vec<std::path::PathBuf> {
     if !dir.is_dir() {
         return Vec::new();
     }
+    let root_ignore = root
+        .filter(|r| r.join(".gitignore").is_file() && dir.starts_with(r))
+        .map(|r| ignore::gitignore::Gitignore::new(r.join(".gitignore")).0);
     let mut out: Vec<std::path::PathBuf> = ignore::WalkBuilder::new(dir)
+        .hidden(true)
         .follow_links(false)
+        .git_global(false)
+        .parents(false)
         .require_git(false)
+        .filter_entry(|e| !SKIPPED_DIRS.iter().any(|s| e.file_name() == *s))
         .build()
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+        .filter(|e| !root_ignore.as_ref().is_some_and(|g| g.matched_path_or_any_parents(e.path(), false).is_ignore()))
         .map(|e| e.into_path())
         .filter(|p| p.extension().is_some_and(|x| x == "md" || x == "markdown"))
         .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() <= MAX_SOURCE))
@@ -102,7 +115,7 @@ fn refresh_sources(
     for dir in adr::ADR_DIRS {
         let mut written = Vec::new();
         let mut folder_changed = false;
-        let files = markdown_under(&root.join(dir));
+        let files = markdown_under(&root.join(dir), Some(root));
         for p in &files {
             adr_paths.insert(p.clone());
         }
@@ -142,7 +155,7 @@ fn refresh_sources(
     }
 
     // Other docs.
-    for p in markdown_under(&root.join("docs")) {
+    for p in markdown_under(&root.join("docs"), Some(root)) {
         if adr_paths.contains(&p) {
             continue;
         }
@@ -302,7 +315,7 @@ pub(crate) fn resolve_mention(r: &Reader<'_>, text: &str) -> Result<Vec<NodeRow>
 pub fn ingest_adr_dir(tx: &IngestTx<'_>, dir: &Path, base: &Path) -> Result<(usize, Vec<Warning>), StoreError> {
     let mut warnings = Vec::new();
     let mut written = Vec::new();
-    for p in markdown_under(dir).into_iter().filter(|p| !is_adr_boilerplate(p)) {
+    for p in markdown_under(dir, None).into_iter().filter(|p| !is_adr_boilerplate(p)) {
         let path = rel(base, &p);
         let Ok(bytes) = std::fs::read(&p) else { continue };
         match adr::parse(&path, &String::from_utf8_lossy(&bytes)) {
@@ -321,7 +334,7 @@ pub fn ingest_adr_dir(tx: &IngestTx<'_>, dir: &Path, base: &Path) -> Result<(usi
 /// `navegador wiki ingest DIR`: every markdown file under `dir` becomes a WikiPage.
 pub fn ingest_wiki_dir(tx: &IngestTx<'_>, dir: &Path, base: &Path) -> Result<usize, StoreError> {
     let mut n = 0;
-    for p in markdown_under(dir) {
+    for p in markdown_under(dir, None) {
         let path = rel(base, &p);
         let Ok(bytes) = std::fs::read(&p) else { continue };
         let d = docs::parse(&path, &String::from_utf8_lossy(&bytes));
