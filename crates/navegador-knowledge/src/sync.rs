@@ -337,7 +337,12 @@ pub fn ingest_wiki_dir(tx: &IngestTx<'_>, dir: &Path, base: &Path) -> Result<usi
     for p in markdown_under(dir, None) {
         let path = rel(base, &p);
         let Ok(bytes) = std::fs::read(&p) else { continue };
-        let d = docs::parse(&path, &String::from_utf8_lossy(&bytes));
+        let mut d = docs::parse(&path, &String::from_utf8_lossy(&bytes));
+        d.updated_at = std::fs::metadata(&p)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| docs::utc_date_time(d.as_secs() as i64));
         docs::write(tx, Label::WikiPage, &path, &d, "wiki")?;
         n += 1;
     }
