@@ -6,7 +6,9 @@
 //! the sites that a change can affect: sites in changed files, sites whose target was
 //! removed, and sites elsewhere whose name was defined or bound in a changed file.
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use navegador_lang::module_path_for;
 use navegador_model::{EdgeType, Label, Language, RefKind, Resolution};
@@ -39,7 +41,7 @@ pub(crate) fn resolve(
     // whatever changed.
     tx.clear_all_import_resolution()?;
     let imports: Vec<ImportRow> = t.imports.values().flatten().cloned().collect();
-    let mut file_edges: HashSet<(i64, i64)> = HashSet::new();
+    let mut file_edges: HashSet<(i64, i64)> = HashSet::default();
     for imp in &imports {
         let target = t.resolve_import(imp, 0);
         t.import_targets.insert(imp.id, target.clone());
@@ -76,7 +78,7 @@ pub(crate) fn resolve(
     let refs: Vec<RefRow> = if full {
         // Nothing to clear on a first build; after a tsconfig change, everything.
         tx.clear_all_resolution()?;
-        t.bases = HashMap::new();
+        t.bases = HashMap::default();
         tx.refs(None, &[])?
     } else {
         let changed: HashSet<&str> = changes.files.iter().map(String::as_str).collect();
@@ -104,7 +106,7 @@ pub(crate) fn resolve(
         let ids: Vec<i64> = refs.iter().map(|r| r.id).collect();
         tx.clear_resolution(&ids)?;
         // Bases whose edges were just cleared are no longer known.
-        t.bases = HashMap::new();
+        t.bases = HashMap::default();
         for (class, base) in tx.hierarchy()? {
             t.bases.entry(class).or_default().push(base);
         }
@@ -185,10 +187,14 @@ struct Table {
     modules: HashMap<(Language, String), Vec<String>>,
     syms: Vec<SymbolRow>,
     by_id: HashMap<i64, usize>,
+    /// The language of each symbol (same index as `syms`).
+    sym_lang: Vec<Language>,
     by_name: HashMap<String, Vec<usize>>,
     by_qname: HashMap<String, Vec<usize>>,
     /// Top-level symbols of each file by name.
     top: HashMap<(String, String), Vec<usize>>,
+    /// Top-level symbols of each Java package / Go package directory by name.
+    pkg_top: HashMap<(Language, String, String), Vec<usize>>,
     children: HashMap<i64, Vec<usize>>,
     /// Methods declared away from their type (Go receivers, Rust `impl` elsewhere), by
     /// (language, type name).
@@ -215,8 +221,8 @@ fn lang_of(s: &str) -> Language {
 
 impl Table {
     fn load(tx: &IngestTx<'_>) -> Result<Table, StoreError> {
-        let mut files = HashMap::new();
-        let mut modules: HashMap<(Language, String), Vec<String>> = HashMap::new();
+        let mut files = HashMap::default();
+        let mut modules: HashMap<(Language, String), Vec<String>> = HashMap::default();
         for (path, node, language, module) in tx.files()? {
             let lang = lang_of(&language);
             let key = match lang {
@@ -232,19 +238,22 @@ impl Table {
         let mut t = Table {
             files,
             modules,
-            by_id: HashMap::with_capacity(syms.len()),
-            by_name: HashMap::new(),
-            by_qname: HashMap::new(),
-            top: HashMap::new(),
-            children: HashMap::new(),
-            detached: HashMap::new(),
-            bases: HashMap::new(),
-            defaults: HashMap::new(),
-            imports: HashMap::new(),
+            by_id: HashMap::with_capacity_and_hasher(syms.len(), Default::default()),
+            sym_lang: Vec::new(),
+            by_name: HashMap::default(),
+            by_qname: HashMap::default(),
+            top: HashMap::default(),
+            pkg_top: HashMap::default(),
+            children: HashMap::default(),
+            detached: HashMap::default(),
+            bases: HashMap::default(),
+            defaults: HashMap::default(),
+            imports: HashMap::default(),
             js: JsConfig::default(),
-            import_targets: HashMap::new(),
+            import_targets: HashMap::default(),
             syms,
         };
+        t.sym_lang = t.syms.iter().map(|s| t.files.get(&s.file_path).map_or(Language::C, |f| f.lang)).collect();
         for (i, s) in t.syms.iter().enumerate() {
             t.by_id.insert(s.id, i);
             t.by_name.entry(s.name.clone()).or_default().push(i);
@@ -256,6 +265,9 @@ impl Table {
                 Some(p) => t.children.entry(p).or_default().push(i),
                 None => {
                     t.top.entry((s.file_path.clone(), s.name.clone())).or_default().push(i);
+                    if let Some(pkg) = t.package_of(&s.file_path) {
+                        t.pkg_top.entry((t.sym_lang[i], pkg, s.name.clone())).or_default().push(i);
+                    }
                     if let (Label::Method, Some(c)) = (s.label, &s.class_name) {
                         let lang = t.files.get(&s.file_path).map_or(Language::C, |f| f.lang);
                         t.detached.entry((lang, c.clone())).or_default().push(i);
@@ -270,6 +282,16 @@ impl Table {
             t.imports.entry(imp.file_path.clone()).or_default().push(imp);
         }
         Ok(t)
+    }
+
+    /// The package a Java or Go file belongs to (its package / directory), if any.
+    fn package_of(&self, file: &str) -> Option<String> {
+        let f = self.files.get(file)?;
+        match f.lang {
+            Language::Go => Some(file.rsplit_once('/').map_or("", |(d, _)| d).to_string()),
+            Language::Java => f.module.clone(),
+            _ => None,
+        }
     }
 
     fn lang(&self, file: &str) -> Language {
@@ -578,7 +600,7 @@ impl Table {
             .into_iter()
             .flatten()
             .copied()
-            .filter(|&i| accept(i) && self.lang(&self.syms[i].file_path).family() == family)
+            .filter(|&i| accept(i) && self.sym_lang[i].family() == family)
             .filter(|&i| {
                 let s = &self.syms[i];
                 if wants_type {
@@ -587,6 +609,7 @@ impl Table {
                 // `obj.m()` calls a method; a bare `f()` a function or a constructor.
                 if r.receiver.is_some() { s.label == Label::Method } else { s.label != Label::Method || lang == Language::Java }
             })
+            .take(MAX_AMBIGUOUS + 1)
             .collect();
         match cands.len() {
             0 => (RefStatus::Unresolved, vec![]),
@@ -638,16 +661,9 @@ impl Table {
             };
         }
         // The rest of the package (Go, Java) and the translation units' shared namespace (C).
-        let pkg_files: Option<&Vec<String>> = match lang {
-            Language::Go => self.module_files(Language::Go, r.file_path.rsplit_once('/').map_or("", |(d, _)| d)),
-            Language::Java => self.files.get(&r.file_path).and_then(|f| f.module.as_deref()).and_then(|m| self.module_files(Language::Java, m)),
-            _ => None,
-        };
-        if let Some(files) = pkg_files {
-            let found: Vec<usize> =
-                files.iter().flat_map(|f| self.top.get(&(f.clone(), name.to_string())).cloned().unwrap_or_default()).collect();
-            if !found.is_empty() {
-                return Some(found);
+        if let Some(pkg) = self.package_of(&r.file_path) {
+            if let Some(found) = self.pkg_top.get(&(lang, pkg, name.to_string())) {
+                return Some(found.clone());
             }
         }
         if lang == Language::C {
@@ -659,7 +675,7 @@ impl Table {
                 .copied()
                 .filter(|&i| {
                     let s = &self.syms[i];
-                    s.parent.is_none() && self.lang(&s.file_path) == Language::C && (s.is_exported || s.file_path == r.file_path)
+                    s.parent.is_none() && self.sym_lang[i] == Language::C && (s.is_exported || s.file_path == r.file_path)
                 })
                 .collect();
             // Prefer definitions over prototypes in headers.
@@ -835,7 +851,7 @@ impl Table {
                         .into_iter()
                         .flatten()
                         .copied()
-                        .filter(|&k| self.syms[k].label == Label::Class && self.lang(&self.syms[k].file_path) == lang)
+                        .filter(|&k| self.syms[k].label == Label::Class && self.sym_lang[k] == lang)
                         .collect();
                     let same_dir: Vec<usize> = cands
                         .iter()
@@ -854,7 +870,7 @@ impl Table {
     /// Members named `name` of a class and, breadth-first, of its bases. Returns them with
     /// the nearest level first; callers keep the first level that has any.
     fn member(&self, class_id: i64, name: &str, _depth: u32) -> Vec<usize> {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut queue = VecDeque::from([(class_id, 0u32)]);
         let mut out: Vec<(u32, usize)> = Vec::new();
         let mut found_level: Option<u32> = None;

@@ -141,7 +141,8 @@ impl Store {
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
         conn.pragma_update(None, "journal_mode", "WAL").map_err(open_err)?;
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(open_err)?;
-        conn.pragma_update(None, "cache_size", -64_000).map_err(open_err)?;
+        conn.pragma_update(None, "cache_size", -256_000).map_err(open_err)?;
+        conn.pragma_update(None, "mmap_size", 4_i64 << 30).map_err(open_err)?;
         conn.pragma_update(None, "temp_store", "MEMORY").map_err(open_err)?;
         let store = Store { conn, path: path.to_path_buf() };
         store.check_or_init_schema()?;
