@@ -27,6 +27,9 @@ pub struct Args {
     /// Rebuild the code graph from scratch (hand-added knowledge is kept).
     #[arg(long)]
     clear: bool,
+    /// With --clear: also wipe the knowledge layer (hand-added nodes and links).
+    #[arg(long, requires = "clear")]
+    all: bool,
     /// Leave out files matching this glob (gitignore syntax); repeatable.
     #[arg(long = "exclude", value_name = "GLOB")]
     excludes: Vec<String>,
@@ -71,7 +74,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         other => other?,
     };
-    let cfg = IngestConfig { clear: a.clear, excludes: a.excludes, max_file_size: a.max_file_size };
+    let cfg = IngestConfig { clear: a.clear, clear_all: a.all, excludes: a.excludes, max_file_size: a.max_file_size };
     let cancel = Arc::new(AtomicBool::new(false));
     {
         let c = cancel.clone();
@@ -97,6 +100,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "classes": count("Class"),
             "variables": count("Variable"),
             "imports": count("Import"),
+            "knowledge": navegador_store::KNOWLEDGE_LABELS.iter()
+                .map(|l| (l.as_str().to_string(), json!(count(l.as_str()))))
+                .collect::<serde_json::Map<_, _>>(),
             "nodes": stats.labels.iter().map(|(_, n)| n).sum::<u64>(),
             "edges": edges,
             "parsed": report.files_parsed,
@@ -134,13 +140,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         count("Import"),
         edges
     );
+    let knowledge: Vec<String> = navegador_store::KNOWLEDGE_LABELS
+        .iter()
+        .filter(|l| count(l.as_str()) > 0)
+        .map(|l| format!("{} {}", count(l.as_str()), l.as_str()))
+        .collect();
+    if !knowledge.is_empty() {
+        w!(out, "  knowledge: {}", knowledge.join(", "));
+    }
     if calls_total > 0 {
         let part: Vec<String> =
             stats.call_sites.iter().map(|(k, n)| format!("{k} {:.1}%", pct(*n, calls_total))).collect();
         w!(out, "  call sites: {calls_total} ({})", part.join(", "));
     }
     if !report.diagnostics.is_empty() {
-        w!(out, "  {} files with problems (indexed partially):", report.diagnostics.len());
+        w!(out, "  {} problems (files indexed partially, knowledge entries skipped):", report.diagnostics.len());
         for (p, l, m) in report.diagnostics.iter().take(10) {
             w!(out, "    {p}:{l}: {m}");
         }

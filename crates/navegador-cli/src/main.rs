@@ -9,8 +9,10 @@ macro_rules! w {
     }};
 }
 
+mod analysis_cmd;
 mod db;
 mod ingest_cmd;
+mod knowledge_cmd;
 mod stats_cmd;
 
 use std::process::ExitCode;
@@ -33,6 +35,26 @@ enum Command {
     Stats(stats_cmd::Args),
     /// Print the facts extracted from one file (for debugging extraction).
     Parse(ingest_cmd::ParseArgs),
+    /// Add (or update) a concept, rule, decision, person or domain by hand.
+    Add(knowledge_cmd::AddArgs),
+    /// Link code to a concept, rule, decision, owner or domain (kept across re-ingests).
+    Annotate(knowledge_cmd::AnnotateArgs),
+    /// Architecture decision records: `adr ingest DIR` (Nygard or MADR).
+    Adr(knowledge_cmd::DirArgs),
+    /// Wiki pages: `wiki ingest DIR` (markdown).
+    Wiki(knowledge_cmd::DirArgs),
+    /// Full-text search of code (exact names first, then prefixes, then text).
+    Search(analysis_cmd::SearchArgs),
+    /// Full-text search of the knowledge layer.
+    SearchKnowledge(analysis_cmd::SearchArgs),
+    /// The decisions and rules behind a piece of code (or what a decision governs).
+    Rationale(analysis_cmd::NameArgs),
+    /// Who owns a piece of code, and where each claim comes from.
+    Owners(analysis_cmd::NameArgs),
+    /// A concept and everything joined to it.
+    Concept(analysis_cmd::MembersArgs),
+    /// A domain and everything belonging to it.
+    Domain(analysis_cmd::MembersArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +69,16 @@ fn main() -> ExitCode {
         Command::Ingest(a) => ingest_cmd::run(a),
         Command::Stats(a) => stats_cmd::run(a),
         Command::Parse(a) => ingest_cmd::parse(a),
+        Command::Add(a) => knowledge_cmd::add(a),
+        Command::Annotate(a) => knowledge_cmd::annotate(a),
+        Command::Adr(a) => knowledge_cmd::dir_ingest(a, false),
+        Command::Wiki(a) => knowledge_cmd::dir_ingest(a, true),
+        Command::Search(a) => analysis_cmd::search(a, false),
+        Command::SearchKnowledge(a) => analysis_cmd::search(a, true),
+        Command::Rationale(a) => analysis_cmd::rationale(a),
+        Command::Owners(a) => analysis_cmd::owners(a),
+        Command::Concept(a) => analysis_cmd::members(a, navegador_model::Label::Concept),
+        Command::Domain(a) => analysis_cmd::members(a, navegador_model::Label::Domain),
     };
     match result {
         Ok(code) => code,

@@ -108,3 +108,87 @@ fn kill_during_ingest_leaves_previous_graph() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["files"], 3005);
 }
+
+/// Splits a script line into arguments (double quotes group words).
+fn split_args(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    out
+}
+
+/// The knowledge commands' output is a public contract: `tests/knowledge/script.txt` is run
+/// line by line in the workspace `tests/knowledge/workspace.txt` (after `navegador
+/// ingest`), and every command's exit code, stdout and stderr are compared with
+/// `tests/knowledge/expected.txt` (`UPDATE_GOLDEN=1` rewrites). Node ids vary between
+/// runs (parallel extraction) and are left out.
+#[test]
+fn knowledge_commands_match_golden() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/knowledge");
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    let mut path: Option<std::path::PathBuf> = None;
+    let mut content = String::new();
+    let flush = |path: &Option<std::path::PathBuf>, content: &str| {
+        if let Some(p) = path {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, content).unwrap();
+        }
+    };
+    for line in std::fs::read_to_string(dir.join("workspace.txt")).unwrap().lines() {
+        if let Some(p) = line.strip_prefix("//- ") {
+            flush(&path, &content);
+            path = Some(root.join(p.trim()));
+            content.clear();
+        } else {
+            content.push_str(line);
+            content.push('\n');
+        }
+    }
+    flush(&path, &content);
+    let out = bin().arg("ingest").arg(&root).current_dir(&root).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains(".github/CODEOWNERS:3: invalid pattern"), "{summary}");
+
+    let mut got = String::new();
+    for line in std::fs::read_to_string(dir.join("script.txt")).unwrap().lines().filter(|l| !l.trim().is_empty()) {
+        let out = bin().args(split_args(line)).current_dir(&root).env_remove("NAVEGADOR_DB").output().unwrap();
+        got.push_str(&format!("$ navegador {line}\n"));
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        for l in text.lines().filter(|l| !l.trim_start().starts_with("\"id\":")) {
+            got.push_str(l);
+            got.push('\n');
+        }
+        got.push_str(&format!("[exit {}]\n\n", out.status.code().unwrap_or(-1)));
+    }
+    let golden = dir.join("expected.txt");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&golden).unwrap_or_default();
+    assert!(want == got, "CLI output changed (UPDATE_GOLDEN=1 to accept):\n--- want\n{want}\n+++ got\n{got}");
+}

@@ -21,6 +21,8 @@ use crate::{resolve, IndexError};
 pub struct IngestConfig {
     /// Drop the code graph first and rebuild it (knowledge nodes stay).
     pub clear: bool,
+    /// With `clear`: drop the knowledge layer too (hand-added nodes, links).
+    pub clear_all: bool,
     /// Extra globs to leave out, gitignore syntax.
     pub excludes: Vec<String>,
     /// Files larger than this are skipped.
@@ -29,7 +31,7 @@ pub struct IngestConfig {
 
 impl Default for IngestConfig {
     fn default() -> Self {
-        IngestConfig { clear: false, excludes: Vec::new(), max_file_size: 1024 * 1024 }
+        IngestConfig { clear: false, clear_all: false, excludes: Vec::new(), max_file_size: 1024 * 1024 }
     }
 }
 
@@ -98,7 +100,7 @@ pub fn ingest(
 
     let tx = store.begin()?;
     if cfg.clear {
-        tx.clear(false)?;
+        tx.clear(cfg.clear_all)?;
     }
     let previous = tx.file_states()?;
     // A full build bulk-loads without secondary indexes and builds them once at the end.
@@ -231,6 +233,9 @@ pub fn ingest(
     if bulk {
         tx.create_indexes()?;
     }
+    // Knowledge layer (needs the indexes): changed ADRs/docs/CODEOWNERS/annotations, links
+    // re-attached to the new code ids.
+    report.diagnostics.extend(navegador_knowledge::sync(&tx, root, &changes.files)?);
     if cancelled() {
         return Err(IndexError::Cancelled);
     }

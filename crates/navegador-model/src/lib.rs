@@ -140,6 +140,8 @@ str_enum! {
         Documents => "DOCUMENTS",
         AssignedTo => "ASSIGNED_TO",
         DecidedBy => "DECIDED_BY",
+        /// Decision -> the Decision it replaces (an ADR's "Supersedes").
+        Supersedes => "SUPERSEDES",
     }
 }
 

@@ -5,8 +5,11 @@
 //! [`IngestTx`], one transaction per ingest, so a reader (WAL mode) or a crash sees the old
 //! graph or the new one, never half. Readers use [`Store`]'s query methods.
 
+mod knowledge;
 mod schema;
 mod sqlite;
+
+pub use knowledge::{Link, LinkTarget, Neighbor, Reader, SearchHit, KNOWLEDGE_LABELS};
 
 pub use sqlite::{
     EdgeRow, FileState, ImportRow, IngestTx, NewNode, NodeRow, RefRow, RefStatus, Stats, Store,

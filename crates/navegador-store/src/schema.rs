@@ -1,7 +1,7 @@
 //! The SQLite schema. Bump `VERSION` on any change; an older file is refused with a
 //! message that names the fix (re-ingest with `--clear`).
 
-pub const VERSION: i64 = 1;
+pub const VERSION: i64 = 2;
 
 pub const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -66,12 +66,53 @@ CREATE TABLE IF NOT EXISTS refs (
 
 -- Files the last ingest did not index, and why.
 CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+
+-- Version 2: the knowledge layer.
+
+-- Knowledge nodes by label and case-insensitive name (a small partial index, always kept).
+CREATE INDEX IF NOT EXISTS nodes_knowledge ON nodes(label, name COLLATE NOCASE) WHERE file_path IS NULL;
+
+-- Links between knowledge and code, kept as data because code nodes get new ids on every
+-- re-parse: after each ingest every link is re-materialized as an edge (whose props carry
+-- `link` = this id and `source`). A target is exact (label + qualified name + file) or a
+-- mention (text from a document, resolved against the code each time).
+CREATE TABLE IF NOT EXISTS knowledge_links (
+    id INTEGER PRIMARY KEY,
+    knode INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    -- 1 when the edge goes code -> knowledge (ASSIGNED_TO, BELONGS_TO, IMPLEMENTS)
+    code_is_src INTEGER NOT NULL,
+    target_label TEXT,
+    target_name TEXT NOT NULL,
+    target_file TEXT,
+    mention INTEGER NOT NULL DEFAULT 0,
+    -- who made it: hand, annotation, codeowners, adr, doc, wiki
+    origin TEXT NOT NULL,
+    origin_path TEXT,
+    line INTEGER,
+    -- the claim shown to users (`codeowners:/src/**`, `annotation`, `adr`)
+    source TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS knowledge_links_key ON knowledge_links(
+    knode, type, coalesce(target_label, ''), target_name, coalesce(target_file, ''), origin, coalesce(origin_path, ''));
+CREATE INDEX IF NOT EXISTS knowledge_links_origin ON knowledge_links(origin, origin_path);
+
+-- Knowledge files found by ingest (ADRs, docs, CODEOWNERS): what was last read.
+CREATE TABLE IF NOT EXISTS knowledge_sources (path TEXT PRIMARY KEY, kind TEXT NOT NULL, hash TEXT NOT NULL);
+
+-- Full-text search over names, qualified names, docstrings, signatures and knowledge text,
+-- kept in step with `nodes` by triggers (`FTS_TRIGGERS`; so every writer, incremental or
+-- not, keeps it right). Imports and decorators are not indexed.
+CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
+    name, qualified_name, body, tokenize = "unicode61 remove_diacritics 2");
 "#;
 
 /// Secondary indexes, kept apart from the tables so a full ingest can drop them, bulk-load,
 /// and build them once at the end (much faster than maintaining them row by row).
 pub const INDEXES: &[(&str, &str)] = &[
     ("nodes_name", "nodes(name)"),
+    // case-insensitive names: search by exact name and prefix (schema v2)
+    ("nodes_name_nocase", "nodes(name COLLATE NOCASE)"),
     ("nodes_qname", "nodes(qualified_name)"),
     ("nodes_file", "nodes(file_path)"),
     ("edges_src", "edges(src, type)"),
@@ -81,3 +122,52 @@ pub const INDEXES: &[(&str, &str)] = &[
     ("refs_name", "refs(name)"),
     ("refs_root", "refs(receiver_root)"),
 ];
+
+/// The text a node contributes to `search_fts.body`, over a row named `n`.
+macro_rules! fts_body {
+    ($n:literal) => {
+        concat!(
+            "concat_ws(' ', json_extract(", $n, ".props, '$.docstring'), json_extract(", $n, ".props, '$.signature'), ",
+            "json_extract(", $n, ".props, '$.description'), json_extract(", $n, ".props, '$.rationale'), ",
+            "json_extract(", $n, ".props, '$.alternatives'), json_extract(", $n, ".props, '$.title'), ",
+            "json_extract(", $n, ".props, '$.content'), json_extract(", $n, ".props, '$.email'), ",
+            "json_extract(", $n, ".props, '$.handle'), json_extract(", $n, ".props, '$.team'))"
+        )
+    };
+}
+
+/// The triggers that keep `search_fts` in step with `nodes`. A full build's bulk load drops
+/// them with the secondary indexes and `FTS_FILL` catches up once (much faster than a
+/// trigger per row).
+pub const FTS_TRIGGERS: &str = concat!(
+    "CREATE TRIGGER IF NOT EXISTS nodes_fts_insert AFTER INSERT ON nodes
+     WHEN new.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
+       INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, new.name, new.qualified_name, ",
+    fts_body!("new"),
+    ");
+     END;
+     CREATE TRIGGER IF NOT EXISTS nodes_fts_delete AFTER DELETE ON nodes
+     WHEN old.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
+       DELETE FROM search_fts WHERE rowid = old.id;
+     END;
+     CREATE TRIGGER IF NOT EXISTS nodes_fts_update AFTER UPDATE ON nodes
+     WHEN new.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
+       DELETE FROM search_fts WHERE rowid = old.id;
+       INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, new.name, new.qualified_name, ",
+    fts_body!("new"),
+    ");
+     END;"
+);
+
+pub const FTS_DROP_TRIGGERS: &str =
+    "DROP TRIGGER IF EXISTS nodes_fts_insert; DROP TRIGGER IF EXISTS nodes_fts_delete; DROP TRIGGER IF EXISTS nodes_fts_update;";
+
+/// Brings `search_fts` in step with `nodes` after writes made without the triggers.
+pub const FTS_FILL: &str = concat!(
+    "DELETE FROM search_fts WHERE rowid NOT IN (SELECT id FROM nodes);
+     INSERT INTO search_fts(rowid, name, qualified_name, body)
+       SELECT n.id, n.name, n.qualified_name, ",
+    fts_body!("n"),
+    " FROM nodes n WHERE n.label NOT IN ('Import', 'Decorator', 'Repository')
+         AND n.id NOT IN (SELECT rowid FROM search_fts);"
+);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use navegador_model::{EdgeType, Label, RefKind, Resolution};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 
-use crate::schema::{INDEXES, SCHEMA, VERSION};
+use crate::schema::{FTS_DROP_TRIGGERS, FTS_FILL, FTS_TRIGGERS, INDEXES, SCHEMA, VERSION};
 use crate::{Result, StoreError};
 
 /// An open graph database.
@@ -190,6 +190,7 @@ impl Store {
                     return Err(StoreError::NotOurs { path: self.path.clone() });
                 }
                 self.conn.execute_batch(SCHEMA)?;
+                self.conn.execute_batch(FTS_TRIGGERS)?;
                 for (name, on) in INDEXES {
                     self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
                 }
@@ -342,7 +343,7 @@ impl Store {
     }
 }
 
-fn node_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
+pub(crate) fn node_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
     let props: String = r.get(7)?;
     Ok(NodeRow {
         id: r.get(0)?,
@@ -358,7 +359,7 @@ fn node_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
 
 /// The single write transaction of an ingest. Dropping it without `commit` rolls back.
 pub struct IngestTx<'a> {
-    tx: Transaction<'a>,
+    pub(crate) tx: Transaction<'a>,
 }
 
 impl IngestTx<'_> {
@@ -379,6 +380,8 @@ impl IngestTx<'_> {
         for (name, _) in INDEXES {
             self.tx.execute_batch(&format!("DROP INDEX IF EXISTS {name};"))?;
         }
+        // The full-text triggers too: `create_indexes` fills the index once.
+        self.tx.execute_batch(FTS_DROP_TRIGGERS)?;
         Ok(())
     }
 
@@ -386,6 +389,8 @@ impl IngestTx<'_> {
         for (name, on) in INDEXES {
             self.tx.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
         }
+        self.tx.execute_batch(FTS_FILL)?;
+        self.tx.execute_batch(FTS_TRIGGERS)?;
         Ok(())
     }
 
@@ -393,7 +398,10 @@ impl IngestTx<'_> {
     /// nodes stay unless `everything`.
     pub fn clear(&self, everything: bool) -> Result<()> {
         if everything {
-            self.tx.execute_batch("DELETE FROM edges; DELETE FROM nodes; DELETE FROM refs; DELETE FROM files; DELETE FROM skipped;")?;
+            self.tx.execute_batch(
+                "DELETE FROM edges; DELETE FROM nodes; DELETE FROM refs; DELETE FROM files; DELETE FROM skipped;
+                 DELETE FROM knowledge_links; DELETE FROM knowledge_sources;",
+            )?;
         } else {
             self.tx.execute_batch(
                 "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository')
