@@ -1,0 +1,441 @@
+//! Pattern matching: binds pattern variables by backtracking over `GraphRead`.
+//!
+//! Each pattern part starts from whichever end is cheapest (a bound variable, an
+//! index seek on a property equality, the smallest label, or all nodes) and is
+//! walked in that direction; relationships are unique within one MATCH.
+
+use navegador_graph::{Direction, Edge, EdgeId, GraphStats, Node, NodeId, Path, Value};
+
+use crate::ast::{CmpOp, Dir, Expr, NodePat, PatternPart, RelPat};
+use crate::error::{CypherError, Result};
+use crate::eval::{eval, Ctx, Row};
+use crate::values::equals;
+
+/// Hard cap on variable-length depth so expansion cannot exhaust the stack.
+pub const MAX_HOPS: u64 = 500;
+
+/// How the start node of a pattern part is found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Access {
+    Bound(String),
+    IndexSeek { label: Option<String>, key: String },
+    LabelScan(String),
+    AllNodes,
+}
+
+/// Equality predicates `var.key = <constant>` usable for index seeks.
+pub fn equality_hints(where_: Option<&Expr>) -> Vec<(String, String, Expr)> {
+    let mut out = Vec::new();
+    fn walk(e: &Expr, out: &mut Vec<(String, String, Expr)>) {
+        match e {
+            Expr::Binary(crate::ast::BinOp::And, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            Expr::Compare(l, rest) if rest.len() == 1 && rest[0].0 == CmpOp::Eq => {
+                let r = &rest[0].1;
+                for (x, y) in [(&**l, r), (r, &**l)] {
+                    if let Expr::Prop(v, k) = x {
+                        if let Expr::Var(v) = &**v {
+                            if matches!(y, Expr::Lit(_) | Expr::Param(_)) {
+                                out.push((v.clone(), k.clone(), y.clone()));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(w) = where_ {
+        walk(w, &mut out);
+    }
+    out
+}
+
+/// Chooses how to find candidates for `np` and estimates how many there are.
+pub fn access_for(
+    np: &NodePat,
+    bound: &dyn Fn(&str) -> bool,
+    hints: &[(String, String, Expr)],
+    stats: &GraphStats,
+) -> (Access, f64) {
+    if let Some(v) = &np.var {
+        if bound(v) {
+            return (Access::Bound(v.clone()), 1.0);
+        }
+    }
+    let single_labels: Vec<&String> = np.labels.iter().filter(|g| g.len() == 1).map(|g| &g[0]).collect();
+    let smallest = single_labels
+        .iter()
+        .min_by_key(|l| stats.label_counts.get(l.as_str()).copied().unwrap_or(0))
+        .map(|l| (*l).clone());
+    let label_rows = |l: &Option<String>| match l {
+        Some(l) => stats.label_counts.get(l).copied().unwrap_or(0) as f64,
+        None => stats.node_count as f64,
+    };
+    let mut keys: Vec<String> = Vec::new();
+    if let Some(Expr::Map(items)) = &np.props {
+        keys.extend(items.iter().filter(|(_, e)| matches!(e, Expr::Lit(_) | Expr::Param(_))).map(|(k, _)| k.clone()));
+    }
+    if let Some(v) = &np.var {
+        keys.extend(hints.iter().filter(|(hv, _, _)| hv == v).map(|(_, k, _)| k.clone()));
+    }
+    if !keys.is_empty() {
+        let indexed = keys.iter().find(|k| stats.indexed_properties.contains(k)).cloned();
+        let key = indexed.clone().unwrap_or_else(|| keys[0].clone());
+        let base = label_rows(&smallest);
+        let est = if indexed.is_some() { (base / 100.0).max(1.0) } else { (base / 10.0).max(1.0) };
+        return (Access::IndexSeek { label: smallest, key }, est);
+    }
+    if let Some(l) = smallest {
+        let est = label_rows(&Some(l.clone()));
+        return (Access::LabelScan(l), est);
+    }
+    (Access::AllNodes, stats.node_count as f64)
+}
+
+struct Prep<'p> {
+    var: Option<&'p str>,
+    nodes: Vec<&'p NodePat>,
+    rels: Vec<(&'p RelPat, Direction)>,
+    reversed: bool,
+}
+
+fn prepare<'p>(part: &'p PatternPart, reversed: bool) -> Prep<'p> {
+    let mut nodes: Vec<&NodePat> = part.nodes().collect();
+    let mut rels: Vec<(&RelPat, Direction)> = part
+        .chain
+        .iter()
+        .map(|(r, _)| {
+            let d = match (r.dir, reversed) {
+                (Dir::Both, _) => Direction::Both,
+                (Dir::Right, false) | (Dir::Left, true) => Direction::Outgoing,
+                _ => Direction::Incoming,
+            };
+            (r, d)
+        })
+        .collect();
+    if reversed {
+        nodes.reverse();
+        rels.reverse();
+    }
+    Prep { var: part.var.as_deref(), nodes, rels, reversed }
+}
+
+/// Variables a pattern part binds.
+pub fn part_vars(p: &PatternPart) -> Vec<String> {
+    let mut v: Vec<String> = p.var.iter().cloned().collect();
+    for n in p.nodes() {
+        v.extend(n.var.iter().cloned());
+    }
+    for (r, _) in &p.chain {
+        v.extend(r.var.iter().cloned());
+    }
+    v
+}
+
+/// Orders parts (bound first, then cheapest) and picks each part's direction.
+pub fn plan_parts<'p>(
+    parts: &'p [PatternPart],
+    initially_bound: &dyn Fn(&str) -> bool,
+    hints: &[(String, String, Expr)],
+    stats: &GraphStats,
+) -> Vec<(&'p PatternPart, bool, Access, f64)> {
+    let mut bound_extra: Vec<String> = Vec::new();
+    let mut remaining: Vec<&PatternPart> = parts.iter().collect();
+    let mut out = Vec::new();
+    while !remaining.is_empty() {
+        let mut best: Option<(usize, bool, Access, f64)> = None;
+        for (i, p) in remaining.iter().enumerate() {
+            let is_bound = |v: &str| initially_bound(v) || bound_extra.iter().any(|b| b == v);
+            let (a1, c1) = access_for(&p.start, &is_bound, hints, stats);
+            let last = p.chain.last().map(|(_, n)| n).unwrap_or(&p.start);
+            let (a2, c2) = access_for(last, &is_bound, hints, stats);
+            let (rev, a, c) = if c2 < c1 { (true, a2, c2) } else { (false, a1, c1) };
+            if best.as_ref().is_none_or(|b| c < b.3) {
+                best = Some((i, rev, a, c));
+            }
+        }
+        let (i, rev, a, c) = best.expect("remaining is not empty");
+        let p = remaining.remove(i);
+        bound_extra.extend(part_vars(p));
+        out.push((p, rev, a, c));
+    }
+    out
+}
+
+/// Calls `out` for every way `parts` match given `row`; `out` returns false to stop.
+pub fn match_parts(
+    ctx: &Ctx,
+    parts: &[PatternPart],
+    where_: Option<&Expr>,
+    row: &Row,
+    out: &mut dyn FnMut(Row) -> Result<bool>,
+) -> Result<()> {
+    let hints = equality_hints(where_);
+    let bound = |v: &str| row.get(v).is_some();
+    let planned = plan_parts(parts, &bound, &hints, ctx.stats);
+    let preps: Vec<(Prep, Access)> = planned.into_iter().map(|(p, rev, a, _)| (prepare(p, rev), a)).collect();
+    let mut m = Matcher { ctx, preps, hints, out, used: Vec::new(), path_nodes: Vec::new(), path_edges: Vec::new() };
+    m.part(0, row.clone())?;
+    Ok(())
+}
+
+struct Matcher<'c, 'a, 'p, 'o> {
+    ctx: &'c Ctx<'a>,
+    preps: Vec<(Prep<'p>, Access)>,
+    hints: Vec<(String, String, Expr)>,
+    out: &'o mut dyn FnMut(Row) -> Result<bool>,
+    used: Vec<EdgeId>,
+    path_nodes: Vec<Node>,
+    path_edges: Vec<Edge>,
+}
+
+impl Matcher<'_, '_, '_, '_> {
+    fn candidates(&self, pi: usize, row: &Row) -> Result<Vec<NodeId>> {
+        let (prep, access) = &self.preps[pi];
+        let np = prep.nodes[0];
+        let g = self.ctx.g;
+        Ok(match access {
+            Access::Bound(v) => match row.get(v) {
+                Some(Value::Node(n)) => vec![n.id],
+                _ => vec![],
+            },
+            Access::IndexSeek { label, key } => {
+                let mut value = None;
+                if let Some(Expr::Map(items)) = &np.props {
+                    if let Some((_, e)) = items.iter().find(|(k, _)| k == key) {
+                        value = Some(eval(self.ctx, e, row)?);
+                    }
+                }
+                if value.is_none() {
+                    if let Some((_, _, e)) = self.hints.iter().find(|(v, k, _)| Some(v) == np.var.as_ref() && k == key) {
+                        value = Some(eval(self.ctx, e, row)?);
+                    }
+                }
+                match value {
+                    Some(v) if !v.is_null() => g.node_ids_by_property(label.as_deref(), key, &v)?,
+                    _ => vec![],
+                }
+            }
+            Access::LabelScan(l) => g.node_ids(Some(l))?,
+            Access::AllNodes => g.node_ids(None)?,
+        })
+    }
+
+    fn node_ok(&self, np: &NodePat, node: &Node, row: &Row) -> Result<bool> {
+        if let Some(v) = &np.var {
+            if let Some(b) = row.get(v) {
+                match b {
+                    Value::Node(b) if b.id == node.id => {}
+                    _ => return Ok(false),
+                }
+            }
+        }
+        if !np.labels.iter().all(|g| g.iter().any(|l| node.labels.contains(l))) {
+            return Ok(false);
+        }
+        props_ok(self.ctx, np.props.as_ref(), &node.props, row)
+    }
+
+    fn part(&mut self, pi: usize, row: Row) -> Result<bool> {
+        if pi == self.preps.len() {
+            return (self.out)(row);
+        }
+        let cands = self.candidates(pi, &row)?;
+        for id in cands {
+            self.ctx.guard.check()?;
+            let Some(node) = self.ctx.g.node(id)? else { continue };
+            let np = self.preps[pi].0.nodes[0];
+            if !self.node_ok(np, &node, &row)? {
+                continue;
+            }
+            let mut r = row.clone();
+            if let Some(v) = &np.var {
+                r.insert(v.clone(), Value::Node(Box::new(node.clone())));
+            }
+            self.path_nodes.clear();
+            self.path_edges.clear();
+            self.path_nodes.push(node.clone());
+            if !self.step(pi, 0, node, r)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn finish_part(&mut self, pi: usize, mut row: Row) -> Result<bool> {
+        let prep = &self.preps[pi].0;
+        if let Some(v) = prep.var {
+            let mut nodes = self.path_nodes.clone();
+            let mut edges = self.path_edges.clone();
+            if prep.reversed {
+                nodes.reverse();
+                edges.reverse();
+            }
+            row.insert(v.to_string(), Value::Path(Box::new(Path { nodes, edges })));
+        }
+        let (nodes, edges) = (self.path_nodes.clone(), self.path_edges.clone());
+        let r = self.part(pi + 1, row);
+        self.path_nodes = nodes;
+        self.path_edges = edges;
+        r
+    }
+
+    fn step(&mut self, pi: usize, i: usize, cur: Node, row: Row) -> Result<bool> {
+        if i == self.preps[pi].0.rels.len() {
+            return self.finish_part(pi, row);
+        }
+        let (rp, dir) = self.preps[pi].0.rels[i];
+        match rp.range {
+            None => {
+                let edges = self.ctx.g.edges_of(cur.id, dir, &rp.types)?;
+                for e in edges {
+                    self.ctx.guard.check()?;
+                    if self.used.contains(&e.id) || !self.rel_ok(rp, &e, &row)? {
+                        continue;
+                    }
+                    let other_id = other_end(&e, cur.id, dir);
+                    let Some(other) = self.ctx.g.node(other_id)? else { continue };
+                    let np = self.preps[pi].0.nodes[i + 1];
+                    if !self.node_ok(np, &other, &row)? {
+                        continue;
+                    }
+                    let mut r = row.clone();
+                    if let Some(v) = &rp.var {
+                        r.insert(v.clone(), Value::Relationship(Box::new(e.clone())));
+                    }
+                    if let Some(v) = &np.var {
+                        r.insert(v.clone(), Value::Node(Box::new(other.clone())));
+                    }
+                    self.used.push(e.id);
+                    self.path_edges.push(e);
+                    self.path_nodes.push(other.clone());
+                    let cont = self.step(pi, i + 1, other, r)?;
+                    self.used.pop();
+                    self.path_edges.pop();
+                    self.path_nodes.pop();
+                    if !cont {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Some((lo, hi)) => {
+                let lo = lo.unwrap_or(1);
+                let hi = hi.unwrap_or(u64::MAX);
+                let mut acc = Vec::new();
+                self.varlen(pi, i, cur, &row, lo, hi, &mut acc)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn varlen(&mut self, pi: usize, i: usize, cur: Node, row: &Row, lo: u64, hi: u64, acc: &mut Vec<Edge>) -> Result<bool> {
+        let depth = acc.len() as u64;
+        let (rp, dir) = self.preps[pi].0.rels[i];
+        let np = self.preps[pi].0.nodes[i + 1];
+        if depth >= lo && self.node_ok(np, &cur, row)? {
+            let mut list: Vec<Value> = acc.iter().map(|e| Value::Relationship(Box::new(e.clone()))).collect();
+            if self.preps[pi].0.reversed {
+                list.reverse();
+            }
+            let mut ok = true;
+            if let Some(v) = &rp.var {
+                if let Some(b) = row.get(v) {
+                    ok = equals(b, &Value::List(list.clone())) == Some(true);
+                }
+            }
+            if ok {
+                let mut r = row.clone();
+                if let Some(v) = &rp.var {
+                    r.insert(v.clone(), Value::List(list));
+                }
+                if let Some(v) = &np.var {
+                    r.insert(v.clone(), Value::Node(Box::new(cur.clone())));
+                }
+                if !self.step(pi, i + 1, cur.clone(), r)? {
+                    return Ok(false);
+                }
+            }
+        }
+        if depth >= hi {
+            return Ok(true);
+        }
+        if depth >= MAX_HOPS {
+            return Err(CypherError::Unsupported(format!("variable-length pattern deeper than {MAX_HOPS} hops")));
+        }
+        let edges = self.ctx.g.edges_of(cur.id, dir, &rp.types)?;
+        for e in edges {
+            self.ctx.guard.check()?;
+            if self.used.contains(&e.id) || !props_ok(self.ctx, rp.props.as_ref(), &e.props, row)? {
+                continue;
+            }
+            let other_id = other_end(&e, cur.id, dir);
+            let Some(other) = self.ctx.g.node(other_id)? else { continue };
+            self.used.push(e.id);
+            acc.push(e.clone());
+            self.path_edges.push(e);
+            self.path_nodes.push(other.clone());
+            let c = self.varlen(pi, i, other, row, lo, hi, acc);
+            self.used.pop();
+            acc.pop();
+            self.path_edges.pop();
+            self.path_nodes.pop();
+            if !c? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn rel_ok(&self, rp: &RelPat, e: &Edge, row: &Row) -> Result<bool> {
+        if let Some(v) = &rp.var {
+            if let Some(b) = row.get(v) {
+                match b {
+                    Value::Relationship(b) if b.id == e.id => {}
+                    _ => return Ok(false),
+                }
+            }
+        }
+        props_ok(self.ctx, rp.props.as_ref(), &e.props, row)
+    }
+}
+
+fn other_end(e: &Edge, cur: NodeId, dir: Direction) -> NodeId {
+    match dir {
+        Direction::Outgoing => e.dst,
+        Direction::Incoming => e.src,
+        Direction::Both => {
+            if e.src == cur {
+                e.dst
+            } else {
+                e.src
+            }
+        }
+    }
+}
+
+fn props_ok(
+    ctx: &Ctx,
+    props: Option<&Expr>,
+    have: &std::collections::BTreeMap<String, Value>,
+    row: &Row,
+) -> Result<bool> {
+    let Some(p) = props else { return Ok(true) };
+    let want = eval(ctx, p, row)?;
+    let Value::Map(want) = want else {
+        if want.is_null() {
+            return Ok(true);
+        }
+        return Err(CypherError::type_err("pattern properties must be a map"));
+    };
+    for (k, v) in &want {
+        match have.get(k) {
+            Some(h) if equals(h, v) == Some(true) => {}
+            _ => return Ok(false),
+        }
+    }
+    Ok(true)
+}
