@@ -68,6 +68,9 @@ pub enum CypherError {
     Timeout(std::time::Duration),
     #[error("query cancelled")]
     Cancelled,
+    /// A procedure that is not registered (openCypher `ProcedureError`).
+    #[error("procedure {name} is not available")]
+    Procedure { name: String },
     #[error("unsupported: {0}")]
     Unsupported(String),
     #[error(transparent)]
@@ -84,6 +87,7 @@ impl CypherError {
             CypherError::Runtime { .. } => "SemanticError",
             CypherError::EntityNotFound { .. } => "EntityNotFound",
             CypherError::Constraint { .. } => "ConstraintVerificationFailed",
+            CypherError::Procedure { .. } => "ProcedureError",
             CypherError::Graph(GraphError::NodeHasEdges(_)) => "ConstraintVerificationFailed",
             CypherError::Graph(GraphError::InvalidProperty { .. }) => "TypeError",
             _ => "Error",

@@ -53,6 +53,8 @@ pub struct Ctx<'a> {
     pub params: &'a BTreeMap<String, Value>,
     pub guard: &'a Guard,
     pub stats: &'a GraphStats,
+    /// Entities deleted earlier in this query, as (is_node, id).
+    pub deleted: &'a std::collections::BTreeSet<(bool, i64)>,
 }
 
 pub fn truthy(v: &Value) -> Result<Option<bool>> {
@@ -81,6 +83,7 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             .ok_or_else(|| CypherError::semantic("UndefinedVariable", format!("variable `{v}` not defined"))),
         Expr::Prop(t, key) => {
             let t = eval(ctx, t, row)?;
+            check_not_deleted(ctx, &t)?;
             property(&t, key)
         }
         Expr::List(items) => Ok(Value::List(items.iter().map(|i| eval(ctx, i, row)).collect::<Result<_>>()?)),
@@ -377,6 +380,18 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             }
         }
     }
+}
+
+pub fn check_not_deleted(ctx: &Ctx, v: &Value) -> Result<()> {
+    let gone = match v {
+        Value::Node(n) => ctx.deleted.contains(&(true, n.id.0)),
+        Value::Relationship(r) => ctx.deleted.contains(&(false, r.id.0)),
+        _ => false,
+    };
+    if gone {
+        return Err(CypherError::EntityNotFound { message: "the entity was deleted earlier in this query".into() });
+    }
+    Ok(())
 }
 
 pub fn property(t: &Value, key: &str) -> Result<Value> {

@@ -91,11 +91,12 @@ pub struct Exec<'a, 'p> {
     pub guard: Guard,
     pub gstats: GraphStats,
     pub qstats: QueryStats,
+    pub deleted: BTreeSet<(bool, i64)>,
 }
 
 macro_rules! ctx {
     ($s:expr) => {
-        Ctx { g: &$s.g, params: $s.params, guard: &$s.guard, stats: &$s.gstats }
+        Ctx { g: &$s.g, params: $s.params, guard: &$s.guard, stats: &$s.gstats, deleted: &$s.deleted }
     };
 }
 
@@ -229,6 +230,18 @@ impl Exec<'_, '_> {
                     let mut found = Vec::new();
                     {
                         let ctx = ctx!(self);
+                        let mut props: Vec<&Expr> = part.nodes().filter_map(|n| n.props.as_ref()).collect();
+                        props.extend(part.chain.iter().filter_map(|(r, _)| r.props.as_ref()));
+                        for p in props {
+                            if let Value::Map(m) = eval(&ctx, p, &row)? {
+                                if m.values().any(Value::is_null) {
+                                    return Err(CypherError::Runtime {
+                                        code: "MergeReadOwnWrites",
+                                        message: "MERGE cannot use null property values".into(),
+                                    });
+                                }
+                            }
+                        }
                         match_parts(&ctx, std::slice::from_ref(part), None, &row, &mut |r| {
                             found.push(r);
                             Ok(true)
@@ -294,6 +307,7 @@ impl Exec<'_, '_> {
                 }
                 let name = if *detach { "DETACH DELETE" } else { "DELETE" };
                 for e in edges {
+                    self.deleted.insert((false, e.0));
                     match self.write(name)?.delete_edge(e) {
                         Ok(()) => self.qstats.relationships_deleted += 1,
                         Err(GraphError::EdgeNotFound(_)) => {}
@@ -301,6 +315,12 @@ impl Exec<'_, '_> {
                     }
                 }
                 for n in nodes {
+                    if *detach {
+                        for e in self.g.edges_of(n, Direction::Both, &[])? {
+                            self.deleted.insert((false, e.id.0));
+                        }
+                    }
+                    self.deleted.insert((true, n.0));
                     match self.write(name)?.delete_node(n, *detach) {
                         Ok(k) => {
                             self.qstats.nodes_deleted += 1;
@@ -337,9 +357,7 @@ impl Exec<'_, '_> {
                 }
                 self.refresh(rows)?
             }
-            Clause::Call { name, .. } => {
-                return Err(CypherError::Unsupported(format!("procedure {name} is not available")))
-            }
+            Clause::Call { name, .. } => return Err(CypherError::Procedure { name: name.clone() }),
             Clause::LoadCsv { .. } => return Err(CypherError::Unsupported("LOAD CSV".into())),
         })
     }
@@ -630,10 +648,9 @@ impl Exec<'_, '_> {
         }
         if !p.order.is_empty() {
             if !keys_ready {
-                for (ks, o, c) in rows.iter_mut() {
-                    let src = if p.distinct { &*o } else { &*c };
+                for (ks, _, c) in rows.iter_mut() {
                     for (e, _) in &p.order {
-                        ks.push(eval(&ctx, e, src)?);
+                        ks.push(eval(&ctx, e, c)?);
                     }
                 }
             }
@@ -651,18 +668,18 @@ impl Exec<'_, '_> {
         }
         let skip = count_arg(&ctx, p.skip.as_ref(), "SKIP")?.unwrap_or(0);
         let limit = count_arg(&ctx, p.limit.as_ref(), "LIMIT")?;
-        let mut out: Vec<Row> = rows.into_iter().skip(skip).map(|(_, o, _)| o).collect();
+        let mut rows: Vec<(Vec<Value>, Row, Row)> = rows.into_iter().skip(skip).collect();
         if let Some(l) = limit {
-            out.truncate(l);
+            rows.truncate(l);
         }
-        if let Some(w) = &p.where_ {
-            let mut kept = Vec::new();
-            for r in out {
-                if truthy(&eval(&ctx, w, &r)?)? == Some(true) {
-                    kept.push(r);
+        let mut out = Vec::with_capacity(rows.len());
+        for (_, o, c) in rows {
+            if let Some(w) = &p.where_ {
+                if truthy(&eval(&ctx, w, &c)?)? != Some(true) {
+                    continue;
                 }
             }
-            out = kept;
+            out.push(o);
         }
         Ok((names, out))
     }
@@ -773,6 +790,15 @@ fn map_children(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             f(list);
             pred.iter_mut().for_each(|x| f(x));
             proj.iter_mut().for_each(|x| f(x));
+        }
+        Expr::Quantifier { list, pred, .. } => {
+            f(list);
+            f(pred)
+        }
+        Expr::Reduce { init, list, expr, .. } => {
+            f(init);
+            f(list);
+            f(expr)
         }
         Expr::MapProj(_, items) => items.iter_mut().for_each(|i| {
             if let MapItem::Lit(_, x) = i {

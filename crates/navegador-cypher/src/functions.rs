@@ -1,7 +1,5 @@
 //! Scalar functions (`size`, `toInteger`, `substring`, ...). Aggregates live in `exec`.
 
-use std::collections::BTreeMap;
-
 use navegador_graph::Value;
 
 use crate::error::{CypherError, Result};
@@ -82,6 +80,7 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
         },
         "labels" => match &a0 {
             Node(n) => {
+                crate::eval::check_not_deleted(ctx, &a0)?;
                 let fresh = ctx.g.node(n.id)?.map_or_else(|| n.labels.clone(), |x| x.labels);
                 List(fresh.into_iter().map(String).collect())
             }
@@ -152,9 +151,13 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             other => return Err(wrong(name, other)),
         },
         "range" => {
-            let start = int(&args[0])?;
-            let end = int(&args[1])?;
-            let step = if args.len() > 2 { int(&args[2])? } else { 1 };
+            let iarg = |v: &Value| match v {
+                Int(i) => Ok(*i),
+                other => Err(CypherError::arg("InvalidArgumentType", format!("range() expects integers, got {}", type_name(other)))),
+            };
+            let start = iarg(&args[0])?;
+            let end = iarg(&args[1])?;
+            let step = if args.len() > 2 { iarg(&args[2])? } else { 1 };
             if step == 0 {
                 return Err(CypherError::arg("NumberOutOfRange", "range() step must not be zero"));
             }
@@ -326,16 +329,6 @@ pub fn parse_number(t: &str) -> Option<Value> {
         return None;
     }
     t.parse::<f64>().ok().map(Value::Float)
-}
-
-/// Builds a property map, used where functions need map values.
-pub fn to_map(v: &Value) -> Option<BTreeMap<String, Value>> {
-    match v {
-        Value::Map(m) => Some(m.clone()),
-        Value::Node(n) => Some(n.props.clone()),
-        Value::Relationship(r) => Some(r.props.clone()),
-        _ => None,
-    }
 }
 
 pub fn _float_text(f: f64) -> String {

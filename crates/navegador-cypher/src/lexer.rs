@@ -52,7 +52,7 @@ pub fn lex(text: &str) -> Result<Vec<Token>> {
             continue;
         }
         let start = i;
-        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit()) && !prev_is_value(&out)) {
+        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit()) && !prev_is_value(&out, i)) {
             let (tok, end) = number(text, i)?;
             out.push(Token { tok, start, end });
             i = end;
@@ -94,7 +94,13 @@ pub fn lex(text: &str) -> Result<Vec<Token>> {
                 i = j + e + 2;
                 continue;
             }
-            let e = ident_end(text, j);
+            let mut e = j;
+            for (k, ch) in text[j..].char_indices() {
+                if !(ch.is_alphanumeric() || ch == '_') {
+                    break;
+                }
+                e = j + k + ch.len_utf8();
+            }
             if e == j {
                 return Err(syntax(text, j, "UnexpectedSyntax", "expected a parameter name after '$'".into()));
             }
@@ -113,12 +119,9 @@ pub fn lex(text: &str) -> Result<Vec<Token>> {
             i += s.len();
             continue;
         }
-        // Unicode dashes and arrows some editors produce are normalised to '-'.
         let ch = text[i..].chars().next().unwrap_or(' ');
         if matches!(ch, '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{fe58}' | '\u{fe63}' | '\u{ff0d}' | '\u{00ad}') {
-            out.push(Token { tok: Tok::Sym("-"), start, end: i + ch.len_utf8() });
-            i += ch.len_utf8();
-            continue;
+            return Err(syntax(text, i, "InvalidUnicodeCharacter", format!("invalid character '{ch}', expected '-'")));
         }
         return Err(syntax(text, i, "UnexpectedSyntax", format!("unexpected character '{ch}'")));
     }
@@ -126,8 +129,12 @@ pub fn lex(text: &str) -> Result<Vec<Token>> {
     Ok(out)
 }
 
-fn prev_is_value(out: &[Token]) -> bool {
-    matches!(out.last().map(|t| &t.tok), Some(Tok::Ident(_) | Tok::Quoted(_) | Tok::Sym(")" | "]" | "}")))
+/// Whether a '.' at `i` continues the previous token (property access) rather than
+/// starting a number like `.5`.
+fn prev_is_value(out: &[Token], i: usize) -> bool {
+    out.last().is_some_and(|t| {
+        t.end == i && matches!(t.tok, Tok::Ident(_) | Tok::Quoted(_) | Tok::Sym(")" | "]" | "}") | Tok::Param(_))
+    })
 }
 
 fn ident_end(text: &str, i: usize) -> usize {
@@ -146,7 +153,10 @@ fn number(text: &str, i: usize) -> Result<(Tok, usize)> {
     let b = text.as_bytes();
     let bad = |at: usize| syntax(text, at, "InvalidNumberLiteral", "invalid number literal".into());
     if text[i..].starts_with("0x") || text[i..].starts_with("0o") {
-        let e = ident_end(text, i + 2).max(i + 2);
+        let mut e = i + 2;
+        while e < b.len() && (b[e].is_ascii_alphanumeric() || b[e] == b'_') {
+            e += 1;
+        }
         let body = &text[i + 2..e];
         let radix = if text[i..].starts_with("0x") { 16 } else { 8 };
         if body.is_empty() || !body.chars().all(|c| c.is_digit(radix)) {

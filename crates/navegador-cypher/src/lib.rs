@@ -128,6 +128,7 @@ fn run(g: exec::GraphHandle<'_>, query: &str, opts: &QueryOptions) -> Result<Que
         guard: eval::Guard::new(opts.timeout, opts.cancel.clone()),
         gstats,
         qstats: QueryStats::default(),
+        deleted: Default::default(),
     };
     let out = ex.run_query(&stmt.query)?;
     let mut rows = out.rows;

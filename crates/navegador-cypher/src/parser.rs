@@ -369,7 +369,7 @@ impl<'a> Parser<'a> {
                 let asc = if self.eat_kw("DESC") || self.eat_kw("DESCENDING") {
                     false
                 } else {
-                    self.eat_kw("ASC") || self.eat_kw("ASCENDING");
+                    let _ = self.eat_kw("ASC") || self.eat_kw("ASCENDING");
                     true
                 };
                 order.push((e, asc));

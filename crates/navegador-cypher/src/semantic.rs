@@ -42,7 +42,19 @@ enum Kind {
     Node,
     Rel,
     Path,
+    /// Definitely not a graph entity (a literal, list, map, arithmetic result).
+    Value,
     Any,
+}
+
+fn kind_of(scope: &Scope, e: &Expr) -> Kind {
+    match e {
+        Expr::Var(v) => scope.get(v).copied().unwrap_or(Kind::Any),
+        Expr::Lit(_) | Expr::List(_) | Expr::Map(_) | Expr::Binary(..) | Expr::Compare(..) | Expr::Unary(..)
+        | Expr::IsNull(..) | Expr::ListComp { .. } | Expr::PatternComp { .. } | Expr::MapProj(..)
+        | Expr::Quantifier { .. } | Expr::HasLabels(..) | Expr::Exists { .. } | Expr::CountStar => Kind::Value,
+        _ => Kind::Any,
+    }
 }
 
 type Scope = BTreeMap<String, Kind>;
@@ -92,10 +104,10 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
         }
         match c {
             Clause::Match { pattern, where_, .. } => {
+                no_param_maps(pattern)?;
                 bind_pattern(&mut scope, pattern, false)?;
                 if let Some(w) = where_ {
-                    no_aggregate(w, "WHERE")?;
-                    expr(&scope, w)?;
+                    where_clause(&scope, w)?;
                 }
             }
             Clause::Unwind { expr: e, alias, .. } => {
@@ -114,16 +126,11 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
                         next = scope.clone();
                     }
                     for (name, item) in names.iter().zip(&p.items) {
-                        let kind = match &item.expr {
-                            Expr::Var(v) => scope.get(v).copied().unwrap_or(Kind::Any),
-                            _ => Kind::Any,
-                        };
-                        next.insert(name.clone(), kind);
+                        next.insert(name.clone(), kind_of(&scope, &item.expr));
                     }
                     let order_scope = merged(&scope, &next);
                     if let Some(w) = &p.where_ {
-                        no_aggregate(w, "WHERE")?;
-                        expr(&order_scope, w)?;
+                        where_clause(&order_scope, w)?;
                     }
                     scope = next;
                 } else {
@@ -138,10 +145,11 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
             Clause::Create { pattern, .. } => {
                 for part in pattern {
                     create_part(&scope, part, "CREATE")?;
+                    bind_pattern(&mut scope, std::slice::from_ref(part), true)?;
                 }
-                bind_pattern(&mut scope, pattern, true)?;
             }
             Clause::Merge { part, on_create, on_match, .. } => {
+                no_param_maps(std::slice::from_ref(part))?;
                 create_part(&scope, part, "MERGE")?;
                 bind_pattern(&mut scope, std::slice::from_ref(part), true)?;
                 for it in on_create.iter().chain(on_match) {
@@ -191,7 +199,12 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
                 }));
                 let _ = inner;
             }
-            Clause::Call { .. } | Clause::LoadCsv { .. } => {}
+            Clause::Call { yields, .. } => {
+                for (f, a) in yields {
+                    scope.insert(a.clone().unwrap_or_else(|| f.clone()), Kind::Any);
+                }
+            }
+            Clause::LoadCsv { .. } => {}
         }
     }
     Ok(vec![])
@@ -222,10 +235,12 @@ fn set_item(scope: &Scope, it: &SetItem) -> Result<()> {
     match it {
         SetItem::Prop { target, value, .. } => {
             expr(scope, target)?;
+            no_bare_pattern(value)?;
             expr(scope, value)
         }
         SetItem::Replace { var, value } | SetItem::Merge { var, value } => {
             need(scope, var)?;
+            no_bare_pattern(value)?;
             expr(scope, value)
         }
         SetItem::Labels { var, .. } => need(scope, var),
@@ -262,12 +277,45 @@ fn create_part(scope: &Scope, part: &PatternPart, clause: &str) -> Result<()> {
             }
         }
     }
-    for np in part.nodes() {
-        if let Some(p) = &np.props {
-            expr(scope, p)?;
+    Ok(())
+}
+
+fn no_param_maps(pattern: &[PatternPart]) -> Result<()> {
+    for part in pattern {
+        let props = part.nodes().map(|n| &n.props).chain(part.chain.iter().map(|(r, _)| &r.props));
+        for p in props.flatten() {
+            if let Expr::Param(_) = p {
+                return Err(CypherError::semantic("InvalidParameterUse", "a parameter cannot be used as a property map in MATCH or MERGE"));
+            }
         }
     }
     Ok(())
+}
+
+fn where_clause(scope: &Scope, w: &Expr) -> Result<()> {
+    no_aggregate(w, "WHERE")?;
+    if matches!(kind_of(scope, w), Kind::Node | Kind::Rel | Kind::Path) {
+        return Err(CypherError::semantic("InvalidArgumentType", "WHERE expects a boolean, not a graph entity"));
+    }
+    expr(scope, w)
+}
+
+/// Pattern predicates are only allowed where a boolean is filtered (WHERE, exists()).
+fn no_bare_pattern(e: &Expr) -> Result<()> {
+    match e {
+        Expr::PatternPred(_) => Err(CypherError::semantic("UnexpectedSyntax", "a pattern cannot be used as a value; use a pattern comprehension or EXISTS")),
+        Expr::Exists { .. } | Expr::PatternComp { .. } => Ok(()),
+        Expr::Func { name, .. } if name.eq_ignore_ascii_case("exists") => Ok(()),
+        _ => {
+            let mut r = Ok(());
+            e.children(&mut |c| {
+                if r.is_ok() {
+                    r = no_bare_pattern(c);
+                }
+            });
+            r
+        }
+    }
 }
 
 fn bind_pattern(scope: &mut Scope, pattern: &[PatternPart], creating: bool) -> Result<()> {
@@ -280,7 +328,10 @@ fn bind_pattern(scope: &mut Scope, pattern: &[PatternPart], creating: bool) -> R
             }
             if let Some(v) = &np.var {
                 match scope.get(v) {
-                    Some(Kind::Node) | Some(Kind::Any) | None => {
+                    Some(Kind::Node) | None => {
+                        scope.insert(v.clone(), Kind::Node);
+                    }
+                    Some(Kind::Any) => {
                         scope.insert(v.clone(), Kind::Node);
                     }
                     Some(_) => return Err(CypherError::semantic("VariableTypeConflict", format!("`{v}` is not a node"))),
@@ -318,11 +369,12 @@ fn bind_pattern(scope: &mut Scope, pattern: &[PatternPart], creating: bool) -> R
 }
 
 fn projection(scope: &Scope, p: &Projection, is_with: bool) -> Result<Vec<String>> {
-    if p.star && scope.is_empty() {
+    if p.star && scope.is_empty() && !is_with {
         return Err(CypherError::semantic("NoVariablesInScope", "RETURN * / WITH * needs variables in scope"));
     }
     let mut names = Vec::new();
     for it in &p.items {
+        no_bare_pattern(&it.expr)?;
         expr(scope, &it.expr)?;
         check_aggregation_nesting(&it.expr, false)?;
         if is_with && it.alias.is_none() && !matches!(it.expr, Expr::Var(_)) {
@@ -341,26 +393,23 @@ fn projection(scope: &Scope, p: &Projection, is_with: bool) -> Result<Vec<String
         order_scope.extend(scope.clone());
     }
     for (e, _) in &p.order {
-        if aggregating || p.distinct {
-            // Only projected expressions (or their aliases) can be used.
-            let projected = p.items.iter().any(|i| same_expr(&i.expr, e));
-            if !projected {
-                let mut ok = true;
-                let mut probe = |v: &str| {
-                    if !order_scope.contains_key(v) {
-                        ok = false;
-                    }
-                };
-                free_vars(e, &mut Vec::new(), &mut probe);
-                if !ok {
-                    let code = if aggregating { "AmbiguousAggregationExpression" } else { "UndefinedVariable" };
-                    // Aggregating ORDER BY with non-projected variables is ambiguous.
-                    if e.contains_aggregate() && !aggregating {
-                        return Err(CypherError::semantic("InvalidAggregation", "aggregation in ORDER BY requires aggregating projection"));
-                    }
-                    return Err(CypherError::semantic(code, "ORDER BY after aggregation or DISTINCT may only use projected columns"));
-                }
+        if aggregating {
+            // Outside aggregate calls, only projected expressions and aliases may be used.
+            let keys: Vec<&Expr> = p.items.iter().map(|i| &i.expr).collect();
+            let mut ok = true;
+            check_order_agg(e, &keys, &order_scope, &mut ok);
+            if !ok {
+                return Err(CypherError::semantic(
+                    "AmbiguousAggregationExpression",
+                    "ORDER BY after aggregation may only use projected columns",
+                ));
             }
+            expr(&merged(scope, &order_scope), e)?;
+        } else if p.distinct {
+            if e.contains_aggregate() {
+                return Err(CypherError::semantic("InvalidAggregation", "aggregation in ORDER BY requires an aggregating projection"));
+            }
+            expr(&merged(scope, &order_scope), e)?;
         } else {
             if e.contains_aggregate() {
                 return Err(CypherError::semantic("InvalidAggregation", "aggregation in ORDER BY requires an aggregating projection"));
@@ -400,6 +449,19 @@ fn projection(scope: &Scope, p: &Projection, is_with: bool) -> Result<Vec<String
     Ok(names)
 }
 
+fn check_order_agg(e: &Expr, keys: &[&Expr], aliases: &Scope, ok: &mut bool) {
+    if e.is_aggregate_call() || keys.iter().any(|k| same_expr(k, e)) {
+        return;
+    }
+    if let Expr::Var(v) = e {
+        if !aliases.contains_key(v) {
+            *ok = false;
+        }
+        return;
+    }
+    e.children(&mut |c| check_order_agg(c, keys, aliases, ok));
+}
+
 fn check_mixed(e: &Expr, keys: &[&Expr], ok: &mut bool) {
     if e.is_aggregate_call() || keys.iter().any(|k| same_expr(k, e)) {
         return;
@@ -421,20 +483,11 @@ fn check_aggregation_nesting(e: &Expr, inside: bool) -> Result<()> {
         return Err(CypherError::semantic("NestedAggregation", "aggregate functions cannot be nested"));
     }
     let mut r = Ok(());
-    match e {
-        Expr::ListComp { .. } | Expr::Quantifier { .. } | Expr::Reduce { .. } | Expr::PatternComp { .. } => {
-            e.children(&mut |c| {
-                if r.is_ok() && c.contains_aggregate() {
-                    r = Err(CypherError::semantic("InvalidAggregation", "aggregation inside a list comprehension or quantifier"));
-                }
-            });
+    e.children(&mut |c| {
+        if r.is_ok() {
+            r = check_aggregation_nesting(c, inside || agg);
         }
-        _ => e.children(&mut |c| {
-            if r.is_ok() {
-                r = check_aggregation_nesting(c, inside || agg);
-            }
-        }),
-    }
+    });
     r
 }
 
@@ -555,28 +608,39 @@ fn functions_ok(scope: &Scope, e: &Expr) -> Result<()> {
         if *distinct && !AGGREGATES.contains(&lname.as_str()) {
             return Err(CypherError::semantic("InvalidArgumentType", format!("DISTINCT is only allowed in aggregate functions, not {name}()")));
         }
-        // Type errors detectable from literal arguments.
-        for a in args {
-            if let Expr::Var(v) = a {
-                let k = scope.get(v).copied();
-                let bad = match lname.as_str() {
-                    "labels" => matches!(k, Some(Kind::Rel | Kind::Path)),
-                    "type" => matches!(k, Some(Kind::Node | Kind::Path)),
-                    "length" => matches!(k, Some(Kind::Node | Kind::Rel)),
-                    _ => false,
-                };
-                if bad {
-                    return Err(CypherError::type_err(format!("{name}() cannot take `{v}`")));
-                }
+        // Type errors detectable from the argument's kind or literal form.
+        if let Some(a) = args.first() {
+            let k = kind_of(scope, a);
+            let lit_scalar = matches!(a, Expr::Lit(v) if !v.is_null());
+            let bad = match lname.as_str() {
+                "labels" => matches!(k, Kind::Rel | Kind::Path) || lit_scalar || matches!(a, Expr::List(_) | Expr::Map(_)),
+                "type" => matches!(k, Kind::Node | Kind::Path) || lit_scalar || matches!(a, Expr::List(_) | Expr::Map(_)),
+                "length" => matches!(k, Kind::Node | Kind::Rel) || lit_scalar,
+                "size" => matches!(k, Kind::Node | Kind::Rel | Kind::Path) || matches!(a, Expr::PatternPred(_)),
+                "properties" => matches!(k, Kind::Path) || lit_scalar || matches!(a, Expr::List(_)),
+                _ => false,
+            };
+            if bad {
+                let code = if matches!(a, Expr::PatternPred(_)) { "UnexpectedSyntax" } else { "InvalidArgumentType" };
+                return Err(CypherError::semantic(code, format!("{name}() cannot take this argument")));
             }
         }
     }
-    if let Expr::Binary(BinOp::And | BinOp::Or | BinOp::Xor, a, b) = e {
-        for x in [a, b] {
-            if matches!(&**x, Expr::Lit(v) if !matches!(v, navegador_graph::Value::Bool(_) | navegador_graph::Value::Null)) {
-                return Err(CypherError::semantic("InvalidArgumentType", "boolean operators expect booleans"));
-            }
+    let not_bool = |x: &Expr| {
+        matches!(x, Expr::Lit(v) if !matches!(v, navegador_graph::Value::Bool(_) | navegador_graph::Value::Null))
+            || matches!(x, Expr::List(_) | Expr::Map(_) | Expr::ListComp { .. })
+    };
+    match e {
+        Expr::Binary(BinOp::And | BinOp::Or | BinOp::Xor, a, b) if not_bool(a) || not_bool(b) => {
+            return Err(CypherError::semantic("InvalidArgumentType", "boolean operators expect booleans"));
         }
+        Expr::Unary(UnOp::Not, a) if not_bool(a) => {
+            return Err(CypherError::semantic("InvalidArgumentType", "NOT expects a boolean"));
+        }
+        Expr::Prop(t, _) if matches!(kind_of(scope, t), Kind::Path) => {
+            return Err(CypherError::semantic("InvalidArgumentType", "paths have no properties"));
+        }
+        _ => {}
     }
     e.children(&mut |c| {
         if r.is_ok() {

@@ -46,6 +46,8 @@ fn float(f: f64) -> String {
         "NaN".into()
     } else if f.is_infinite() {
         if f > 0.0 { "Inf".into() } else { "-Inf".into() }
+    } else if f == 0.0 {
+        "0.0".into()
     } else {
         format!("{f:?}")
     }
