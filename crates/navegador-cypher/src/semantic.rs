@@ -50,6 +50,7 @@ enum Kind {
 fn kind_of(scope: &Scope, e: &Expr) -> Kind {
     match e {
         Expr::Var(v) => scope.get(v).copied().unwrap_or(Kind::Any),
+        Expr::Lit(v) if v.is_null() => Kind::Any,
         Expr::Lit(_) | Expr::List(_) | Expr::Map(_) | Expr::Binary(..) | Expr::Compare(..) | Expr::Unary(..)
         | Expr::IsNull(..) | Expr::ListComp { .. } | Expr::PatternComp { .. } | Expr::MapProj(..)
         | Expr::Quantifier { .. } | Expr::HasLabels(..) | Expr::Exists { .. } | Expr::CountStar => Kind::Value,
@@ -354,6 +355,9 @@ fn bind_pattern(scope: &mut Scope, pattern: &[PatternPart], creating: bool) -> R
                     Some(Kind::Any) if r.range.is_some() || !creating => {
                         scope.insert(v.clone(), Kind::Rel);
                     }
+                    Some(Kind::Value) if r.range.is_some() => {
+                        scope.insert(v.clone(), Kind::Rel);
+                    }
                     Some(_) => return Err(CypherError::semantic("VariableTypeConflict", format!("`{v}` is not a relationship"))),
                 }
             }
@@ -409,6 +413,12 @@ fn projection(scope: &Scope, p: &Projection, is_with: bool) -> Result<Vec<String
             if e.contains_aggregate() {
                 return Err(CypherError::semantic("InvalidAggregation", "aggregation in ORDER BY requires an aggregating projection"));
             }
+            let keys: Vec<&Expr> = p.items.iter().map(|i| &i.expr).collect();
+            let mut ok = true;
+            check_order_agg(e, &keys, &order_scope, &mut ok);
+            if !ok && !p.items.iter().any(|i| same_expr(&i.expr, e)) {
+                return Err(CypherError::semantic("UndefinedVariable", "ORDER BY after DISTINCT may only use projected columns"));
+            }
             expr(&merged(scope, &order_scope), e)?;
         } else {
             if e.contains_aggregate() {
@@ -439,7 +449,7 @@ fn projection(scope: &Scope, p: &Projection, is_with: bool) -> Result<Vec<String
                 // Non-aggregate parts of a mixed expression must be grouping keys.
                 let keys: Vec<&Expr> = p.items.iter().filter(|i| !i.expr.contains_aggregate()).map(|i| &i.expr).collect();
                 let mut ok = true;
-                check_mixed(&it.expr, &keys, &mut ok);
+                check_mixed(&it.expr, &keys, scope, &mut ok);
                 if !ok {
                     return Err(CypherError::semantic("AmbiguousAggregationExpression", "expression mixes aggregation with non-grouping variables"));
                 }
@@ -450,7 +460,7 @@ fn projection(scope: &Scope, p: &Projection, is_with: bool) -> Result<Vec<String
 }
 
 fn check_order_agg(e: &Expr, keys: &[&Expr], aliases: &Scope, ok: &mut bool) {
-    if e.is_aggregate_call() || keys.iter().any(|k| same_expr(k, e)) {
+    if e.is_aggregate_call() || (simple(e) && keys.iter().any(|k| same_expr(k, e))) {
         return;
     }
     if let Expr::Var(v) = e {
@@ -462,15 +472,26 @@ fn check_order_agg(e: &Expr, keys: &[&Expr], aliases: &Scope, ok: &mut bool) {
     e.children(&mut |c| check_order_agg(c, keys, aliases, ok));
 }
 
-fn check_mixed(e: &Expr, keys: &[&Expr], ok: &mut bool) {
-    if e.is_aggregate_call() || keys.iter().any(|k| same_expr(k, e)) {
+/// Variables and property reads are the only grouping keys usable next to an aggregate.
+fn simple(e: &Expr) -> bool {
+    match e {
+        Expr::Var(_) => true,
+        Expr::Prop(t, _) => simple(t),
+        _ => false,
+    }
+}
+
+fn check_mixed(e: &Expr, keys: &[&Expr], scope: &Scope, ok: &mut bool) {
+    if e.is_aggregate_call() || (simple(e) && keys.iter().any(|k| same_expr(k, e))) {
         return;
     }
-    if let Expr::Var(_) = e {
-        *ok = false;
+    if let Expr::Var(v) = e {
+        if scope.contains_key(v) {
+            *ok = false;
+        }
         return;
     }
-    e.children(&mut |c| check_mixed(c, keys, ok));
+    e.children(&mut |c| check_mixed(c, keys, scope, ok));
 }
 
 fn same_expr(a: &Expr, b: &Expr) -> bool {
@@ -626,6 +647,9 @@ fn functions_ok(scope: &Scope, e: &Expr) -> Result<()> {
             }
         }
     }
+    if let Expr::Quantifier { var, list, pred, .. } = e {
+        constant_quantifier(var, list, pred)?;
+    }
     let not_bool = |x: &Expr| {
         matches!(x, Expr::Lit(v) if !matches!(v, navegador_graph::Value::Bool(_) | navegador_graph::Value::Null))
             || matches!(x, Expr::List(_) | Expr::Map(_) | Expr::ListComp { .. })
@@ -648,4 +672,33 @@ fn functions_ok(scope: &Scope, e: &Expr) -> Result<()> {
         }
     });
     r
+}
+
+/// A quantifier over a literal list whose predicate fails on some element with a type
+/// error is rejected before running (openCypher reports it at compile time).
+fn constant_quantifier(var: &str, list: &Expr, pred: &Expr) -> Result<()> {
+    let Expr::List(items) = list else { return Ok(()) };
+    if !items.iter().all(|i| matches!(i, Expr::Lit(_))) {
+        return Ok(());
+    }
+    let mut only_var = true;
+    free_vars(pred, &mut Vec::new(), &mut |v| only_var &= v == var);
+    if !only_var {
+        return Ok(());
+    }
+    let g = navegador_graph::MemGraph::new();
+    let params = BTreeMap::new();
+    let guard = crate::eval::Guard::new(std::time::Duration::from_millis(100), None);
+    let stats = navegador_graph::GraphStats::default();
+    let deleted = Default::default();
+    let ctx = crate::eval::Ctx { g: &g, params: &params, guard: &guard, stats: &stats, deleted: &deleted };
+    for it in items {
+        let Expr::Lit(v) = it else { continue };
+        let mut row = crate::eval::Row::new();
+        row.insert(var.to_string(), v.clone());
+        if let Err(CypherError::Type { message, .. }) = crate::eval::eval(&ctx, pred, &row) {
+            return Err(CypherError::semantic("InvalidArgumentType", message));
+        }
+    }
+    Ok(())
 }

@@ -140,9 +140,9 @@ fn split_row(line: &str) -> Vec<String> {
     let mut cur = String::new();
     let mut chars = inner.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' && chars.peek() == Some(&'|') {
-            cur.push('|');
-            chars.next();
+        if c == '\\' && matches!(chars.peek(), Some('|' | '\\' | 'n')) {
+            let n = chars.next().unwrap_or('|');
+            cur.push(if n == 'n' { '\n' } else { n });
         } else if c == '|' {
             cells.push(cur.trim().to_string());
             cur.clear();
