@@ -94,36 +94,9 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             }
             Ok(Value::Map(m))
         }
-        Expr::Unary(op, x) => {
-            let v = eval(ctx, x, row)?;
-            match (op, v) {
-                (_, Value::Null) => Ok(Value::Null),
-                (UnOp::Not, v) => Ok(opt_bool(truthy(&v)?.map(|b| !b))),
-                (UnOp::Neg, Value::Int(i)) => i
-                    .checked_neg()
-                    .map(Value::Int)
-                    .ok_or_else(|| CypherError::arg("NumberOutOfRange", "integer overflow")),
-                (UnOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
-                (UnOp::Plus, v @ (Value::Int(_) | Value::Float(_))) => Ok(v),
-                (_, v) => Err(CypherError::type_err(format!("cannot negate {}", type_name(&v)))),
-            }
-        }
+        Expr::Unary{ .. } => eval_arm_1(ctx, e, row),
         Expr::Binary(op, a, b) => binary(ctx, *op, a, b, row),
-        Expr::Compare(first, rest) => {
-            let mut left = eval(ctx, first, row)?;
-            let mut result = Some(true);
-            for (op, r) in rest {
-                let right = eval(ctx, r, row)?;
-                let this = compare_op(*op, &left, &right);
-                result = match (result, this) {
-                    (Some(false), _) | (_, Some(false)) => Some(false),
-                    (Some(true), Some(true)) => Some(true),
-                    _ => None,
-                };
-                left = right;
-            }
-            Ok(opt_bool(result))
-        }
+        Expr::Compare{ .. } => eval_arm_2(ctx, e, row),
         Expr::IsNull(x, neg) => {
             let v = eval(ctx, x, row)?;
             Ok(Value::Bool(v.is_null() != *neg))
@@ -133,253 +106,332 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             let i = eval(ctx, i, row)?;
             index(&t, &i)
         }
-        Expr::Slice(t, lo, hi) => {
-            let t = eval(ctx, t, row)?;
-            let lo = lo.as_ref().map(|x| eval(ctx, x, row)).transpose()?;
-            let hi = hi.as_ref().map(|x| eval(ctx, x, row)).transpose()?;
-            slice(&t, lo, hi)
-        }
-        Expr::Func { name, distinct: _, args } => {
-            let lname = name.to_ascii_lowercase();
-            if crate::ast::AGGREGATES.contains(&lname.as_str()) {
-                return Err(CypherError::semantic("InvalidAggregation", format!("aggregate {name}() is not allowed here")));
-            }
-            if lname == "exists" && args.len() == 1 {
-                if let Expr::PatternPred(_) = &args[0] {
-                    return eval(ctx, &args[0], row);
-                }
-                let v = eval(ctx, &args[0], row)?;
-                return Ok(Value::Bool(!v.is_null()));
-            }
-            if lname == "coalesce" {
-                for a in args {
-                    let v = eval(ctx, a, row)?;
-                    if !v.is_null() {
-                        return Ok(v);
-                    }
-                }
-                return Ok(Value::Null);
-            }
-            let vals = args.iter().map(|a| eval(ctx, a, row)).collect::<Result<Vec<_>>>()?;
-            functions::call(ctx, &lname, name, vals)
-        }
+        Expr::Slice{ .. } => eval_arm_3(ctx, e, row),
+        Expr::Func{ .. } => eval_arm_4(ctx, e, row),
         Expr::CountStar => Err(CypherError::semantic("InvalidAggregation", "count(*) is not allowed here")),
-        Expr::Case { subject, whens, else_ } => {
-            if let Some(s) = subject {
-                let s = eval(ctx, s, row)?;
-                for (w, t) in whens {
-                    let w = eval(ctx, w, row)?;
-                    if equals(&s, &w) == Some(true) {
-                        return eval(ctx, t, row);
-                    }
-                }
-            } else {
-                for (w, t) in whens {
-                    let w = eval(ctx, w, row)?;
-                    if matches!(w, Value::Bool(true)) {
-                        return eval(ctx, t, row);
-                    }
-                }
-            }
-            match else_ {
-                Some(e) => eval(ctx, e, row),
-                None => Ok(Value::Null),
-            }
+        Expr::Case{ .. } => eval_arm_5(ctx, e, row),
+        Expr::ListComp{ .. } => eval_arm_6(ctx, e, row),
+        Expr::Quantifier{ .. } => eval_arm_7(ctx, e, row),
+        Expr::Reduce{ .. } => eval_arm_8(ctx, e, row),
+        Expr::PatternPred{ .. } => eval_arm_9(ctx, e, row),
+        Expr::Exists{ .. } => eval_arm_10(ctx, e, row),
+        Expr::PatternComp{ .. } => eval_arm_11(ctx, e, row),
+        Expr::MapProj{ .. } => eval_arm_12(ctx, e, row),
+        Expr::HasLabels{ .. } => eval_arm_13(ctx, e, row),
+    }
+}
+
+#[inline(never)]
+fn eval_arm_1(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::Unary(op, x) = e else { unreachable!("dispatched on the variant") };
+        let v = eval(ctx, x, row)?;
+        match (op, v) {
+            (_, Value::Null) => Ok(Value::Null),
+            (UnOp::Not, v) => Ok(opt_bool(truthy(&v)?.map(|b| !b))),
+            (UnOp::Neg, Value::Int(i)) => i
+                .checked_neg()
+                .map(Value::Int)
+                .ok_or_else(|| CypherError::arg("NumberOutOfRange", "integer overflow")),
+            (UnOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
+            (UnOp::Plus, v @ (Value::Int(_) | Value::Float(_))) => Ok(v),
+            (_, v) => Err(CypherError::type_err(format!("cannot negate {}", type_name(&v)))),
         }
-        Expr::ListComp { var, list, pred, proj } => {
-            let l = eval(ctx, list, row)?;
-            let items = match l {
-                Value::Null => return Ok(Value::Null),
-                Value::List(v) => v,
-                other => return Err(CypherError::type_err(format!("expected a list, got {}", type_name(&other)))),
+}
+
+#[inline(never)]
+fn eval_arm_2(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::Compare(first, rest) = e else { unreachable!("dispatched on the variant") };
+        let mut left = eval(ctx, first, row)?;
+        let mut result = Some(true);
+        for (op, r) in rest {
+            let right = eval(ctx, r, row)?;
+            let this = compare_op(*op, &left, &right);
+            result = match (result, this) {
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                (Some(true), Some(true)) => Some(true),
+                _ => None,
             };
-            let mut out = Vec::new();
-            let mut inner = row.clone();
-            for it in items {
-                ctx.guard.check()?;
-                inner.insert(var.clone(), it.clone());
-                if let Some(p) = pred {
-                    if truthy(&eval(ctx, p, &inner)?)? != Some(true) {
-                        continue;
-                    }
-                }
-                out.push(match proj {
-                    Some(p) => eval(ctx, p, &inner)?,
-                    None => it,
-                });
+            left = right;
+        }
+        Ok(opt_bool(result))
+}
+
+#[inline(never)]
+fn eval_arm_3(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::Slice(t, lo, hi) = e else { unreachable!("dispatched on the variant") };
+        let t = eval(ctx, t, row)?;
+        let lo = lo.as_ref().map(|x| eval(ctx, x, row)).transpose()?;
+        let hi = hi.as_ref().map(|x| eval(ctx, x, row)).transpose()?;
+        slice(&t, lo, hi)
+}
+
+#[inline(never)]
+fn eval_arm_4(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::Func { name, distinct: _, args } = e else { unreachable!("dispatched on the variant") };
+        let lname = name.to_ascii_lowercase();
+        if crate::ast::AGGREGATES.contains(&lname.as_str()) {
+            return Err(CypherError::semantic("InvalidAggregation", format!("aggregate {name}() is not allowed here")));
+        }
+        if lname == "exists" && args.len() == 1 {
+            if let Expr::PatternPred(_) = &args[0] {
+                return eval(ctx, &args[0], row);
             }
-            Ok(Value::List(out))
+            let v = eval(ctx, &args[0], row)?;
+            return Ok(Value::Bool(!v.is_null()));
         }
-        Expr::Quantifier { kind, var, list, pred } => {
-            let l = eval(ctx, list, row)?;
-            let items = match l {
-                Value::Null => return Ok(Value::Null),
-                Value::List(v) => v,
-                other => return Err(CypherError::type_err(format!("expected a list, got {}", type_name(&other)))),
-            };
-            let mut inner = row.clone();
-            let (mut trues, mut nulls) = (0usize, 0usize);
-            let n = items.len();
-            for it in items {
-                inner.insert(var.clone(), it);
-                match truthy(&eval(ctx, pred, &inner)?)? {
-                    Some(true) => trues += 1,
-                    None => nulls += 1,
-                    Some(false) => {}
+        if lname == "coalesce" {
+            for a in args {
+                let v = eval(ctx, a, row)?;
+                if !v.is_null() {
+                    return Ok(v);
                 }
             }
-            let falses = n - trues - nulls;
-            Ok(match kind {
-                Quant::All => {
-                    if falses > 0 {
-                        Value::Bool(false)
-                    } else if nulls > 0 {
-                        Value::Null
-                    } else {
-                        Value::Bool(true)
-                    }
-                }
-                Quant::Any => {
-                    if trues > 0 {
-                        Value::Bool(true)
-                    } else if nulls > 0 {
-                        Value::Null
-                    } else {
-                        Value::Bool(false)
-                    }
-                }
-                Quant::None => {
-                    if trues > 0 {
-                        Value::Bool(false)
-                    } else if nulls > 0 {
-                        Value::Null
-                    } else {
-                        Value::Bool(true)
-                    }
-                }
-                Quant::Single => {
-                    if trues > 1 {
-                        Value::Bool(false)
-                    } else if nulls > 0 {
-                        Value::Null
-                    } else {
-                        Value::Bool(trues == 1)
-                    }
-                }
-            })
+            return Ok(Value::Null);
         }
-        Expr::Reduce { acc, init, var, list, expr } => {
-            let mut a = eval(ctx, init, row)?;
-            let items = match eval(ctx, list, row)? {
-                Value::Null => return Ok(Value::Null),
-                Value::List(v) => v,
-                other => return Err(CypherError::type_err(format!("expected a list, got {}", type_name(&other)))),
-            };
-            let mut inner = row.clone();
-            for it in items {
-                inner.insert(var.clone(), it);
-                inner.insert(acc.clone(), a);
-                a = eval(ctx, expr, &inner)?;
+        let vals = args.iter().map(|a| eval(ctx, a, row)).collect::<Result<Vec<_>>>()?;
+        functions::call(ctx, &lname, name, vals)
+}
+
+#[inline(never)]
+fn eval_arm_5(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::Case { subject, whens, else_ } = e else { unreachable!("dispatched on the variant") };
+        if let Some(s) = subject {
+            let s = eval(ctx, s, row)?;
+            for (w, t) in whens {
+                let w = eval(ctx, w, row)?;
+                if equals(&s, &w) == Some(true) {
+                    return eval(ctx, t, row);
+                }
             }
-            Ok(a)
-        }
-        Expr::PatternPred(part) => {
-            let mut found = false;
-            matcher::match_parts(ctx, std::slice::from_ref(&**part), None, row, &mut |_| {
-                found = true;
-                Ok(false)
-            })?;
-            Ok(Value::Bool(found))
-        }
-        Expr::Exists { pattern, where_ } => {
-            let mut found = false;
-            let mut err = None;
-            matcher::match_parts(ctx, pattern, where_.as_deref(), row, &mut |r| {
-                if let Some(w) = where_ {
-                    match eval(ctx, w, &r).and_then(|v| truthy(&v)) {
-                        Ok(Some(true)) => {}
-                        Ok(_) => return Ok(true),
-                        Err(e) => {
-                            err = Some(e);
-                            return Ok(false);
-                        }
-                    }
+        } else {
+            for (w, t) in whens {
+                let w = eval(ctx, w, row)?;
+                if matches!(w, Value::Bool(true)) {
+                    return eval(ctx, t, row);
                 }
-                found = true;
-                Ok(false)
-            })?;
-            if let Some(e) = err {
-                return Err(e);
             }
-            Ok(Value::Bool(found))
         }
-        Expr::PatternComp { part, pred, proj } => {
-            let mut out = Vec::new();
-            let mut err = None;
-            matcher::match_parts(ctx, std::slice::from_ref(&**part), pred.as_deref(), row, &mut |r| {
-                let res = (|| -> Result<()> {
-                    if let Some(p) = pred {
-                        if truthy(&eval(ctx, p, &r)?)? != Some(true) {
-                            return Ok(());
-                        }
-                    }
-                    out.push(eval(ctx, proj, &r)?);
-                    Ok(())
-                })();
-                match res {
-                    Ok(()) => Ok(true),
+        match else_ {
+            Some(e) => eval(ctx, e, row),
+            None => Ok(Value::Null),
+        }
+}
+
+#[inline(never)]
+fn eval_arm_6(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::ListComp { var, list, pred, proj } = e else { unreachable!("dispatched on the variant") };
+        let l = eval(ctx, list, row)?;
+        let items = match l {
+            Value::Null => return Ok(Value::Null),
+            Value::List(v) => v,
+            other => return Err(CypherError::type_err(format!("expected a list, got {}", type_name(&other)))),
+        };
+        let mut out = Vec::new();
+        let mut inner = row.clone();
+        for it in items {
+            ctx.guard.check()?;
+            inner.insert(var.clone(), it.clone());
+            if let Some(p) = pred {
+                if truthy(&eval(ctx, p, &inner)?)? != Some(true) {
+                    continue;
+                }
+            }
+            out.push(match proj {
+                Some(p) => eval(ctx, p, &inner)?,
+                None => it,
+            });
+        }
+        Ok(Value::List(out))
+}
+
+#[inline(never)]
+fn eval_arm_7(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::Quantifier { kind, var, list, pred } = e else { unreachable!("dispatched on the variant") };
+        let l = eval(ctx, list, row)?;
+        let items = match l {
+            Value::Null => return Ok(Value::Null),
+            Value::List(v) => v,
+            other => return Err(CypherError::type_err(format!("expected a list, got {}", type_name(&other)))),
+        };
+        let mut inner = row.clone();
+        let (mut trues, mut nulls) = (0usize, 0usize);
+        let n = items.len();
+        for it in items {
+            inner.insert(var.clone(), it);
+            match truthy(&eval(ctx, pred, &inner)?)? {
+                Some(true) => trues += 1,
+                None => nulls += 1,
+                Some(false) => {}
+            }
+        }
+        let falses = n - trues - nulls;
+        Ok(match kind {
+            Quant::All => {
+                if falses > 0 {
+                    Value::Bool(false)
+                } else if nulls > 0 {
+                    Value::Null
+                } else {
+                    Value::Bool(true)
+                }
+            }
+            Quant::Any => {
+                if trues > 0 {
+                    Value::Bool(true)
+                } else if nulls > 0 {
+                    Value::Null
+                } else {
+                    Value::Bool(false)
+                }
+            }
+            Quant::None => {
+                if trues > 0 {
+                    Value::Bool(false)
+                } else if nulls > 0 {
+                    Value::Null
+                } else {
+                    Value::Bool(true)
+                }
+            }
+            Quant::Single => {
+                if trues > 1 {
+                    Value::Bool(false)
+                } else if nulls > 0 {
+                    Value::Null
+                } else {
+                    Value::Bool(trues == 1)
+                }
+            }
+        })
+}
+
+#[inline(never)]
+fn eval_arm_8(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::Reduce { acc, init, var, list, expr } = e else { unreachable!("dispatched on the variant") };
+        let mut a = eval(ctx, init, row)?;
+        let items = match eval(ctx, list, row)? {
+            Value::Null => return Ok(Value::Null),
+            Value::List(v) => v,
+            other => return Err(CypherError::type_err(format!("expected a list, got {}", type_name(&other)))),
+        };
+        let mut inner = row.clone();
+        for it in items {
+            inner.insert(var.clone(), it);
+            inner.insert(acc.clone(), a);
+            a = eval(ctx, expr, &inner)?;
+        }
+        Ok(a)
+}
+
+#[inline(never)]
+fn eval_arm_9(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::PatternPred(part) = e else { unreachable!("dispatched on the variant") };
+        let mut found = false;
+        matcher::match_parts(ctx, std::slice::from_ref(&**part), None, row, &mut |_| {
+            found = true;
+            Ok(false)
+        })?;
+        Ok(Value::Bool(found))
+}
+
+#[inline(never)]
+fn eval_arm_10(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::Exists { pattern, where_ } = e else { unreachable!("dispatched on the variant") };
+        let mut found = false;
+        let mut err = None;
+        matcher::match_parts(ctx, pattern, where_.as_deref(), row, &mut |r| {
+            if let Some(w) = where_ {
+                match eval(ctx, w, &r).and_then(|v| truthy(&v)) {
+                    Ok(Some(true)) => {}
+                    Ok(_) => return Ok(true),
                     Err(e) => {
                         err = Some(e);
-                        Ok(false)
-                    }
-                }
-            })?;
-            if let Some(e) = err {
-                return Err(e);
-            }
-            Ok(Value::List(out))
-        }
-        Expr::MapProj(var, items) => {
-            let base = row
-                .get(var)
-                .cloned()
-                .ok_or_else(|| CypherError::semantic("UndefinedVariable", format!("variable `{var}` not defined")))?;
-            if base.is_null() {
-                return Ok(Value::Null);
-            }
-            let props = match &base {
-                Value::Node(n) => n.props.clone(),
-                Value::Relationship(r) => r.props.clone(),
-                Value::Map(m) => m.clone(),
-                other => return Err(CypherError::type_err(format!("cannot project {}", type_name(other)))),
-            };
-            let mut m = BTreeMap::new();
-            for it in items {
-                match it {
-                    MapItem::All => m.extend(props.clone()),
-                    MapItem::Prop(k) => {
-                        m.insert(k.clone(), props.get(k).cloned().unwrap_or(Value::Null));
-                    }
-                    MapItem::Var(v) => {
-                        m.insert(v.clone(), eval(ctx, &Expr::Var(v.clone()), row)?);
-                    }
-                    MapItem::Lit(k, e) => {
-                        m.insert(k.clone(), eval(ctx, e, row)?);
+                        return Ok(false);
                     }
                 }
             }
-            Ok(Value::Map(m))
+            found = true;
+            Ok(false)
+        })?;
+        if let Some(e) = err {
+            return Err(e);
         }
-        Expr::HasLabels(x, groups) => {
-            let v = eval(ctx, x, row)?;
-            match v {
-                Value::Null => Ok(Value::Null),
-                Value::Node(n) => Ok(Value::Bool(groups.iter().all(|g| g.iter().any(|l| n.labels.contains(l))))),
-                Value::Relationship(r) => Ok(Value::Bool(groups.iter().all(|g| g.contains(&r.rel_type)))),
-                other => Err(CypherError::type_err(format!("cannot check labels of {}", type_name(&other)))),
+        Ok(Value::Bool(found))
+}
+
+#[inline(never)]
+fn eval_arm_11(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::PatternComp { part, pred, proj } = e else { unreachable!("dispatched on the variant") };
+        let mut out = Vec::new();
+        let mut err = None;
+        matcher::match_parts(ctx, std::slice::from_ref(&**part), pred.as_deref(), row, &mut |r| {
+            let res = (|| -> Result<()> {
+                if let Some(p) = pred {
+                    if truthy(&eval(ctx, p, &r)?)? != Some(true) {
+                        return Ok(());
+                    }
+                }
+                out.push(eval(ctx, proj, &r)?);
+                Ok(())
+            })();
+            match res {
+                Ok(()) => Ok(true),
+                Err(e) => {
+                    err = Some(e);
+                    Ok(false)
+                }
+            }
+        })?;
+        if let Some(e) = err {
+            return Err(e);
+        }
+        Ok(Value::List(out))
+}
+
+#[inline(never)]
+fn eval_arm_12(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::MapProj(var, items) = e else { unreachable!("dispatched on the variant") };
+        let base = row
+            .get(var)
+            .cloned()
+            .ok_or_else(|| CypherError::semantic("UndefinedVariable", format!("variable `{var}` not defined")))?;
+        if base.is_null() {
+            return Ok(Value::Null);
+        }
+        let props = match &base {
+            Value::Node(n) => n.props.clone(),
+            Value::Relationship(r) => r.props.clone(),
+            Value::Map(m) => m.clone(),
+            other => return Err(CypherError::type_err(format!("cannot project {}", type_name(other)))),
+        };
+        let mut m = BTreeMap::new();
+        for it in items {
+            match it {
+                MapItem::All => m.extend(props.clone()),
+                MapItem::Prop(k) => {
+                    m.insert(k.clone(), props.get(k).cloned().unwrap_or(Value::Null));
+                }
+                MapItem::Var(v) => {
+                    m.insert(v.clone(), eval(ctx, &Expr::Var(v.clone()), row)?);
+                }
+                MapItem::Lit(k, e) => {
+                    m.insert(k.clone(), eval(ctx, e, row)?);
+                }
             }
         }
-    }
+        Ok(Value::Map(m))
+}
+
+#[inline(never)]
+fn eval_arm_13(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
+    let Expr::HasLabels(x, groups) = e else { unreachable!("dispatched on the variant") };
+        let v = eval(ctx, x, row)?;
+        match v {
+            Value::Null => Ok(Value::Null),
+            Value::Node(n) => Ok(Value::Bool(groups.iter().all(|g| g.iter().any(|l| n.labels.contains(l))))),
+            Value::Relationship(r) => Ok(Value::Bool(groups.iter().all(|g| g.contains(&r.rel_type)))),
+            other => Err(CypherError::type_err(format!("cannot check labels of {}", type_name(&other)))),
+        }
 }
 
 pub fn check_not_deleted(ctx: &Ctx, v: &Value) -> Result<()> {

@@ -3,6 +3,8 @@
 //! Every error names what was expected and where; nesting deeper than `MAX_DEPTH`
 //! is an error rather than a stack overflow.
 
+use std::collections::HashSet;
+
 use navegador_graph::Value;
 
 use crate::ast::*;
@@ -10,11 +12,28 @@ use crate::error::{syntax, CypherError, Result};
 use crate::lexer::{lex, Tok, Token};
 
 const MAX_DEPTH: usize = 100;
+/// Longest pattern chain (relationships in one pattern part).
+const MAX_CHAIN: usize = 100;
 
 /// Parses a whole statement (`[EXPLAIN] query [;]`).
 pub fn parse(text: &str) -> Result<Statement> {
+    // Recursive descent in debug builds uses large frames; a dedicated thread with a
+    // big stack keeps `MAX_DEPTH` safe whatever stack the caller runs on.
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(s, || parse_on_this_thread(text))
+            .map_err(|e| CypherError::Unsupported(format!("cannot start the parser thread: {e}")))?
+            .join()
+            .unwrap_or_else(|_| Err(CypherError::Unsupported("the parser panicked".into())))
+    })
+}
+
+const PARSER_STACK: usize = 64 << 20;
+
+fn parse_on_this_thread(text: &str) -> Result<Statement> {
     let toks = lex(text)?;
-    let mut p = Parser { text, toks, pos: 0, depth: 0 };
+    let mut p = Parser { text, toks, pos: 0, depth: 0, failed: HashSet::new() };
     let explain = p.eat_kw("EXPLAIN") || p.eat_kw("PROFILE");
     let query = p.query()?;
     p.eat_sym(";");
@@ -29,6 +48,9 @@ struct Parser<'a> {
     toks: Vec<Token>,
     pos: usize,
     depth: usize,
+    /// Token positions where a speculative pattern parse already failed, so
+    /// backtracking stays polynomial.
+    failed: HashSet<(usize, u8)>,
 }
 
 const CLAUSE_KWS: [&str; 14] = [
@@ -457,6 +479,9 @@ impl<'a> Parser<'a> {
         let first = self.node_pat()?;
         let mut chain = Vec::new();
         while self.is_sym("-") || (self.is_sym("<") && self.is_sym_at(1, "-")) {
+            if chain.len() >= MAX_CHAIN {
+                return Err(self.err_at(self.start(), "PatternTooLong", format!("pattern longer than {MAX_CHAIN} relationships")));
+            }
             let rel = self.rel_pat()?;
             let node = self.node_pat()?;
             chain.push((rel, node));
@@ -563,28 +588,37 @@ impl<'a> Parser<'a> {
 
     fn or_expr(&mut self) -> Result<Expr> {
         let mut l = self.xor_expr()?;
+        let d0 = self.depth;
         while self.eat_kw("OR") {
+            self.enter()?;
             let r = self.xor_expr()?;
             l = Expr::Binary(BinOp::Or, Box::new(l), Box::new(r));
         }
+        self.depth = d0;
         Ok(l)
     }
 
     fn xor_expr(&mut self) -> Result<Expr> {
         let mut l = self.and_expr()?;
+        let d0 = self.depth;
         while self.eat_kw("XOR") {
+            self.enter()?;
             let r = self.and_expr()?;
             l = Expr::Binary(BinOp::Xor, Box::new(l), Box::new(r));
         }
+        self.depth = d0;
         Ok(l)
     }
 
     fn and_expr(&mut self) -> Result<Expr> {
         let mut l = self.not_expr()?;
+        let d0 = self.depth;
         while self.eat_kw("AND") {
+            self.enter()?;
             let r = self.not_expr()?;
             l = Expr::Binary(BinOp::And, Box::new(l), Box::new(r));
         }
+        self.depth = d0;
         Ok(l)
     }
 
@@ -620,7 +654,9 @@ impl<'a> Parser<'a> {
     /// IN, STARTS WITH, ENDS WITH, CONTAINS, =~, IS [NOT] NULL.
     fn predicate_expr(&mut self) -> Result<Expr> {
         let mut l = self.add_expr()?;
+        let d0 = self.depth;
         loop {
+            self.enter()?;
             let op = if self.is_kw("IN") {
                 BinOp::In
             } else if self.is_kw("STARTS") && self.is_kw_at(1, "WITH") {
@@ -646,12 +682,15 @@ impl<'a> Parser<'a> {
             let r = self.add_expr()?;
             l = Expr::Binary(op, Box::new(l), Box::new(r));
         }
+        self.depth = d0;
         Ok(l)
     }
 
     fn add_expr(&mut self) -> Result<Expr> {
         let mut l = self.mul_expr()?;
+        let d0 = self.depth;
         loop {
+            self.enter()?;
             let op = if self.is_sym("+") {
                 BinOp::Add
             } else if self.is_sym("-") {
@@ -663,12 +702,15 @@ impl<'a> Parser<'a> {
             let r = self.mul_expr()?;
             l = Expr::Binary(op, Box::new(l), Box::new(r));
         }
+        self.depth = d0;
         Ok(l)
     }
 
     fn mul_expr(&mut self) -> Result<Expr> {
         let mut l = self.pow_expr()?;
+        let d0 = self.depth;
         loop {
+            self.enter()?;
             let op = match self.peek() {
                 Tok::Sym("*") => BinOp::Mul,
                 Tok::Sym("/") => BinOp::Div,
@@ -679,15 +721,19 @@ impl<'a> Parser<'a> {
             let r = self.pow_expr()?;
             l = Expr::Binary(op, Box::new(l), Box::new(r));
         }
+        self.depth = d0;
         Ok(l)
     }
 
     fn pow_expr(&mut self) -> Result<Expr> {
         let mut l = self.unary_expr()?;
+        let d0 = self.depth;
         while self.eat_sym("^") {
+            self.enter()?;
             let r = self.unary_expr()?;
             l = Expr::Binary(BinOp::Pow, Box::new(l), Box::new(r));
         }
+        self.depth = d0;
         Ok(l)
     }
 
@@ -729,7 +775,9 @@ impl<'a> Parser<'a> {
 
     fn postfix_no_labels(&mut self) -> Result<Expr> {
         let mut e = self.atom()?;
+        let d0 = self.depth;
         loop {
+            self.enter()?;
             if self.is_sym(".") {
                 self.advance();
                 let key = self.name("a property name")?;
@@ -755,6 +803,7 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
+        self.depth = d0;
         Ok(e)
     }
 
@@ -784,10 +833,13 @@ impl<'a> Parser<'a> {
                 // A parenthesised pattern with a relationship is a pattern predicate.
                 let save = self.pos;
                 let depth = self.depth;
-                if let Ok(p) = self.pattern_element(None, at) {
-                    if !p.chain.is_empty() {
-                        return Ok(Expr::PatternPred(Box::new(p)));
+                if !self.failed.contains(&(save, 0)) {
+                    if let Ok(p) = self.pattern_element(None, at) {
+                        if !p.chain.is_empty() {
+                            return Ok(Expr::PatternPred(Box::new(p)));
+                        }
                     }
+                    self.failed.insert((save, 0));
                 }
                 self.pos = save;
                 self.depth = depth;
@@ -962,7 +1014,7 @@ impl<'a> Parser<'a> {
             return Ok(Expr::ListComp { var, list: Box::new(list), pred, proj });
         }
         // Pattern comprehension: [p = (a)-->(b) WHERE .. | expr]
-        if self.is_sym("(") || (self.is_name() && self.is_sym_at(1, "=")) {
+        if (self.is_sym("(") || (self.is_name() && self.is_sym_at(1, "="))) && !self.failed.contains(&(self.pos, 1)) {
             let save = self.pos;
             let depth = self.depth;
             if let Ok(part) = self.pattern_part() {
@@ -974,6 +1026,7 @@ impl<'a> Parser<'a> {
                     return Ok(Expr::PatternComp { part: Box::new(part), pred, proj: Box::new(proj) });
                 }
             }
+            self.failed.insert((save, 1));
             self.pos = save;
             self.depth = depth;
         }
