@@ -11,8 +11,8 @@ use crate::error::{CypherError, Result};
 use crate::eval::{eval, Ctx, Row};
 use crate::values::equals;
 
-/// Hard cap on variable-length depth so expansion cannot exhaust the stack.
-pub const MAX_HOPS: u64 = 500;
+/// Hard cap on variable-length depth (the expansion itself is iterative).
+pub const MAX_HOPS: u64 = 10_000;
 
 /// How the start node of a pattern part is found.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,7 +37,8 @@ pub fn equality_hints(where_: Option<&Expr>) -> Vec<(String, String, Expr)> {
                 for (x, y) in [(&**l, r), (r, &**l)] {
                     if let Expr::Prop(v, k) = x {
                         if let Expr::Var(v) = &**v {
-                            if matches!(y, Expr::Lit(_) | Expr::Param(_)) {
+                            let vars = expr_vars(y);
+                            if !vars.contains(v) && !y.contains_aggregate() {
                                 out.push((v.clone(), k.clone(), y.clone()));
                             }
                         }
@@ -50,6 +51,21 @@ pub fn equality_hints(where_: Option<&Expr>) -> Vec<(String, String, Expr)> {
     if let Some(w) = where_ {
         walk(w, &mut out);
     }
+    out
+}
+
+/// Variables an expression mentions (conservatively, including comprehension locals).
+pub fn expr_vars(e: &Expr) -> Vec<String> {
+    fn walk(e: &Expr, out: &mut Vec<String>) {
+        match e {
+            Expr::Var(v) | Expr::MapProj(v, _) => out.push(v.clone()),
+            Expr::PatternPred(_) | Expr::PatternComp { .. } | Expr::Exists { .. } => out.push("  pattern".into()),
+            _ => {}
+        }
+        e.children(&mut |c| walk(c, out));
+    }
+    let mut out = Vec::new();
+    walk(e, &mut out);
     out
 }
 
@@ -79,7 +95,12 @@ pub fn access_for(
         keys.extend(items.iter().filter(|(_, e)| matches!(e, Expr::Lit(_) | Expr::Param(_))).map(|(k, _)| k.clone()));
     }
     if let Some(v) = &np.var {
-        keys.extend(hints.iter().filter(|(hv, _, _)| hv == v).map(|(_, k, _)| k.clone()));
+        keys.extend(
+            hints
+                .iter()
+                .filter(|(hv, _, e)| hv == v && expr_vars(e).iter().all(|x| bound(x)))
+                .map(|(_, k, _)| k.clone()),
+        );
     }
     if !keys.is_empty() {
         let indexed = keys.iter().find(|k| stats.indexed_properties.contains(k)).cloned();
@@ -214,6 +235,13 @@ impl Matcher<'_, '_, '_, '_> {
                         value = Some(eval(self.ctx, e, row)?);
                     }
                 }
+                // Only lookups by a storable value can use the index.
+                if value.as_ref().is_some_and(|v| !v.is_storable()) {
+                    return Ok(match label {
+                        Some(l) => g.node_ids(Some(l))?,
+                        None => g.node_ids(None)?,
+                    });
+                }
                 match value {
                     Some(v) if !v.is_null() => g.node_ids_by_property(label.as_deref(), key, &v)?,
                     _ => vec![],
@@ -325,66 +353,91 @@ impl Matcher<'_, '_, '_, '_> {
             Some((lo, hi)) => {
                 let lo = lo.unwrap_or(1);
                 let hi = hi.unwrap_or(u64::MAX);
-                let mut acc = Vec::new();
-                self.varlen(pi, i, cur, &row, lo, hi, &mut acc)
+                self.varlen(pi, i, cur, &row, lo, hi)
             }
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn varlen(&mut self, pi: usize, i: usize, cur: Node, row: &Row, lo: u64, hi: u64, acc: &mut Vec<Edge>) -> Result<bool> {
-        let depth = acc.len() as u64;
-        let (rp, dir) = self.preps[pi].0.rels[i];
+    /// Tries to end a variable-length relationship at `cur` with the edges in `acc`.
+    fn varlen_emit(&mut self, pi: usize, i: usize, cur: &Node, row: &Row, acc: &[Edge]) -> Result<bool> {
+        let (rp, _) = self.preps[pi].0.rels[i];
         let np = self.preps[pi].0.nodes[i + 1];
-        if depth >= lo && self.node_ok(np, &cur, row)? {
-            let mut list: Vec<Value> = acc.iter().map(|e| Value::Relationship(Box::new(e.clone()))).collect();
-            if self.preps[pi].0.reversed {
-                list.reverse();
-            }
-            let mut ok = true;
-            if let Some(v) = &rp.var {
-                if let Some(b) = row.get(v) {
-                    ok = equals(b, &Value::List(list.clone())) == Some(true);
-                }
-            }
-            if ok {
-                let mut r = row.clone();
-                if let Some(v) = &rp.var {
-                    r.insert(v.clone(), Value::List(list));
-                }
-                if let Some(v) = &np.var {
-                    r.insert(v.clone(), Value::Node(Box::new(cur.clone())));
-                }
-                if !self.step(pi, i + 1, cur.clone(), r)? {
-                    return Ok(false);
-                }
-            }
-        }
-        if depth >= hi {
+        if !self.node_ok(np, cur, row)? {
             return Ok(true);
         }
-        if depth >= MAX_HOPS {
-            return Err(CypherError::Unsupported(format!("variable-length pattern deeper than {MAX_HOPS} hops")));
+        let mut list: Vec<Value> = acc.iter().map(|e| Value::Relationship(Box::new(e.clone()))).collect();
+        if self.preps[pi].0.reversed {
+            list.reverse();
         }
-        let edges = self.ctx.g.edges_of(cur.id, dir, &rp.types)?;
-        for e in edges {
+        if let Some(v) = &rp.var {
+            if let Some(b) = row.get(v) {
+                if equals(b, &Value::List(list.clone())) != Some(true) {
+                    return Ok(true);
+                }
+            }
+        }
+        let mut r = row.clone();
+        if let Some(v) = &rp.var {
+            r.insert(v.clone(), Value::List(list));
+        }
+        if let Some(v) = &np.var {
+            r.insert(v.clone(), Value::Node(Box::new(cur.clone())));
+        }
+        self.step(pi, i + 1, cur.clone(), r)
+    }
+
+    /// Depth-first expansion with an explicit stack, so long paths cannot exhaust the
+    /// thread's stack; relationships stay unique along the path.
+    fn varlen(&mut self, pi: usize, i: usize, start: Node, row: &Row, lo: u64, hi: u64) -> Result<bool> {
+        let (rp, dir) = self.preps[pi].0.rels[i];
+        let mut acc: Vec<Edge> = Vec::new();
+        if lo == 0 && !self.varlen_emit(pi, i, &start, row, &acc)? {
+            return Ok(false);
+        }
+        if hi == 0 {
+            return Ok(true);
+        }
+        // (node id, its edges, next edge index)
+        let first = self.ctx.g.edges_of(start.id, dir, &rp.types)?;
+        let mut stack: Vec<(NodeId, Vec<Edge>, usize)> = vec![(start.id, first, 0)];
+        while let Some(top) = stack.last_mut() {
             self.ctx.guard.check()?;
+            if top.2 >= top.1.len() {
+                stack.pop();
+                if !stack.is_empty() {
+                    acc.pop();
+                    self.used.pop();
+                    self.path_edges.pop();
+                    self.path_nodes.pop();
+                }
+                continue;
+            }
+            let e = top.1[top.2].clone();
+            top.2 += 1;
+            let cur = top.0;
             if self.used.contains(&e.id) || !props_ok(self.ctx, rp.props.as_ref(), &e.props, row)? {
                 continue;
             }
-            let other_id = other_end(&e, cur.id, dir);
-            let Some(other) = self.ctx.g.node(other_id)? else { continue };
+            let Some(other) = self.ctx.g.node(other_end(&e, cur, dir))? else { continue };
             self.used.push(e.id);
             acc.push(e.clone());
             self.path_edges.push(e);
             self.path_nodes.push(other.clone());
-            let c = self.varlen(pi, i, other, row, lo, hi, acc);
-            self.used.pop();
-            acc.pop();
-            self.path_edges.pop();
-            self.path_nodes.pop();
-            if !c? {
+            let depth = acc.len() as u64;
+            if depth >= lo && !self.varlen_emit(pi, i, &other, row, &acc)? {
                 return Ok(false);
+            }
+            if depth < hi {
+                if depth >= MAX_HOPS {
+                    return Err(CypherError::Unsupported(format!("variable-length pattern deeper than {MAX_HOPS} hops")));
+                }
+                let next = self.ctx.g.edges_of(other.id, dir, &rp.types)?;
+                stack.push((other.id, next, 0));
+            } else {
+                acc.pop();
+                self.used.pop();
+                self.path_edges.pop();
+                self.path_nodes.pop();
             }
         }
         Ok(true)
