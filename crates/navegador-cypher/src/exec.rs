@@ -92,6 +92,44 @@ pub struct Exec<'a, 'p> {
     pub gstats: GraphStats,
     pub qstats: QueryStats,
     pub deleted: BTreeSet<(bool, i64)>,
+    /// `QueryOptions::max_rows`: a plain RETURN needs no more than this plus one row.
+    pub max_rows: usize,
+    /// Rows the current clause may stop after (set per clause by `run_single`).
+    pub limit_hint: Option<usize>,
+}
+
+fn is_read(c: &Clause) -> bool {
+    matches!(c, Clause::Match { .. } | Clause::Unwind { .. })
+}
+
+/// Upper bound on rows any clause may produce; beyond it the query is refused rather
+/// than exhausting memory.
+pub const MAX_INTERMEDIATE_ROWS: usize = 2_000_000;
+
+fn too_many() -> CypherError {
+    CypherError::Unsupported(format!(
+        "intermediate result exceeded {MAX_INTERMEDIATE_ROWS} rows; add filters or a LIMIT"
+    ))
+}
+
+/// How many input rows the projection `p` can possibly use, if bounded: a plain
+/// projection (no aggregation, DISTINCT, ORDER BY or WHERE) with a literal LIMIT.
+fn rows_needed(p: &Projection, is_return: bool, max_rows: usize) -> Option<usize> {
+    if p.distinct || !p.order.is_empty() || p.where_.is_some() || p.items.iter().any(|i| i.expr.contains_aggregate()) {
+        return None;
+    }
+    let lit = |e: &Option<Expr>| match e {
+        Some(Expr::Lit(Value::Int(i))) if *i >= 0 => Some(Some(*i as usize)),
+        None => Some(None),
+        _ => None,
+    };
+    let skip = lit(&p.skip)?.unwrap_or(0);
+    let limit = match lit(&p.limit)? {
+        Some(l) => Some(l),
+        None if is_return => Some(max_rows.saturating_add(1)),
+        None => None,
+    };
+    limit.map(|l| l.min(max_rows.saturating_add(1)).saturating_add(skip))
 }
 
 macro_rules! ctx {
@@ -128,7 +166,12 @@ impl Exec<'_, '_> {
     fn run_single(&mut self, q: &SingleQuery) -> Result<Output> {
         let mut rows = vec![Row::new()];
         let mut scope: Vec<String> = Vec::new();
-        for c in &q.clauses {
+        for (i, c) in q.clauses.iter().enumerate() {
+            self.limit_hint = match q.clauses.get(i + 1) {
+                Some(Clause::Return(p)) if is_read(c) => rows_needed(p, true, self.max_rows),
+                Some(Clause::With(p)) if is_read(c) => rows_needed(p, false, self.max_rows),
+                _ => None,
+            };
             if let Clause::Return(p) = c {
                 let (names, out) = self.project(rows, p, &scope)?;
                 let rows = out
@@ -155,9 +198,13 @@ impl Exec<'_, '_> {
                 let new_vars: Vec<String> = pattern.iter().flat_map(part_vars).collect();
                 add_scope(scope, new_vars.clone());
                 let mut out = Vec::new();
+                let cap = self.limit_hint.unwrap_or(usize::MAX);
                 let ctx = ctx!(self);
                 for row in rows {
                     ctx.guard.check()?;
+                    if out.len() >= cap {
+                        break;
+                    }
                     let before = out.len();
                     let mut err = None;
                     match_parts(&ctx, pattern, where_.as_ref(), &row, &mut |r| {
@@ -172,7 +219,11 @@ impl Exec<'_, '_> {
                             }
                         }
                         out.push(r);
-                        Ok(true)
+                        if out.len() > MAX_INTERMEDIATE_ROWS {
+                            err = Some(too_many());
+                            return Ok(false);
+                        }
+                        Ok(out.len() < cap)
                     })?;
                     if let Some(e) = err {
                         return Err(e);
@@ -202,6 +253,9 @@ impl Exec<'_, '_> {
                         let mut r = row.clone();
                         r.insert(alias.clone(), it);
                         out.push(r);
+                    }
+                    if out.len() > MAX_INTERMEDIATE_ROWS {
+                        return Err(too_many());
                     }
                 }
                 out

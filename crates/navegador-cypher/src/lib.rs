@@ -129,6 +129,8 @@ fn run(g: exec::GraphHandle<'_>, query: &str, opts: &QueryOptions) -> Result<Que
         gstats,
         qstats: QueryStats::default(),
         deleted: Default::default(),
+        max_rows: opts.max_rows,
+        limit_hint: None,
     };
     let out = ex.run_query(&stmt.query)?;
     let mut rows = out.rows;
