@@ -116,8 +116,9 @@ pub struct PatternPart {
     pub var: Option<String>,
     pub start: NodePat,
     pub chain: Vec<(RelPat, NodePat)>,
-    /// `shortestPath(...)`/`allShortestPaths(...)` wrappers are parsed but unsupported.
-    pub shortest: bool,
+    /// `shortestPath(...)` / `allShortestPaths(...)`; such parts always have a path
+    /// variable (an internal one, starting with a space, when none was written).
+    pub shortest: Shortest,
     pub span: Span,
 }
 
@@ -125,6 +126,13 @@ impl PatternPart {
     pub fn nodes(&self) -> impl Iterator<Item = &NodePat> {
         std::iter::once(&self.start).chain(self.chain.iter().map(|(_, n)| n))
     }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shortest {
+    No,
+    One,
+    All,
 }
 
 #[derive(Clone, Debug)]

@@ -198,7 +198,9 @@ impl Exec<'_, '_> {
                 let new_vars: Vec<String> = pattern.iter().flat_map(part_vars).collect();
                 add_scope(scope, new_vars.clone());
                 let mut out = Vec::new();
-                let cap = self.limit_hint.unwrap_or(usize::MAX);
+                // shortestPath filters whole match sets, so it cannot stop early.
+                let shortest = pattern.iter().any(|p| p.shortest != Shortest::No);
+                let cap = if shortest { usize::MAX } else { self.limit_hint.unwrap_or(usize::MAX) };
                 let ctx = ctx!(self);
                 for row in rows {
                     ctx.guard.check()?;
@@ -228,6 +230,7 @@ impl Exec<'_, '_> {
                     if let Some(e) = err {
                         return Err(e);
                     }
+                    keep_shortest(pattern, &mut out, before);
                     if *optional && out.len() == before {
                         let mut r = row;
                         for v in &new_vars {
@@ -609,7 +612,7 @@ impl Exec<'_, '_> {
     fn project(&mut self, rows: Vec<Row>, p: &Projection, scope: &[String]) -> Result<(Vec<String>, Vec<Row>)> {
         let mut items: Vec<ProjItem> = Vec::new();
         if p.star {
-            let mut vars: Vec<String> = scope.to_vec();
+            let mut vars: Vec<String> = scope.iter().filter(|v| !v.starts_with(' ')).cloned().collect();
             vars.sort();
             for v in vars {
                 items.push(ProjItem { expr: Expr::Var(v.clone()), alias: None, text: v });
@@ -969,4 +972,37 @@ impl AggState {
 
 fn total_cmp_ref(a: &Value, b: &Value) -> std::cmp::Ordering {
     total_cmp(a, b)
+}
+
+/// Applies `shortestPath` / `allShortestPaths` to the rows one input row produced
+/// (`rows[from..]`): per pair of end nodes only the shortest paths survive.
+fn keep_shortest(pattern: &[PatternPart], rows: &mut Vec<Row>, from: usize) {
+    for part in pattern.iter().filter(|p| p.shortest != Shortest::No) {
+        let Some(var) = &part.var else { continue };
+        let key = |r: &Row| match r.get(var) {
+            Some(Value::Path(p)) => Some((p.nodes[0].id, p.nodes[p.nodes.len() - 1].id, p.edges.len())),
+            _ => None,
+        };
+        let mut best: BTreeMap<(NodeId, NodeId), usize> = BTreeMap::new();
+        for r in &rows[from..] {
+            if let Some((a, b, len)) = key(r) {
+                let e = best.entry((a, b)).or_insert(len);
+                *e = (*e).min(len);
+            }
+        }
+        let mut taken: BTreeSet<(NodeId, NodeId)> = BTreeSet::new();
+        let tail: Vec<Row> = rows.drain(from..).collect();
+        for r in tail {
+            match key(&r) {
+                Some((a, b, len)) if best[&(a, b)] == len => {
+                    if part.shortest == Shortest::One && !taken.insert((a, b)) {
+                        continue;
+                    }
+                    rows.push(r);
+                }
+                Some(_) => {}
+                None => rows.push(r),
+            }
+        }
+    }
 }

@@ -464,11 +464,16 @@ impl<'a> Parser<'a> {
             None
         };
         if self.is_kw("shortestPath") || self.is_kw("allShortestPaths") {
+            let kind = if self.is_kw("shortestPath") { Shortest::One } else { Shortest::All };
             self.advance();
             self.expect_sym("(")?;
+            let var = var.or_else(|| Some(format!(" shortest{start}")));
             let mut p = self.pattern_element(var, start)?;
             self.expect_sym(")")?;
-            p.shortest = true;
+            if p.chain.len() != 1 {
+                return Err(self.err_at(start, "UnexpectedSyntax", "shortestPath expects a single relationship pattern".into()));
+            }
+            p.shortest = kind;
             return Ok(p);
         }
         self.pattern_element(var, start)
@@ -487,7 +492,7 @@ impl<'a> Parser<'a> {
             chain.push((rel, node));
         }
         self.depth -= 1;
-        Ok(PatternPart { var, start: first, chain, shortest: false, span: (start, self.prev_end()) })
+        Ok(PatternPart { var, start: first, chain, shortest: Shortest::No, span: (start, self.prev_end()) })
     }
 
     fn node_pat(&mut self) -> Result<NodePat> {

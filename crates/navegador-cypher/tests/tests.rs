@@ -102,6 +102,14 @@ fn queries_over_the_code_graph() {
         ("RETURN [1, 2, 3][1..] AS s, [1, 2, 3][-1] AS l, {a: 1}.a AS m", "s | l | m\n[2, 3] | 3 | 1"),
         ("MATCH (a:Function)-[r:CALLS]->(b) RETURN sum(r.count) AS s, avg(r.count) AS a, min(r.count) AS mn, max(r.count) AS mx", "s | a | mn | mx\n7 | 1.75 | 1 | 3"),
         ("MATCH (f:Function) RETURN f.name ORDER BY f.line DESC SKIP 1 LIMIT 2", "f.name\n'run'\n'parse'"),
+        (
+            "MATCH p = shortestPath((:Function {name: 'main'})-[:CALLS*]->(:Function {name: 'helper'})) RETURN length(p) AS len",
+            "len\n2",
+        ),
+        (
+            "MATCH (a:Function {name: 'main'}), (b:Function {name: 'helper'}) MATCH p = allShortestPaths((a)-[*]-(b)) RETURN [n IN nodes(p) | n.name] AS via",
+            "via\n['main', 'run', 'helper']",
+        ),
     ];
     for (q, want) in cases {
         check(q, want);
