@@ -236,6 +236,8 @@ pub enum Expr {
     Quantifier { kind: Quant, var: String, list: Box<Expr>, pred: Box<Expr> },
     Reduce { acc: String, init: Box<Expr>, var: String, list: Box<Expr>, expr: Box<Expr> },
     Exists { pattern: Vec<PatternPart>, where_: Option<Box<Expr>> },
+    /// `EXISTS { MATCH ... WITH ... RETURN ... }`: a correlated read-only subquery.
+    ExistsQuery(Box<SingleQuery>),
     PatternPred(Box<PatternPart>),
     MapProj(String, Vec<MapItem>),
     HasLabels(Box<Expr>, Vec<Vec<String>>),
@@ -301,7 +303,7 @@ impl Expr {
                 f(expr)
             }
             Expr::Exists { where_, .. } => where_.iter().for_each(|e| f(e)),
-            Expr::PatternPred(_) => {}
+            Expr::PatternPred(_) | Expr::ExistsQuery(_) => {}
             Expr::MapProj(_, items) => items.iter().for_each(|i| {
                 if let MapItem::Lit(_, e) = i {
                     f(e)

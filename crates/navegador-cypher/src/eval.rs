@@ -31,6 +31,11 @@ impl Guard {
         Guard { deadline: Instant::now() + timeout, timeout, cancel, ticks: Cell::new(0) }
     }
 
+    /// A guard sharing this one's deadline and cancellation flag.
+    pub fn child(&self) -> Guard {
+        Guard { deadline: self.deadline, timeout: self.timeout, cancel: self.cancel.clone(), ticks: Cell::new(0) }
+    }
+
     pub fn check(&self) -> Result<()> {
         let t = self.ticks.get().wrapping_add(1);
         self.ticks.set(t);
@@ -117,6 +122,20 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
         Expr::Exists{ .. } => eval_arm_10(ctx, e, row),
         Expr::PatternComp{ .. } => eval_arm_11(ctx, e, row),
         Expr::MapProj{ .. } => eval_arm_12(ctx, e, row),
+        Expr::ExistsQuery(q) => {
+            let mut ex = crate::exec::Exec {
+                g: crate::exec::GraphHandle::Read(ctx.g),
+                params: ctx.params,
+                guard: ctx.guard.child(),
+                gstats: ctx.stats.clone(),
+                qstats: Default::default(),
+                deleted: ctx.deleted.clone(),
+                max_rows: usize::MAX,
+                limit_hint: None,
+            };
+            let out = ex.run_single_from(q, row.clone())?;
+            Ok(Value::Bool(!out.rows.is_empty()))
+        }
         Expr::HasLabels{ .. } => eval_arm_13(ctx, e, row),
     }
 }

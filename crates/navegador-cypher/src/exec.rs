@@ -164,8 +164,13 @@ impl Exec<'_, '_> {
     }
 
     fn run_single(&mut self, q: &SingleQuery) -> Result<Output> {
-        let mut rows = vec![Row::new()];
-        let mut scope: Vec<String> = Vec::new();
+        self.run_single_from(q, Row::new())
+    }
+
+    /// Runs `q` starting from one row (the outer row of a correlated subquery).
+    pub fn run_single_from(&mut self, q: &SingleQuery, start: Row) -> Result<Output> {
+        let mut scope: Vec<String> = start.keys().cloned().collect();
+        let mut rows = vec![start];
         for (i, c) in q.clauses.iter().enumerate() {
             self.limit_hint = match q.clauses.get(i + 1) {
                 Some(Clause::Return(p)) if is_read(c) => rows_needed(p, true, self.max_rows),

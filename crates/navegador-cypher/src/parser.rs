@@ -1072,14 +1072,22 @@ impl<'a> Parser<'a> {
         self.expect_kw("EXISTS")?;
         self.expect_sym("{")?;
         self.enter()?;
-        // Either a bare pattern or `MATCH pattern [WHERE ...]`.
-        self.eat_kw("MATCH");
+        // Either a bare pattern or a read-only subquery starting with a clause.
+        if CLAUSE_KWS.iter().any(|k| self.is_kw(k)) {
+            let at = self.start();
+            let q = self.single_query()?;
+            self.expect_sym("}")?;
+            self.depth -= 1;
+            if let Some(c) = q.clauses.iter().find(|c| c.is_write() || matches!(c, Clause::Call { .. } | Clause::LoadCsv { .. })) {
+                return Err(self.err_at(at, "InvalidClauseComposition", format!("EXISTS subqueries cannot contain {}", c.name())));
+            }
+            if let [Clause::Match { optional: false, pattern, where_, .. }] = q.clauses.as_slice() {
+                return Ok(Expr::Exists { pattern: pattern.clone(), where_: where_.clone().map(Box::new) });
+            }
+            return Ok(Expr::ExistsQuery(Box::new(q)));
+        }
         let pattern = self.pattern()?;
         let where_ = if self.eat_kw("WHERE") { Some(Box::new(self.expr()?)) } else { None };
-        if self.is_kw("RETURN") {
-            self.advance();
-            self.projection(false, self.start())?;
-        }
         self.expect_sym("}")?;
         self.depth -= 1;
         Ok(Expr::Exists { pattern, where_ })

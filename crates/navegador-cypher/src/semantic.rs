@@ -503,6 +503,11 @@ fn check_aggregation_nesting(e: &Expr, inside: bool) -> Result<()> {
     if agg && inside {
         return Err(CypherError::semantic("NestedAggregation", "aggregate functions cannot be nested"));
     }
+    if let Expr::Func { name, .. } = e {
+        if inside && name.eq_ignore_ascii_case("rand") {
+            return Err(CypherError::semantic("NonConstantExpression", "rand() cannot be aggregated"));
+        }
+    }
     let mut r = Ok(());
     e.children(&mut |c| {
         if r.is_ok() {

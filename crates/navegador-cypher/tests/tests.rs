@@ -161,6 +161,7 @@ fn read_only_refuses_side_effects_however_spelled() {
         ("CALL apoc.periodic.iterate('MATCH (n) RETURN n', 'DETACH DELETE n', {}) YIELD batches RETURN batches", "CALL apoc.periodic.iterate"),
         ("LOAD CSV FROM 'file:///etc/passwd' AS line RETURN line", "LOAD CSV"),
         ("RETURN 1 AS x UNION MATCH (n) DETACH DELETE n RETURN 1 AS x", "DETACH DELETE"),
+        ("MATCH (n) WITH n SKIP 0 SET n.x = 1", "SET"),
         ("EXPLAIN CREATE (n)", "CREATE"),
     ];
     for (q, clause) in refused {
@@ -176,6 +177,9 @@ fn read_only_refuses_side_effects_however_spelled() {
         let err = execute_read(&g, q, &write_opts()).unwrap_err();
         assert!(matches!(err, CypherError::ReadOnly { .. }), "{q}: {err}");
     }
+    // Writes hidden in a subquery are rejected by the parser.
+    let err = execute_read(&fixture(), "MATCH (n) WHERE EXISTS { MATCH (n) DETACH DELETE n RETURN 1 } RETURN n", &write_opts()).unwrap_err();
+    assert_eq!(err.class(), "SyntaxError", "{err}");
     let allowed = [
         "RETURN 'CREATE (n) DETACH DELETE n' AS s",
         "MATCH (n {name: 'delete'}) RETURN n",
