@@ -24,18 +24,57 @@ pub struct SingleQuery {
 
 #[derive(Clone, Debug)]
 pub enum Clause {
-    Match { optional: bool, pattern: Vec<PatternPart>, where_: Option<Expr>, span: Span },
-    Unwind { expr: Expr, alias: String, span: Span },
+    Match {
+        optional: bool,
+        pattern: Vec<PatternPart>,
+        where_: Option<Expr>,
+        span: Span,
+    },
+    Unwind {
+        expr: Expr,
+        alias: String,
+        span: Span,
+    },
     With(Projection),
     Return(Projection),
-    Create { pattern: Vec<PatternPart>, span: Span },
-    Merge { part: PatternPart, on_create: Vec<SetItem>, on_match: Vec<SetItem>, span: Span },
-    Set { items: Vec<SetItem>, span: Span },
-    Remove { items: Vec<RemoveItem>, span: Span },
-    Delete { detach: bool, exprs: Vec<Expr>, span: Span },
-    Call { name: String, args: Option<Vec<Expr>>, yields: Vec<(String, Option<String>)>, span: Span },
-    LoadCsv { span: Span },
-    Foreach { var: String, list: Expr, body: Vec<Clause>, span: Span },
+    Create {
+        pattern: Vec<PatternPart>,
+        span: Span,
+    },
+    Merge {
+        part: PatternPart,
+        on_create: Vec<SetItem>,
+        on_match: Vec<SetItem>,
+        span: Span,
+    },
+    Set {
+        items: Vec<SetItem>,
+        span: Span,
+    },
+    Remove {
+        items: Vec<RemoveItem>,
+        span: Span,
+    },
+    Delete {
+        detach: bool,
+        exprs: Vec<Expr>,
+        span: Span,
+    },
+    Call {
+        name: String,
+        args: Option<Vec<Expr>>,
+        yields: Vec<(String, Option<String>)>,
+        span: Span,
+    },
+    LoadCsv {
+        span: Span,
+    },
+    Foreach {
+        var: String,
+        list: Expr,
+        body: Vec<Clause>,
+        span: Span,
+    },
 }
 
 impl Clause {
@@ -99,10 +138,23 @@ pub struct Projection {
 
 #[derive(Clone, Debug)]
 pub enum SetItem {
-    Prop { target: Expr, key: String, value: Expr },
-    Replace { var: String, value: Expr },
-    Merge { var: String, value: Expr },
-    Labels { var: String, labels: Vec<String> },
+    Prop {
+        target: Expr,
+        key: String,
+        value: Expr,
+    },
+    Replace {
+        var: String,
+        value: Expr,
+    },
+    Merge {
+        var: String,
+        value: Expr,
+    },
+    Labels {
+        var: String,
+        labels: Vec<String>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -228,14 +280,45 @@ pub enum Expr {
     IsNull(Box<Expr>, bool),
     Index(Box<Expr>, Box<Expr>),
     Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
-    Func { name: String, distinct: bool, args: Vec<Expr> },
+    Func {
+        name: String,
+        distinct: bool,
+        args: Vec<Expr>,
+    },
     CountStar,
-    Case { subject: Option<Box<Expr>>, whens: Vec<(Expr, Expr)>, else_: Option<Box<Expr>> },
-    ListComp { var: String, list: Box<Expr>, pred: Option<Box<Expr>>, proj: Option<Box<Expr>> },
-    PatternComp { part: Box<PatternPart>, pred: Option<Box<Expr>>, proj: Box<Expr> },
-    Quantifier { kind: Quant, var: String, list: Box<Expr>, pred: Box<Expr> },
-    Reduce { acc: String, init: Box<Expr>, var: String, list: Box<Expr>, expr: Box<Expr> },
-    Exists { pattern: Vec<PatternPart>, where_: Option<Box<Expr>> },
+    Case {
+        subject: Option<Box<Expr>>,
+        whens: Vec<(Expr, Expr)>,
+        else_: Option<Box<Expr>>,
+    },
+    ListComp {
+        var: String,
+        list: Box<Expr>,
+        pred: Option<Box<Expr>>,
+        proj: Option<Box<Expr>>,
+    },
+    PatternComp {
+        part: Box<PatternPart>,
+        pred: Option<Box<Expr>>,
+        proj: Box<Expr>,
+    },
+    Quantifier {
+        kind: Quant,
+        var: String,
+        list: Box<Expr>,
+        pred: Box<Expr>,
+    },
+    Reduce {
+        acc: String,
+        init: Box<Expr>,
+        var: String,
+        list: Box<Expr>,
+        expr: Box<Expr>,
+    },
+    Exists {
+        pattern: Vec<PatternPart>,
+        where_: Option<Box<Expr>>,
+    },
     /// `EXISTS { MATCH ... WITH ... RETURN ... }`: a correlated read-only subquery.
     ExistsQuery(Box<SingleQuery>),
     PatternPred(Box<PatternPart>),
@@ -243,8 +326,18 @@ pub enum Expr {
     HasLabels(Box<Expr>, Vec<Vec<String>>),
 }
 
-pub const AGGREGATES: [&str; 10] =
-    ["count", "sum", "avg", "min", "max", "collect", "stdev", "stdevp", "percentilecont", "percentiledisc"];
+pub const AGGREGATES: [&str; 10] = [
+    "count",
+    "sum",
+    "avg",
+    "min",
+    "max",
+    "collect",
+    "stdev",
+    "stdevp",
+    "percentilecont",
+    "percentiledisc",
+];
 
 impl Expr {
     pub fn is_aggregate_call(&self) -> bool {
@@ -259,7 +352,9 @@ impl Expr {
     pub fn children(&self, f: &mut dyn FnMut(&Expr)) {
         match self {
             Expr::Lit(_) | Expr::Param(_) | Expr::Var(_) | Expr::CountStar => {}
-            Expr::Prop(e, _) | Expr::Unary(_, e) | Expr::IsNull(e, _) | Expr::HasLabels(e, _) => f(e),
+            Expr::Prop(e, _) | Expr::Unary(_, e) | Expr::IsNull(e, _) | Expr::HasLabels(e, _) => {
+                f(e)
+            }
             Expr::List(v) => v.iter().for_each(f),
             Expr::Map(v) => v.iter().for_each(|(_, e)| f(e)),
             Expr::Binary(_, a, b) | Expr::Index(a, b) => {
@@ -276,7 +371,11 @@ impl Expr {
                 c.iter().for_each(|e| f(e));
             }
             Expr::Func { args, .. } => args.iter().for_each(f),
-            Expr::Case { subject, whens, else_ } => {
+            Expr::Case {
+                subject,
+                whens,
+                else_,
+            } => {
                 subject.iter().for_each(|e| f(e));
                 whens.iter().for_each(|(a, b)| {
                     f(a);
@@ -284,7 +383,9 @@ impl Expr {
                 });
                 else_.iter().for_each(|e| f(e));
             }
-            Expr::ListComp { list, pred, proj, .. } => {
+            Expr::ListComp {
+                list, pred, proj, ..
+            } => {
                 f(list);
                 pred.iter().for_each(|e| f(e));
                 proj.iter().for_each(|e| f(e));
@@ -297,7 +398,9 @@ impl Expr {
                 f(list);
                 f(pred)
             }
-            Expr::Reduce { init, list, expr, .. } => {
+            Expr::Reduce {
+                init, list, expr, ..
+            } => {
                 f(init);
                 f(list);
                 f(expr)

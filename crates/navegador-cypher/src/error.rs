@@ -16,7 +16,11 @@ impl Position {
         let before = &text[..floor_char(text, offset)];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        Position { offset, line, column }
+        Position {
+            offset,
+            line,
+            column,
+        }
     }
 }
 
@@ -39,7 +43,12 @@ pub fn caret(text: &str, offset: usize) -> String {
 pub enum CypherError {
     /// The text is not valid Cypher (openCypher `SyntaxError`, detected while parsing).
     #[error("syntax error at line {}, column {}: {message}\n{rendered}", pos.line, pos.column)]
-    Syntax { code: &'static str, message: String, pos: Position, rendered: String },
+    Syntax {
+        code: &'static str,
+        message: String,
+        pos: Position,
+        rendered: String,
+    },
     /// The query parses but is not meaningful (openCypher `SyntaxError` at compile time).
     #[error("invalid query ({code}): {message}")]
     Semantic { code: &'static str, message: String },
@@ -62,8 +71,14 @@ pub enum CypherError {
     #[error("read-only query refused: {clause} is not allowed")]
     ReadOnly { clause: String },
     /// The estimated cost exceeded `QueryOptions::max_complexity`.
-    #[error("query too complex: estimated {estimate} rows at {operator} exceeds the limit of {limit}")]
-    TooComplex { estimate: u64, operator: String, limit: u64 },
+    #[error(
+        "query too complex: estimated {estimate} rows at {operator} exceeds the limit of {limit}"
+    )]
+    TooComplex {
+        estimate: u64,
+        operator: String,
+        limit: u64,
+    },
     #[error("query exceeded its time budget of {0:?}")]
     Timeout(std::time::Duration),
     #[error("query cancelled")]
@@ -95,20 +110,39 @@ impl CypherError {
     }
 
     pub(crate) fn semantic(code: &'static str, message: impl Into<String>) -> Self {
-        CypherError::Semantic { code, message: message.into() }
+        CypherError::Semantic {
+            code,
+            message: message.into(),
+        }
     }
 
     pub(crate) fn type_err(message: impl Into<String>) -> Self {
-        CypherError::Type { code: "InvalidArgumentType", message: message.into() }
+        CypherError::Type {
+            code: "InvalidArgumentType",
+            message: message.into(),
+        }
     }
 
     pub(crate) fn arg(code: &'static str, message: impl Into<String>) -> Self {
-        CypherError::Argument { code, message: message.into() }
+        CypherError::Argument {
+            code,
+            message: message.into(),
+        }
     }
 }
 
 pub type Result<T, E = CypherError> = std::result::Result<T, E>;
 
-pub(crate) fn syntax(text: &str, offset: usize, code: &'static str, message: String) -> CypherError {
-    CypherError::Syntax { code, message, pos: Position::of(text, offset), rendered: caret(text, offset) }
+pub(crate) fn syntax(
+    text: &str,
+    offset: usize,
+    code: &'static str,
+    message: String,
+) -> CypherError {
+    CypherError::Syntax {
+        code,
+        message,
+        pos: Position::of(text, offset),
+        rendered: caret(text, offset),
+    }
 }

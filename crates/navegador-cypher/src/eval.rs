@@ -28,21 +28,35 @@ pub struct Guard {
 
 impl Guard {
     pub fn new(timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Self {
-        Guard { deadline: Instant::now() + timeout, timeout, cancel, ticks: Cell::new(0) }
+        Guard {
+            deadline: Instant::now() + timeout,
+            timeout,
+            cancel,
+            ticks: Cell::new(0),
+        }
     }
 
     /// A guard sharing this one's deadline and cancellation flag.
     pub fn child(&self) -> Guard {
-        Guard { deadline: self.deadline, timeout: self.timeout, cancel: self.cancel.clone(), ticks: Cell::new(0) }
+        Guard {
+            deadline: self.deadline,
+            timeout: self.timeout,
+            cancel: self.cancel.clone(),
+            ticks: Cell::new(0),
+        }
     }
 
     pub fn check(&self) -> Result<()> {
         let t = self.ticks.get().wrapping_add(1);
         self.ticks.set(t);
-        if t % 256 != 0 {
+        if t & 255 != 0 {
             return Ok(());
         }
-        if self.cancel.as_ref().is_some_and(|c| c.load(AtomicOrdering::Relaxed)) {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(AtomicOrdering::Relaxed))
+        {
             return Err(CypherError::Cancelled);
         }
         if Instant::now() > self.deadline {
@@ -66,7 +80,10 @@ pub fn truthy(v: &Value) -> Result<Option<bool>> {
     match v {
         Value::Null => Ok(None),
         Value::Bool(b) => Ok(Some(*b)),
-        other => Err(CypherError::type_err(format!("expected a boolean, got {}", type_name(other)))),
+        other => Err(CypherError::type_err(format!(
+            "expected a boolean, got {}",
+            type_name(other)
+        ))),
     }
 }
 
@@ -77,21 +94,23 @@ fn opt_bool(b: Option<bool>) -> Value {
 pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
     match e {
         Expr::Lit(v) => Ok(v.clone()),
-        Expr::Param(p) => ctx
-            .params
-            .get(p)
-            .cloned()
-            .ok_or_else(|| CypherError::semantic("ParameterMissing", format!("expected parameter ${p}"))),
-        Expr::Var(v) => row
-            .get(v)
-            .cloned()
-            .ok_or_else(|| CypherError::semantic("UndefinedVariable", format!("variable `{v}` not defined"))),
+        Expr::Param(p) => ctx.params.get(p).cloned().ok_or_else(|| {
+            CypherError::semantic("ParameterMissing", format!("expected parameter ${p}"))
+        }),
+        Expr::Var(v) => row.get(v).cloned().ok_or_else(|| {
+            CypherError::semantic("UndefinedVariable", format!("variable `{v}` not defined"))
+        }),
         Expr::Prop(t, key) => {
             let t = eval(ctx, t, row)?;
             check_not_deleted(ctx, &t)?;
             property(&t, key)
         }
-        Expr::List(items) => Ok(Value::List(items.iter().map(|i| eval(ctx, i, row)).collect::<Result<_>>()?)),
+        Expr::List(items) => Ok(Value::List(
+            items
+                .iter()
+                .map(|i| eval(ctx, i, row))
+                .collect::<Result<_>>()?,
+        )),
         Expr::Map(items) => {
             let mut m = BTreeMap::new();
             for (k, v) in items {
@@ -99,9 +118,9 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             }
             Ok(Value::Map(m))
         }
-        Expr::Unary{ .. } => eval_arm_1(ctx, e, row),
+        Expr::Unary { .. } => eval_arm_1(ctx, e, row),
         Expr::Binary(op, a, b) => binary(ctx, *op, a, b, row),
-        Expr::Compare{ .. } => eval_arm_2(ctx, e, row),
+        Expr::Compare { .. } => eval_arm_2(ctx, e, row),
         Expr::IsNull(x, neg) => {
             let v = eval(ctx, x, row)?;
             Ok(Value::Bool(v.is_null() != *neg))
@@ -111,17 +130,20 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             let i = eval(ctx, i, row)?;
             index(&t, &i)
         }
-        Expr::Slice{ .. } => eval_arm_3(ctx, e, row),
-        Expr::Func{ .. } => eval_arm_4(ctx, e, row),
-        Expr::CountStar => Err(CypherError::semantic("InvalidAggregation", "count(*) is not allowed here")),
-        Expr::Case{ .. } => eval_arm_5(ctx, e, row),
-        Expr::ListComp{ .. } => eval_arm_6(ctx, e, row),
-        Expr::Quantifier{ .. } => eval_arm_7(ctx, e, row),
-        Expr::Reduce{ .. } => eval_arm_8(ctx, e, row),
-        Expr::PatternPred{ .. } => eval_arm_9(ctx, e, row),
-        Expr::Exists{ .. } => eval_arm_10(ctx, e, row),
-        Expr::PatternComp{ .. } => eval_arm_11(ctx, e, row),
-        Expr::MapProj{ .. } => eval_arm_12(ctx, e, row),
+        Expr::Slice { .. } => eval_arm_3(ctx, e, row),
+        Expr::Func { .. } => eval_arm_4(ctx, e, row),
+        Expr::CountStar => Err(CypherError::semantic(
+            "InvalidAggregation",
+            "count(*) is not allowed here",
+        )),
+        Expr::Case { .. } => eval_arm_5(ctx, e, row),
+        Expr::ListComp { .. } => eval_arm_6(ctx, e, row),
+        Expr::Quantifier { .. } => eval_arm_7(ctx, e, row),
+        Expr::Reduce { .. } => eval_arm_8(ctx, e, row),
+        Expr::PatternPred { .. } => eval_arm_9(ctx, e, row),
+        Expr::Exists { .. } => eval_arm_10(ctx, e, row),
+        Expr::PatternComp { .. } => eval_arm_11(ctx, e, row),
+        Expr::MapProj { .. } => eval_arm_12(ctx, e, row),
         Expr::ExistsQuery(q) => {
             let mut ex = crate::exec::Exec {
                 g: crate::exec::GraphHandle::Read(ctx.g),
@@ -136,254 +158,334 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             let out = ex.run_single_from(q, row.clone())?;
             Ok(Value::Bool(!out.rows.is_empty()))
         }
-        Expr::HasLabels{ .. } => eval_arm_13(ctx, e, row),
+        Expr::HasLabels { .. } => eval_arm_13(ctx, e, row),
     }
 }
 
 #[inline(never)]
 fn eval_arm_1(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::Unary(op, x) = e else { unreachable!("dispatched on the variant") };
-        let v = eval(ctx, x, row)?;
-        match (op, v) {
-            (_, Value::Null) => Ok(Value::Null),
-            (UnOp::Not, v) => Ok(opt_bool(truthy(&v)?.map(|b| !b))),
-            (UnOp::Neg, Value::Int(i)) => i
-                .checked_neg()
-                .map(Value::Int)
-                .ok_or_else(|| CypherError::arg("NumberOutOfRange", "integer overflow")),
-            (UnOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
-            (UnOp::Plus, v @ (Value::Int(_) | Value::Float(_))) => Ok(v),
-            (_, v) => Err(CypherError::type_err(format!("cannot negate {}", type_name(&v)))),
-        }
+    let Expr::Unary(op, x) = e else {
+        unreachable!("dispatched on the variant")
+    };
+    let v = eval(ctx, x, row)?;
+    match (op, v) {
+        (_, Value::Null) => Ok(Value::Null),
+        (UnOp::Not, v) => Ok(opt_bool(truthy(&v)?.map(|b| !b))),
+        (UnOp::Neg, Value::Int(i)) => i
+            .checked_neg()
+            .map(Value::Int)
+            .ok_or_else(|| CypherError::arg("NumberOutOfRange", "integer overflow")),
+        (UnOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
+        (UnOp::Plus, v @ (Value::Int(_) | Value::Float(_))) => Ok(v),
+        (_, v) => Err(CypherError::type_err(format!(
+            "cannot negate {}",
+            type_name(&v)
+        ))),
+    }
 }
 
 #[inline(never)]
 fn eval_arm_2(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::Compare(first, rest) = e else { unreachable!("dispatched on the variant") };
-        let mut left = eval(ctx, first, row)?;
-        let mut result = Some(true);
-        for (op, r) in rest {
-            let right = eval(ctx, r, row)?;
-            let this = compare_op(*op, &left, &right);
-            result = match (result, this) {
-                (Some(false), _) | (_, Some(false)) => Some(false),
-                (Some(true), Some(true)) => Some(true),
-                _ => None,
-            };
-            left = right;
-        }
-        Ok(opt_bool(result))
+    let Expr::Compare(first, rest) = e else {
+        unreachable!("dispatched on the variant")
+    };
+    let mut left = eval(ctx, first, row)?;
+    let mut result = Some(true);
+    for (op, r) in rest {
+        let right = eval(ctx, r, row)?;
+        let this = compare_op(*op, &left, &right);
+        result = match (result, this) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        };
+        left = right;
+    }
+    Ok(opt_bool(result))
 }
 
 #[inline(never)]
 fn eval_arm_3(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::Slice(t, lo, hi) = e else { unreachable!("dispatched on the variant") };
-        let t = eval(ctx, t, row)?;
-        let lo = lo.as_ref().map(|x| eval(ctx, x, row)).transpose()?;
-        let hi = hi.as_ref().map(|x| eval(ctx, x, row)).transpose()?;
-        slice(&t, lo, hi)
+    let Expr::Slice(t, lo, hi) = e else {
+        unreachable!("dispatched on the variant")
+    };
+    let t = eval(ctx, t, row)?;
+    let lo = lo.as_ref().map(|x| eval(ctx, x, row)).transpose()?;
+    let hi = hi.as_ref().map(|x| eval(ctx, x, row)).transpose()?;
+    slice(&t, lo, hi)
 }
 
 #[inline(never)]
 fn eval_arm_4(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::Func { name, distinct: _, args } = e else { unreachable!("dispatched on the variant") };
-        let lname = name.to_ascii_lowercase();
-        if crate::ast::AGGREGATES.contains(&lname.as_str()) {
-            return Err(CypherError::semantic("InvalidAggregation", format!("aggregate {name}() is not allowed here")));
+    let Expr::Func {
+        name,
+        distinct: _,
+        args,
+    } = e
+    else {
+        unreachable!("dispatched on the variant")
+    };
+    let lname = name.to_ascii_lowercase();
+    if crate::ast::AGGREGATES.contains(&lname.as_str()) {
+        return Err(CypherError::semantic(
+            "InvalidAggregation",
+            format!("aggregate {name}() is not allowed here"),
+        ));
+    }
+    if lname == "exists" && args.len() == 1 {
+        if let Expr::PatternPred(_) = &args[0] {
+            return eval(ctx, &args[0], row);
         }
-        if lname == "exists" && args.len() == 1 {
-            if let Expr::PatternPred(_) = &args[0] {
-                return eval(ctx, &args[0], row);
+        let v = eval(ctx, &args[0], row)?;
+        return Ok(Value::Bool(!v.is_null()));
+    }
+    if lname == "coalesce" {
+        for a in args {
+            let v = eval(ctx, a, row)?;
+            if !v.is_null() {
+                return Ok(v);
             }
-            let v = eval(ctx, &args[0], row)?;
-            return Ok(Value::Bool(!v.is_null()));
         }
-        if lname == "coalesce" {
-            for a in args {
-                let v = eval(ctx, a, row)?;
-                if !v.is_null() {
-                    return Ok(v);
-                }
-            }
-            return Ok(Value::Null);
-        }
-        let vals = args.iter().map(|a| eval(ctx, a, row)).collect::<Result<Vec<_>>>()?;
-        functions::call(ctx, &lname, name, vals)
+        return Ok(Value::Null);
+    }
+    let vals = args
+        .iter()
+        .map(|a| eval(ctx, a, row))
+        .collect::<Result<Vec<_>>>()?;
+    functions::call(ctx, &lname, name, vals)
 }
 
 #[inline(never)]
 fn eval_arm_5(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::Case { subject, whens, else_ } = e else { unreachable!("dispatched on the variant") };
-        if let Some(s) = subject {
-            let s = eval(ctx, s, row)?;
-            for (w, t) in whens {
-                let w = eval(ctx, w, row)?;
-                if equals(&s, &w) == Some(true) {
-                    return eval(ctx, t, row);
-                }
-            }
-        } else {
-            for (w, t) in whens {
-                let w = eval(ctx, w, row)?;
-                if matches!(w, Value::Bool(true)) {
-                    return eval(ctx, t, row);
-                }
+    let Expr::Case {
+        subject,
+        whens,
+        else_,
+    } = e
+    else {
+        unreachable!("dispatched on the variant")
+    };
+    if let Some(s) = subject {
+        let s = eval(ctx, s, row)?;
+        for (w, t) in whens {
+            let w = eval(ctx, w, row)?;
+            if equals(&s, &w) == Some(true) {
+                return eval(ctx, t, row);
             }
         }
-        match else_ {
-            Some(e) => eval(ctx, e, row),
-            None => Ok(Value::Null),
+    } else {
+        for (w, t) in whens {
+            let w = eval(ctx, w, row)?;
+            if matches!(w, Value::Bool(true)) {
+                return eval(ctx, t, row);
+            }
         }
+    }
+    match else_ {
+        Some(e) => eval(ctx, e, row),
+        None => Ok(Value::Null),
+    }
 }
 
 #[inline(never)]
 fn eval_arm_6(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::ListComp { var, list, pred, proj } = e else { unreachable!("dispatched on the variant") };
-        let l = eval(ctx, list, row)?;
-        let items = match l {
-            Value::Null => return Ok(Value::Null),
-            Value::List(v) => v,
-            other => return Err(CypherError::type_err(format!("expected a list, got {}", type_name(&other)))),
-        };
-        let mut out = Vec::new();
-        let mut inner = row.clone();
-        for it in items {
-            ctx.guard.check()?;
-            inner.insert(var.clone(), it.clone());
-            if let Some(p) = pred {
-                if truthy(&eval(ctx, p, &inner)?)? != Some(true) {
-                    continue;
-                }
-            }
-            out.push(match proj {
-                Some(p) => eval(ctx, p, &inner)?,
-                None => it,
-            });
+    let Expr::ListComp {
+        var,
+        list,
+        pred,
+        proj,
+    } = e
+    else {
+        unreachable!("dispatched on the variant")
+    };
+    let l = eval(ctx, list, row)?;
+    let items = match l {
+        Value::Null => return Ok(Value::Null),
+        Value::List(v) => v,
+        other => {
+            return Err(CypherError::type_err(format!(
+                "expected a list, got {}",
+                type_name(&other)
+            )))
         }
-        Ok(Value::List(out))
+    };
+    let mut out = Vec::new();
+    let mut inner = row.clone();
+    for it in items {
+        ctx.guard.check()?;
+        inner.insert(var.clone(), it.clone());
+        if let Some(p) = pred {
+            if truthy(&eval(ctx, p, &inner)?)? != Some(true) {
+                continue;
+            }
+        }
+        out.push(match proj {
+            Some(p) => eval(ctx, p, &inner)?,
+            None => it,
+        });
+    }
+    Ok(Value::List(out))
 }
 
 #[inline(never)]
 fn eval_arm_7(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::Quantifier { kind, var, list, pred } = e else { unreachable!("dispatched on the variant") };
-        let l = eval(ctx, list, row)?;
-        let items = match l {
-            Value::Null => return Ok(Value::Null),
-            Value::List(v) => v,
-            other => return Err(CypherError::type_err(format!("expected a list, got {}", type_name(&other)))),
-        };
-        let mut inner = row.clone();
-        let (mut trues, mut nulls) = (0usize, 0usize);
-        let n = items.len();
-        for it in items {
-            inner.insert(var.clone(), it);
-            match truthy(&eval(ctx, pred, &inner)?)? {
-                Some(true) => trues += 1,
-                None => nulls += 1,
-                Some(false) => {}
+    let Expr::Quantifier {
+        kind,
+        var,
+        list,
+        pred,
+    } = e
+    else {
+        unreachable!("dispatched on the variant")
+    };
+    let l = eval(ctx, list, row)?;
+    let items = match l {
+        Value::Null => return Ok(Value::Null),
+        Value::List(v) => v,
+        other => {
+            return Err(CypherError::type_err(format!(
+                "expected a list, got {}",
+                type_name(&other)
+            )))
+        }
+    };
+    let mut inner = row.clone();
+    let (mut trues, mut nulls) = (0usize, 0usize);
+    let n = items.len();
+    for it in items {
+        inner.insert(var.clone(), it);
+        match truthy(&eval(ctx, pred, &inner)?)? {
+            Some(true) => trues += 1,
+            None => nulls += 1,
+            Some(false) => {}
+        }
+    }
+    let falses = n - trues - nulls;
+    Ok(match kind {
+        Quant::All => {
+            if falses > 0 {
+                Value::Bool(false)
+            } else if nulls > 0 {
+                Value::Null
+            } else {
+                Value::Bool(true)
             }
         }
-        let falses = n - trues - nulls;
-        Ok(match kind {
-            Quant::All => {
-                if falses > 0 {
-                    Value::Bool(false)
-                } else if nulls > 0 {
-                    Value::Null
-                } else {
-                    Value::Bool(true)
-                }
+        Quant::Any => {
+            if trues > 0 {
+                Value::Bool(true)
+            } else if nulls > 0 {
+                Value::Null
+            } else {
+                Value::Bool(false)
             }
-            Quant::Any => {
-                if trues > 0 {
-                    Value::Bool(true)
-                } else if nulls > 0 {
-                    Value::Null
-                } else {
-                    Value::Bool(false)
-                }
+        }
+        Quant::None => {
+            if trues > 0 {
+                Value::Bool(false)
+            } else if nulls > 0 {
+                Value::Null
+            } else {
+                Value::Bool(true)
             }
-            Quant::None => {
-                if trues > 0 {
-                    Value::Bool(false)
-                } else if nulls > 0 {
-                    Value::Null
-                } else {
-                    Value::Bool(true)
-                }
+        }
+        Quant::Single => {
+            if trues > 1 {
+                Value::Bool(false)
+            } else if nulls > 0 {
+                Value::Null
+            } else {
+                Value::Bool(trues == 1)
             }
-            Quant::Single => {
-                if trues > 1 {
-                    Value::Bool(false)
-                } else if nulls > 0 {
-                    Value::Null
-                } else {
-                    Value::Bool(trues == 1)
-                }
-            }
-        })
+        }
+    })
 }
 
 #[inline(never)]
 fn eval_arm_8(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::Reduce { acc, init, var, list, expr } = e else { unreachable!("dispatched on the variant") };
-        let mut a = eval(ctx, init, row)?;
-        let items = match eval(ctx, list, row)? {
-            Value::Null => return Ok(Value::Null),
-            Value::List(v) => v,
-            other => return Err(CypherError::type_err(format!("expected a list, got {}", type_name(&other)))),
-        };
-        let mut inner = row.clone();
-        for it in items {
-            inner.insert(var.clone(), it);
-            inner.insert(acc.clone(), a);
-            a = eval(ctx, expr, &inner)?;
+    let Expr::Reduce {
+        acc,
+        init,
+        var,
+        list,
+        expr,
+    } = e
+    else {
+        unreachable!("dispatched on the variant")
+    };
+    let mut a = eval(ctx, init, row)?;
+    let items = match eval(ctx, list, row)? {
+        Value::Null => return Ok(Value::Null),
+        Value::List(v) => v,
+        other => {
+            return Err(CypherError::type_err(format!(
+                "expected a list, got {}",
+                type_name(&other)
+            )))
         }
-        Ok(a)
+    };
+    let mut inner = row.clone();
+    for it in items {
+        inner.insert(var.clone(), it);
+        inner.insert(acc.clone(), a);
+        a = eval(ctx, expr, &inner)?;
+    }
+    Ok(a)
 }
 
 #[inline(never)]
 fn eval_arm_9(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::PatternPred(part) = e else { unreachable!("dispatched on the variant") };
-        let mut found = false;
-        matcher::match_parts(ctx, std::slice::from_ref(&**part), None, row, &mut |_| {
-            found = true;
-            Ok(false)
-        })?;
-        Ok(Value::Bool(found))
+    let Expr::PatternPred(part) = e else {
+        unreachable!("dispatched on the variant")
+    };
+    let mut found = false;
+    matcher::match_parts(ctx, std::slice::from_ref(&**part), None, row, &mut |_| {
+        found = true;
+        Ok(false)
+    })?;
+    Ok(Value::Bool(found))
 }
 
 #[inline(never)]
 fn eval_arm_10(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::Exists { pattern, where_ } = e else { unreachable!("dispatched on the variant") };
-        let mut found = false;
-        let mut err = None;
-        matcher::match_parts(ctx, pattern, where_.as_deref(), row, &mut |r| {
-            if let Some(w) = where_ {
-                match eval(ctx, w, &r).and_then(|v| truthy(&v)) {
-                    Ok(Some(true)) => {}
-                    Ok(_) => return Ok(true),
-                    Err(e) => {
-                        err = Some(e);
-                        return Ok(false);
-                    }
+    let Expr::Exists { pattern, where_ } = e else {
+        unreachable!("dispatched on the variant")
+    };
+    let mut found = false;
+    let mut err = None;
+    matcher::match_parts(ctx, pattern, where_.as_deref(), row, &mut |r| {
+        if let Some(w) = where_ {
+            match eval(ctx, w, &r).and_then(|v| truthy(&v)) {
+                Ok(Some(true)) => {}
+                Ok(_) => return Ok(true),
+                Err(e) => {
+                    err = Some(e);
+                    return Ok(false);
                 }
             }
-            found = true;
-            Ok(false)
-        })?;
-        if let Some(e) = err {
-            return Err(e);
         }
-        Ok(Value::Bool(found))
+        found = true;
+        Ok(false)
+    })?;
+    if let Some(e) = err {
+        return Err(e);
+    }
+    Ok(Value::Bool(found))
 }
 
 #[inline(never)]
 fn eval_arm_11(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::PatternComp { part, pred, proj } = e else { unreachable!("dispatched on the variant") };
-        let mut out = Vec::new();
-        let mut err = None;
-        matcher::match_parts(ctx, std::slice::from_ref(&**part), pred.as_deref(), row, &mut |r| {
+    let Expr::PatternComp { part, pred, proj } = e else {
+        unreachable!("dispatched on the variant")
+    };
+    let mut out = Vec::new();
+    let mut err = None;
+    matcher::match_parts(
+        ctx,
+        std::slice::from_ref(&**part),
+        pred.as_deref(),
+        row,
+        &mut |r| {
             let res = (|| -> Result<()> {
                 if let Some(p) = pred {
                     if truthy(&eval(ctx, p, &r)?)? != Some(true) {
@@ -400,57 +502,73 @@ fn eval_arm_11(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
                     Ok(false)
                 }
             }
-        })?;
-        if let Some(e) = err {
-            return Err(e);
-        }
-        Ok(Value::List(out))
+        },
+    )?;
+    if let Some(e) = err {
+        return Err(e);
+    }
+    Ok(Value::List(out))
 }
 
 #[inline(never)]
 fn eval_arm_12(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::MapProj(var, items) = e else { unreachable!("dispatched on the variant") };
-        let base = row
-            .get(var)
-            .cloned()
-            .ok_or_else(|| CypherError::semantic("UndefinedVariable", format!("variable `{var}` not defined")))?;
-        if base.is_null() {
-            return Ok(Value::Null);
+    let Expr::MapProj(var, items) = e else {
+        unreachable!("dispatched on the variant")
+    };
+    let base = row.get(var).cloned().ok_or_else(|| {
+        CypherError::semantic("UndefinedVariable", format!("variable `{var}` not defined"))
+    })?;
+    if base.is_null() {
+        return Ok(Value::Null);
+    }
+    let props = match &base {
+        Value::Node(n) => n.props.clone(),
+        Value::Relationship(r) => r.props.clone(),
+        Value::Map(m) => m.clone(),
+        other => {
+            return Err(CypherError::type_err(format!(
+                "cannot project {}",
+                type_name(other)
+            )))
         }
-        let props = match &base {
-            Value::Node(n) => n.props.clone(),
-            Value::Relationship(r) => r.props.clone(),
-            Value::Map(m) => m.clone(),
-            other => return Err(CypherError::type_err(format!("cannot project {}", type_name(other)))),
-        };
-        let mut m = BTreeMap::new();
-        for it in items {
-            match it {
-                MapItem::All => m.extend(props.clone()),
-                MapItem::Prop(k) => {
-                    m.insert(k.clone(), props.get(k).cloned().unwrap_or(Value::Null));
-                }
-                MapItem::Var(v) => {
-                    m.insert(v.clone(), eval(ctx, &Expr::Var(v.clone()), row)?);
-                }
-                MapItem::Lit(k, e) => {
-                    m.insert(k.clone(), eval(ctx, e, row)?);
-                }
+    };
+    let mut m = BTreeMap::new();
+    for it in items {
+        match it {
+            MapItem::All => m.extend(props.clone()),
+            MapItem::Prop(k) => {
+                m.insert(k.clone(), props.get(k).cloned().unwrap_or(Value::Null));
+            }
+            MapItem::Var(v) => {
+                m.insert(v.clone(), eval(ctx, &Expr::Var(v.clone()), row)?);
+            }
+            MapItem::Lit(k, e) => {
+                m.insert(k.clone(), eval(ctx, e, row)?);
             }
         }
-        Ok(Value::Map(m))
+    }
+    Ok(Value::Map(m))
 }
 
 #[inline(never)]
 fn eval_arm_13(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
-    let Expr::HasLabels(x, groups) = e else { unreachable!("dispatched on the variant") };
-        let v = eval(ctx, x, row)?;
-        match v {
-            Value::Null => Ok(Value::Null),
-            Value::Node(n) => Ok(Value::Bool(groups.iter().all(|g| g.iter().any(|l| n.labels.contains(l))))),
-            Value::Relationship(r) => Ok(Value::Bool(groups.iter().all(|g| g.contains(&r.rel_type)))),
-            other => Err(CypherError::type_err(format!("cannot check labels of {}", type_name(&other)))),
-        }
+    let Expr::HasLabels(x, groups) = e else {
+        unreachable!("dispatched on the variant")
+    };
+    let v = eval(ctx, x, row)?;
+    match v {
+        Value::Null => Ok(Value::Null),
+        Value::Node(n) => Ok(Value::Bool(
+            groups
+                .iter()
+                .all(|g| g.iter().any(|l| n.labels.contains(l))),
+        )),
+        Value::Relationship(r) => Ok(Value::Bool(groups.iter().all(|g| g.contains(&r.rel_type)))),
+        other => Err(CypherError::type_err(format!(
+            "cannot check labels of {}",
+            type_name(&other)
+        ))),
+    }
 }
 
 pub fn check_not_deleted(ctx: &Ctx, v: &Value) -> Result<()> {
@@ -460,7 +578,9 @@ pub fn check_not_deleted(ctx: &Ctx, v: &Value) -> Result<()> {
         _ => false,
     };
     if gone {
-        return Err(CypherError::EntityNotFound { message: "the entity was deleted earlier in this query".into() });
+        return Err(CypherError::EntityNotFound {
+            message: "the entity was deleted earlier in this query".into(),
+        });
     }
     Ok(())
 }
@@ -471,7 +591,10 @@ pub fn property(t: &Value, key: &str) -> Result<Value> {
         Value::Node(n) => Ok(n.props.get(key).cloned().unwrap_or(Value::Null)),
         Value::Relationship(r) => Ok(r.props.get(key).cloned().unwrap_or(Value::Null)),
         Value::Map(m) => Ok(m.get(key).cloned().unwrap_or(Value::Null)),
-        other => Err(CypherError::type_err(format!("cannot read property `{key}` of {}", type_name(other)))),
+        other => Err(CypherError::type_err(format!(
+            "cannot read property `{key}` of {}",
+            type_name(other)
+        ))),
     }
 }
 
@@ -484,7 +607,10 @@ fn compare_op(op: CmpOp, l: &Value, r: &Value) -> Option<bool> {
                 return None;
             }
             let nan = |v: &Value| matches!(v, Value::Float(f) if f.is_nan());
-            if (nan(l) || nan(r)) && matches!(l, Value::Int(_) | Value::Float(_)) && matches!(r, Value::Int(_) | Value::Float(_)) {
+            if (nan(l) || nan(r))
+                && matches!(l, Value::Int(_) | Value::Float(_))
+                && matches!(r, Value::Int(_) | Value::Float(_))
+            {
                 return Some(false);
             }
             let o = compare(l, r)?;
@@ -537,7 +663,12 @@ pub fn binary_values(op: BinOp, l: Value, r: Value) -> Result<Value> {
             let items = match r {
                 Null => return Ok(Null),
                 List(v) => v,
-                other => return Err(CypherError::type_err(format!("IN expects a list, got {}", type_name(&other)))),
+                other => {
+                    return Err(CypherError::type_err(format!(
+                        "IN expects a list, got {}",
+                        type_name(&other)
+                    )))
+                }
             };
             let mut unknown = false;
             for it in &items {
@@ -556,8 +687,9 @@ pub fn binary_values(op: BinOp, l: Value, r: Value) -> Result<Value> {
                     BinOp::EndsWith => s.ends_with(p.as_str()),
                     BinOp::Contains => s.contains(p.as_str()),
                     _ => {
-                        let re = regex::Regex::new(&format!("^(?:{p})$"))
-                            .map_err(|e| CypherError::arg("InvalidArgumentValue", format!("invalid regex: {e}")))?;
+                        let re = regex::Regex::new(&format!("^(?:{p})$")).map_err(|e| {
+                            CypherError::arg("InvalidArgumentValue", format!("invalid regex: {e}"))
+                        })?;
                         re.is_match(s)
                     }
                 }),
@@ -570,7 +702,11 @@ pub fn binary_values(op: BinOp, l: Value, r: Value) -> Result<Value> {
         return Ok(Null);
     }
     let bad = |l: &Value, r: &Value| {
-        CypherError::type_err(format!("cannot apply {op:?} to {} and {}", type_name(l), type_name(r)))
+        CypherError::type_err(format!(
+            "cannot apply {op:?} to {} and {}",
+            type_name(l),
+            type_name(r)
+        ))
     };
     Ok(match op {
         BinOp::Add => match (l, r) {
@@ -625,7 +761,9 @@ pub fn binary_values(op: BinOp, l: Value, r: Value) -> Result<Value> {
             (l, r) => return Err(bad(&l, &r)),
         },
         BinOp::Pow => match (&l, &r) {
-            (Int(_) | Float(_), Int(_) | Float(_)) => Float(crate::values::as_f64(&l).powf(crate::values::as_f64(&r))),
+            (Int(_) | Float(_), Int(_) | Float(_)) => {
+                Float(crate::values::as_f64(&l).powf(crate::values::as_f64(&r)))
+            }
             _ => return Err(bad(&l, &r)),
         },
         _ => unreachable!("boolean and predicate operators are handled above"),
@@ -647,7 +785,11 @@ pub fn format_float(f: f64) -> String {
     if f.is_nan() {
         "NaN".into()
     } else if f.is_infinite() {
-        if f > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+        if f > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        }
     } else if f == f.trunc() && f.abs() < 1e16 {
         format!("{f:.1}")
     } else {
@@ -666,15 +808,29 @@ fn index(t: &Value, i: &Value) -> Result<Value> {
         (Value::List(l), Value::Int(i)) => {
             let n = l.len() as i64;
             let k = if *i < 0 { n + i } else { *i };
-            Ok(if k < 0 || k >= n { Value::Null } else { l[k as usize].clone() })
+            Ok(if k < 0 || k >= n {
+                Value::Null
+            } else {
+                l[k as usize].clone()
+            })
         }
-        (Value::List(_), other) => Err(CypherError::type_err(format!("list index must be an integer, got {}", type_name(other)))),
-        (Value::Map(_) | Value::Node(_) | Value::Relationship(_), Value::String(k)) => property(t, k),
-        (Value::Map(_) | Value::Node(_) | Value::Relationship(_), other) => Err(CypherError::Type {
-            code: "MapElementAccessByNonString",
-            message: format!("map key must be a string, got {}", type_name(other)),
-        }),
-        (other, _) => Err(CypherError::type_err(format!("cannot index into {}", type_name(other)))),
+        (Value::List(_), other) => Err(CypherError::type_err(format!(
+            "list index must be an integer, got {}",
+            type_name(other)
+        ))),
+        (Value::Map(_) | Value::Node(_) | Value::Relationship(_), Value::String(k)) => {
+            property(t, k)
+        }
+        (Value::Map(_) | Value::Node(_) | Value::Relationship(_), other) => {
+            Err(CypherError::Type {
+                code: "MapElementAccessByNonString",
+                message: format!("map key must be a string, got {}", type_name(other)),
+            })
+        }
+        (other, _) => Err(CypherError::type_err(format!(
+            "cannot index into {}",
+            type_name(other)
+        ))),
     }
 }
 
@@ -682,7 +838,12 @@ fn slice(t: &Value, lo: Option<Value>, hi: Option<Value>) -> Result<Value> {
     let l = match t {
         Value::Null => return Ok(Value::Null),
         Value::List(l) => l,
-        other => return Err(CypherError::type_err(format!("cannot slice {}", type_name(other)))),
+        other => {
+            return Err(CypherError::type_err(format!(
+                "cannot slice {}",
+                type_name(other)
+            )))
+        }
     };
     let n = l.len() as i64;
     let norm = |v: Option<Value>, default: i64| -> Result<Option<i64>> {
@@ -690,10 +851,15 @@ fn slice(t: &Value, lo: Option<Value>, hi: Option<Value>) -> Result<Value> {
             None => Ok(Some(default)),
             Some(Value::Null) => Ok(None),
             Some(Value::Int(i)) => Ok(Some((if i < 0 { n + i } else { i }).clamp(0, n))),
-            Some(other) => Err(CypherError::type_err(format!("slice bound must be an integer, got {}", type_name(&other)))),
+            Some(other) => Err(CypherError::type_err(format!(
+                "slice bound must be an integer, got {}",
+                type_name(&other)
+            ))),
         }
     };
-    let (Some(a), Some(b)) = (norm(lo, 0)?, norm(hi, n)?) else { return Ok(Value::Null) };
+    let (Some(a), Some(b)) = (norm(lo, 0)?, norm(hi, n)?) else {
+        return Ok(Value::Null);
+    };
     if a >= b {
         return Ok(Value::List(vec![]));
     }

@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use navegador_graph::{
-    Direction, Edge, EdgeId, GraphError, GraphRead, GraphStats, GraphWrite, Node, NodeId, Path, Schema,
-    Value,
+    Direction, Edge, EdgeId, GraphError, GraphRead, GraphStats, GraphWrite, Node, NodeId, Path,
+    Schema, Value,
 };
 
 use crate::ast::*;
@@ -54,13 +54,23 @@ impl GraphRead for GraphHandle<'_> {
             GraphHandle::Write(g) => g.node_ids(label),
         }
     }
-    fn node_ids_by_property(&self, label: Option<&str>, key: &str, value: &Value) -> Result<Vec<NodeId>, GraphError> {
+    fn node_ids_by_property(
+        &self,
+        label: Option<&str>,
+        key: &str,
+        value: &Value,
+    ) -> Result<Vec<NodeId>, GraphError> {
         match self {
             GraphHandle::Read(g) => g.node_ids_by_property(label, key, value),
             GraphHandle::Write(g) => g.node_ids_by_property(label, key, value),
         }
     }
-    fn edges_of(&self, node: NodeId, direction: Direction, types: &[String]) -> Result<Vec<Edge>, GraphError> {
+    fn edges_of(
+        &self,
+        node: NodeId,
+        direction: Direction,
+        types: &[String],
+    ) -> Result<Vec<Edge>, GraphError> {
         match self {
             GraphHandle::Read(g) => g.edges_of(node, direction, types),
             GraphHandle::Write(g) => g.edges_of(node, direction, types),
@@ -115,7 +125,11 @@ fn too_many() -> CypherError {
 /// How many input rows the projection `p` can possibly use, if bounded: a plain
 /// projection (no aggregation, DISTINCT, ORDER BY or WHERE) with a literal LIMIT.
 fn rows_needed(p: &Projection, is_return: bool, max_rows: usize) -> Option<usize> {
-    if p.distinct || !p.order.is_empty() || p.where_.is_some() || p.items.iter().any(|i| i.expr.contains_aggregate()) {
+    if p.distinct
+        || !p.order.is_empty()
+        || p.where_.is_some()
+        || p.items.iter().any(|i| i.expr.contains_aggregate())
+    {
         return None;
     }
     let lit = |e: &Option<Expr>| match e {
@@ -134,7 +148,13 @@ fn rows_needed(p: &Projection, is_return: bool, max_rows: usize) -> Option<usize
 
 macro_rules! ctx {
     ($s:expr) => {
-        Ctx { g: &$s.g, params: $s.params, guard: &$s.guard, stats: &$s.gstats, deleted: &$s.deleted }
+        Ctx {
+            g: &$s.g,
+            params: $s.params,
+            guard: &$s.guard,
+            stats: &$s.gstats,
+            deleted: &$s.deleted,
+        }
     };
 }
 
@@ -142,7 +162,9 @@ impl Exec<'_, '_> {
     fn write(&mut self, clause: &str) -> Result<&mut dyn GraphWrite> {
         match &mut self.g {
             GraphHandle::Write(g) => Ok(&mut **g),
-            GraphHandle::Read(_) => Err(CypherError::ReadOnly { clause: clause.to_string() }),
+            GraphHandle::Read(_) => Err(CypherError::ReadOnly {
+                clause: clause.to_string(),
+            }),
         }
     }
 
@@ -181,13 +203,24 @@ impl Exec<'_, '_> {
                 let (names, out) = self.project(rows, p, &scope)?;
                 let rows = out
                     .into_iter()
-                    .map(|r| names.iter().map(|n| r.get(n).cloned().unwrap_or(Value::Null)).collect())
+                    .map(|r| {
+                        names
+                            .iter()
+                            .map(|n| r.get(n).cloned().unwrap_or(Value::Null))
+                            .collect()
+                    })
                     .collect();
-                return Ok(Output { columns: names, rows });
+                return Ok(Output {
+                    columns: names,
+                    rows,
+                });
             }
             rows = self.clause(c, rows, &mut scope)?;
         }
-        Ok(Output { columns: vec![], rows: vec![] })
+        Ok(Output {
+            columns: vec![],
+            rows: vec![],
+        })
     }
 
     fn clause(&mut self, c: &Clause, rows: Vec<Row>, scope: &mut Vec<String>) -> Result<Vec<Row>> {
@@ -199,13 +232,22 @@ impl Exec<'_, '_> {
             }
         };
         Ok(match c {
-            Clause::Match { optional, pattern, where_, .. } => {
+            Clause::Match {
+                optional,
+                pattern,
+                where_,
+                ..
+            } => {
                 let new_vars: Vec<String> = pattern.iter().flat_map(part_vars).collect();
                 add_scope(scope, new_vars.clone());
                 let mut out = Vec::new();
                 // shortestPath filters whole match sets, so it cannot stop early.
                 let shortest = pattern.iter().any(|p| p.shortest != Shortest::No);
-                let cap = if shortest { usize::MAX } else { self.limit_hint.unwrap_or(usize::MAX) };
+                let cap = if shortest {
+                    usize::MAX
+                } else {
+                    self.limit_hint.unwrap_or(usize::MAX)
+                };
                 let ctx = ctx!(self);
                 for row in rows {
                     ctx.guard.check()?;
@@ -285,14 +327,20 @@ impl Exec<'_, '_> {
                 }
                 out
             }
-            Clause::Merge { part, on_create, on_match, .. } => {
+            Clause::Merge {
+                part,
+                on_create,
+                on_match,
+                ..
+            } => {
                 add_scope(scope, part_vars(part));
                 let mut out = Vec::new();
                 for row in rows {
                     let mut found = Vec::new();
                     {
                         let ctx = ctx!(self);
-                        let mut props: Vec<&Expr> = part.nodes().filter_map(|n| n.props.as_ref()).collect();
+                        let mut props: Vec<&Expr> =
+                            part.nodes().filter_map(|n| n.props.as_ref()).collect();
                         props.extend(part.chain.iter().filter_map(|(r, _)| r.props.as_ref()));
                         for p in props {
                             if let Value::Map(m) = eval(&ctx, p, &row)? {
@@ -399,12 +447,19 @@ impl Exec<'_, '_> {
                 }
                 rows
             }
-            Clause::Foreach { var, list, body, .. } => {
+            Clause::Foreach {
+                var, list, body, ..
+            } => {
                 for row in &rows {
                     let items = match eval(&ctx!(self), list, row)? {
                         Value::Null => vec![],
                         Value::List(l) => l,
-                        other => return Err(CypherError::type_err(format!("FOREACH expects a list, got {}", type_name(&other)))),
+                        other => {
+                            return Err(CypherError::type_err(format!(
+                                "FOREACH expects a list, got {}",
+                                type_name(&other)
+                            )))
+                        }
                     };
                     for it in items {
                         let mut r = row.clone();
@@ -474,7 +529,9 @@ impl Exec<'_, '_> {
     }
 
     fn eval_props(&self, e: Option<&Expr>, row: &Row) -> Result<BTreeMap<String, Value>> {
-        let Some(e) = e else { return Ok(BTreeMap::new()) };
+        let Some(e) = e else {
+            return Ok(BTreeMap::new());
+        };
         match eval(&ctx!(self), e, row)? {
             Value::Map(m) => {
                 for (k, v) in &m {
@@ -483,7 +540,10 @@ impl Exec<'_, '_> {
                 Ok(m.into_iter().filter(|(_, v)| !v.is_null()).collect())
             }
             Value::Null => Ok(BTreeMap::new()),
-            other => Err(CypherError::type_err(format!("properties must be a map, got {}", type_name(&other)))),
+            other => Err(CypherError::type_err(format!(
+                "properties must be a map, got {}",
+                type_name(&other)
+            ))),
         }
     }
 
@@ -495,7 +555,10 @@ impl Exec<'_, '_> {
                 continue;
             }
             if let Some(Some(Value::Null)) = np.var.as_ref().map(|v| row.get(v)) {
-                return Err(CypherError::semantic("VariableAlreadyBound", "cannot create a relationship to a null node"));
+                return Err(CypherError::semantic(
+                    "VariableAlreadyBound",
+                    "cannot create a relationship to a null node",
+                ));
             }
             let props = self.eval_props(np.props.as_ref(), row)?;
             let labels: Vec<String> = np.labels.iter().flatten().cloned().collect();
@@ -549,7 +612,10 @@ impl Exec<'_, '_> {
                 self.qstats.properties_set += 1;
             }
             other => {
-                return Err(CypherError::type_err(format!("cannot set a property on {}", type_name(other))))
+                return Err(CypherError::type_err(format!(
+                    "cannot set a property on {}",
+                    type_name(other)
+                )))
             }
         }
         Ok(())
@@ -576,7 +642,10 @@ impl Exec<'_, '_> {
                         Value::Null if replace => BTreeMap::new(),
                         Value::Null => continue,
                         other => {
-                            return Err(CypherError::type_err(format!("SET expects a map, got {}", type_name(&other))))
+                            return Err(CypherError::type_err(format!(
+                                "SET expects a map, got {}",
+                                type_name(&other)
+                            )))
                         }
                     };
                     let existing: Vec<String> = match &t {
@@ -584,7 +653,10 @@ impl Exec<'_, '_> {
                         Value::Relationship(r) => r.props.keys().cloned().collect(),
                         Value::Null => continue,
                         other => {
-                            return Err(CypherError::type_err(format!("cannot set properties on {}", type_name(other))))
+                            return Err(CypherError::type_err(format!(
+                                "cannot set properties on {}",
+                                type_name(other)
+                            )))
                         }
                     };
                     if replace {
@@ -614,13 +686,26 @@ impl Exec<'_, '_> {
     }
 
     /// WITH / RETURN: projection, aggregation, DISTINCT, ORDER BY, SKIP, LIMIT, WHERE.
-    fn project(&mut self, rows: Vec<Row>, p: &Projection, scope: &[String]) -> Result<(Vec<String>, Vec<Row>)> {
+    fn project(
+        &mut self,
+        rows: Vec<Row>,
+        p: &Projection,
+        scope: &[String],
+    ) -> Result<(Vec<String>, Vec<Row>)> {
         let mut items: Vec<ProjItem> = Vec::new();
         if p.star {
-            let mut vars: Vec<String> = scope.iter().filter(|v| !v.starts_with(' ')).cloned().collect();
+            let mut vars: Vec<String> = scope
+                .iter()
+                .filter(|v| !v.starts_with(' '))
+                .cloned()
+                .collect();
             vars.sort();
             for v in vars {
-                items.push(ProjItem { expr: Expr::Var(v.clone()), alias: None, text: v });
+                items.push(ProjItem {
+                    expr: Expr::Var(v.clone()),
+                    alias: None,
+                    text: v,
+                });
             }
         }
         items.extend(p.items.iter().cloned());
@@ -632,19 +717,34 @@ impl Exec<'_, '_> {
         let mut produced: Vec<(Row, Row)> = Vec::new();
         if aggregating {
             let mut aggs: Vec<Expr> = Vec::new();
-            let rewritten: Vec<Expr> = items.iter().map(|i| rewrite_aggs(&i.expr, &mut aggs)).collect();
-            let order_rw: Vec<Expr> = p.order.iter().map(|(e, _)| rewrite_aggs(e, &mut aggs)).collect();
-            let key_idx: Vec<usize> = (0..items.len()).filter(|i| !items[*i].expr.contains_aggregate()).collect();
+            let rewritten: Vec<Expr> = items
+                .iter()
+                .map(|i| rewrite_aggs(&i.expr, &mut aggs))
+                .collect();
+            let order_rw: Vec<Expr> = p
+                .order
+                .iter()
+                .map(|(e, _)| rewrite_aggs(e, &mut aggs))
+                .collect();
+            let key_idx: Vec<usize> = (0..items.len())
+                .filter(|i| !items[*i].expr.contains_aggregate())
+                .collect();
             let mut groups: BTreeMap<Key, usize> = BTreeMap::new();
             let mut states: Vec<(Row, Vec<AggState>)> = Vec::new();
             for row in rows {
                 ctx.guard.check()?;
-                let key = Key(key_idx.iter().map(|i| eval(&ctx, &items[*i].expr, &row)).collect::<Result<_>>()?);
+                let key = Key(key_idx
+                    .iter()
+                    .map(|i| eval(&ctx, &items[*i].expr, &row))
+                    .collect::<Result<_>>()?);
                 let gi = match groups.get(&key) {
                     Some(g) => *g,
                     None => {
                         groups.insert(key, states.len());
-                        states.push((row.clone(), aggs.iter().map(|_| AggState::default()).collect()));
+                        states.push((
+                            row.clone(),
+                            aggs.iter().map(|_| AggState::default()).collect(),
+                        ));
                         states.len() - 1
                     }
                 };
@@ -653,7 +753,10 @@ impl Exec<'_, '_> {
                 }
             }
             if states.is_empty() && key_idx.is_empty() {
-                states.push((Row::new(), aggs.iter().map(|_| AggState::default()).collect()));
+                states.push((
+                    Row::new(),
+                    aggs.iter().map(|_| AggState::default()).collect(),
+                ));
             }
             for (first, st) in states {
                 let mut r = first;
@@ -692,7 +795,10 @@ impl Exec<'_, '_> {
                 produced.push((out, c));
             }
         }
-        let keyed = produced.into_iter().map(|(o, c)| (Vec::new(), o, c)).collect();
+        let keyed = produced
+            .into_iter()
+            .map(|(o, c)| (Vec::new(), o, c))
+            .collect();
         self.finish_projection(p, names, keyed, false)
     }
 
@@ -751,11 +857,21 @@ fn count_arg(ctx: &Ctx, e: Option<&Expr>, what: &str) -> Result<Option<usize>> {
     let Some(e) = e else { return Ok(None) };
     match eval(ctx, e, &Row::new()) {
         Ok(Value::Int(i)) if i >= 0 => Ok(Some(i as usize)),
-        Ok(Value::Int(_)) => Err(CypherError::semantic("NegativeIntegerArgument", format!("{what} must not be negative"))),
-        Ok(other) => Err(CypherError::semantic("InvalidArgumentType", format!("{what} expects an integer, got {}", type_name(&other)))),
-        Err(CypherError::Semantic { code: "UndefinedVariable", .. }) => {
-            Err(CypherError::semantic("NonConstantExpression", format!("{what} must be a constant expression")))
-        }
+        Ok(Value::Int(_)) => Err(CypherError::semantic(
+            "NegativeIntegerArgument",
+            format!("{what} must not be negative"),
+        )),
+        Ok(other) => Err(CypherError::semantic(
+            "InvalidArgumentType",
+            format!("{what} expects an integer, got {}", type_name(&other)),
+        )),
+        Err(CypherError::Semantic {
+            code: "UndefinedVariable",
+            ..
+        }) => Err(CypherError::semantic(
+            "NonConstantExpression",
+            format!("{what} must be a constant expression"),
+        )),
         Err(e) => Err(e),
     }
 }
@@ -767,21 +883,35 @@ fn check_storable(key: &str, v: &Value) -> Result<()> {
             let mut kind = None;
             for it in items {
                 let k = type_name(it);
-                if matches!(it, Value::List(_) | Value::Map(_) | Value::Node(_) | Value::Relationship(_) | Value::Path(_)) {
-                    return Err(CypherError::type_err(format!("property `{key}` cannot hold a list of {k}")));
+                if matches!(
+                    it,
+                    Value::List(_)
+                        | Value::Map(_)
+                        | Value::Node(_)
+                        | Value::Relationship(_)
+                        | Value::Path(_)
+                ) {
+                    return Err(CypherError::type_err(format!(
+                        "property `{key}` cannot hold a list of {k}"
+                    )));
                 }
                 if it.is_null() {
                     continue;
                 }
                 let k = if k == "FLOAT" { "INTEGER" } else { k };
                 if kind.is_some_and(|x| x != k) {
-                    return Err(CypherError::type_err(format!("property `{key}` cannot hold a mixed list")));
+                    return Err(CypherError::type_err(format!(
+                        "property `{key}` cannot hold a mixed list"
+                    )));
                 }
                 kind = Some(k);
             }
             Ok(())
         }
-        other => Err(CypherError::type_err(format!("property `{key}` cannot hold a {}", type_name(other)))),
+        other => Err(CypherError::type_err(format!(
+            "property `{key}` cannot hold a {}",
+            type_name(other)
+        ))),
     }
 }
 
@@ -800,7 +930,10 @@ fn collect_deletes(v: Value, nodes: &mut Vec<NodeId>, edges: &mut Vec<EdgeId>) -
             }
         }
         other => {
-            return Err(CypherError::type_err(format!("DELETE expects a node, relationship or path, got {}", type_name(&other))))
+            return Err(CypherError::type_err(format!(
+                "DELETE expects a node, relationship or path, got {}",
+                type_name(&other)
+            )))
         }
     }
     Ok(())
@@ -840,7 +973,11 @@ fn map_children(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             c.iter_mut().for_each(|x| f(x));
         }
         Expr::Func { args, .. } => args.iter_mut().for_each(f),
-        Expr::Case { subject, whens, else_ } => {
+        Expr::Case {
+            subject,
+            whens,
+            else_,
+        } => {
             subject.iter_mut().for_each(|x| f(x));
             whens.iter_mut().for_each(|(a, b)| {
                 f(a);
@@ -848,7 +985,9 @@ fn map_children(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             });
             else_.iter_mut().for_each(|x| f(x));
         }
-        Expr::ListComp { list, pred, proj, .. } => {
+        Expr::ListComp {
+            list, pred, proj, ..
+        } => {
             f(list);
             pred.iter_mut().for_each(|x| f(x));
             proj.iter_mut().for_each(|x| f(x));
@@ -857,7 +996,9 @@ fn map_children(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             f(list);
             f(pred)
         }
-        Expr::Reduce { init, list, expr, .. } => {
+        Expr::Reduce {
+            init, list, expr, ..
+        } => {
             f(init);
             f(list);
             f(expr)
@@ -892,7 +1033,14 @@ impl AggState {
     }
 
     fn finish(self, ctx: &Ctx, agg: &Expr, row: &Row) -> Result<Value> {
-        let Expr::Func { name, distinct, args } = agg else { return Ok(Value::Int(self.rows as i64)) };
+        let Expr::Func {
+            name,
+            distinct,
+            args,
+        } = agg
+        else {
+            return Ok(Value::Int(self.rows as i64));
+        };
         let mut vals = self.values;
         if *distinct {
             let mut seen = BTreeSet::new();
@@ -902,8 +1050,14 @@ impl AggState {
         Ok(match lname.as_str() {
             "count" => Value::Int(vals.len() as i64),
             "collect" => Value::List(vals),
-            "min" => vals.into_iter().min_by(total_cmp_ref).unwrap_or(Value::Null),
-            "max" => vals.into_iter().max_by(total_cmp_ref).unwrap_or(Value::Null),
+            "min" => vals
+                .into_iter()
+                .min_by(total_cmp_ref)
+                .unwrap_or(Value::Null),
+            "max" => vals
+                .into_iter()
+                .max_by(total_cmp_ref)
+                .unwrap_or(Value::Null),
             "sum" | "avg" => {
                 let mut int_sum: Option<i64> = Some(0);
                 let mut f_sum = 0.0;
@@ -918,7 +1072,10 @@ impl AggState {
                             f_sum += x;
                         }
                         other => {
-                            return Err(CypherError::type_err(format!("{name}() expects numbers, got {}", type_name(other))))
+                            return Err(CypherError::type_err(format!(
+                                "{name}() expects numbers, got {}",
+                                type_name(other)
+                            )))
                         }
                     }
                 }
@@ -929,7 +1086,9 @@ impl AggState {
                         Value::Float(f_sum / vals.len() as f64)
                     }
                 } else if vals.iter().all(|v| matches!(v, Value::Int(_))) {
-                    Value::Int(int_sum.ok_or_else(|| CypherError::arg("NumberOutOfRange", "integer overflow in sum()"))?)
+                    Value::Int(int_sum.ok_or_else(|| {
+                        CypherError::arg("NumberOutOfRange", "integer overflow in sum()")
+                    })?)
                 } else {
                     Value::Float(f_sum)
                 }
@@ -942,17 +1101,27 @@ impl AggState {
                     Value::Float(0.0)
                 } else {
                     let mean = xs.iter().sum::<f64>() / n;
-                    Value::Float((xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / denom).sqrt())
+                    Value::Float(
+                        (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / denom).sqrt(),
+                    )
                 }
             }
             "percentilecont" | "percentiledisc" => {
                 let p = match args.get(1).map(|e| eval(ctx, e, row)).transpose()? {
                     Some(Value::Int(i)) => i as f64,
                     Some(Value::Float(f)) => f,
-                    _ => return Err(CypherError::arg("InvalidArgumentValue", "percentile must be a number")),
+                    _ => {
+                        return Err(CypherError::arg(
+                            "InvalidArgumentValue",
+                            "percentile must be a number",
+                        ))
+                    }
                 };
                 if !(0.0..=1.0).contains(&p) {
-                    return Err(CypherError::arg("NumberOutOfRange", "percentile must be between 0.0 and 1.0"));
+                    return Err(CypherError::arg(
+                        "NumberOutOfRange",
+                        "percentile must be between 0.0 and 1.0",
+                    ));
                 }
                 let mut xs: Vec<Value> = vals;
                 xs.sort_by(total_cmp_ref);
@@ -960,17 +1129,27 @@ impl AggState {
                     return Ok(Value::Null);
                 }
                 if lname == "percentiledisc" {
-                    let idx = ((p * xs.len() as f64).ceil() as usize).saturating_sub(1).min(xs.len() - 1);
+                    let idx = ((p * xs.len() as f64).ceil() as usize)
+                        .saturating_sub(1)
+                        .min(xs.len() - 1);
                     xs[idx].clone()
                 } else {
                     let pos = p * (xs.len() - 1) as f64;
                     let lo = pos.floor() as usize;
                     let hi = pos.ceil() as usize;
-                    let (a, b) = (crate::values::as_f64(&xs[lo]), crate::values::as_f64(&xs[hi]));
+                    let (a, b) = (
+                        crate::values::as_f64(&xs[lo]),
+                        crate::values::as_f64(&xs[hi]),
+                    );
                     Value::Float(a + (b - a) * (pos - lo as f64))
                 }
             }
-            _ => return Err(CypherError::semantic("UnknownFunction", format!("unknown aggregate {name}()"))),
+            _ => {
+                return Err(CypherError::semantic(
+                    "UnknownFunction",
+                    format!("unknown aggregate {name}()"),
+                ))
+            }
         })
     }
 }
@@ -985,7 +1164,9 @@ fn keep_shortest(pattern: &[PatternPart], rows: &mut Vec<Row>, from: usize) {
     for part in pattern.iter().filter(|p| p.shortest != Shortest::No) {
         let Some(var) = &part.var else { continue };
         let key = |r: &Row| match r.get(var) {
-            Some(Value::Path(p)) => Some((p.nodes[0].id, p.nodes[p.nodes.len() - 1].id, p.edges.len())),
+            Some(Value::Path(p)) => {
+                Some((p.nodes[0].id, p.nodes[p.nodes.len() - 1].id, p.edges.len()))
+            }
             _ => None,
         };
         let mut best: BTreeMap<(NodeId, NodeId), usize> = BTreeMap::new();

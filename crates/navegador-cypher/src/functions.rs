@@ -10,25 +10,32 @@ fn arity(name: &str, args: &[Value], lo: usize, hi: usize) -> Result<()> {
     if args.len() < lo || args.len() > hi {
         return Err(CypherError::semantic(
             "InvalidNumberOfArguments",
-            format!("function {name}() takes {lo}..{hi} arguments, got {}", args.len()),
+            format!(
+                "function {name}() takes {lo}..{hi} arguments, got {}",
+                args.len()
+            ),
         ));
     }
     Ok(())
 }
 
 fn wrong(name: &str, v: &Value) -> CypherError {
-    CypherError::type_err(format!("function {name}() does not accept {}", type_name(v)))
+    CypherError::type_err(format!(
+        "function {name}() does not accept {}",
+        type_name(v)
+    ))
 }
 
 /// Number of arguments each known function accepts, for the semantic check.
 pub fn known_arity(lname: &str) -> Option<(usize, usize)> {
     Some(match lname {
-        "id" | "labels" | "type" | "properties" | "keys" | "size" | "length" | "nodes" | "relationships"
-        | "startnode" | "endnode" | "head" | "last" | "tail" | "reverse" | "tostring" | "tointeger"
-        | "tofloat" | "toboolean" | "tolower" | "toupper" | "trim" | "ltrim" | "rtrim" | "abs" | "ceil"
-        | "floor" | "sign" | "sqrt" | "exp" | "log" | "log10" | "sin" | "cos" | "tan" | "asin" | "acos"
-        | "atan" | "degrees" | "radians" | "exists" | "tostringornull" | "tointegerornull"
-        | "tofloatornull" | "tobooleanornull" | "isempty" | "char_length" | "character_length" => (1, 1),
+        "id" | "labels" | "type" | "properties" | "keys" | "size" | "length" | "nodes"
+        | "relationships" | "startnode" | "endnode" | "head" | "last" | "tail" | "reverse"
+        | "tostring" | "tointeger" | "tofloat" | "toboolean" | "tolower" | "toupper" | "trim"
+        | "ltrim" | "rtrim" | "abs" | "ceil" | "floor" | "sign" | "sqrt" | "exp" | "log"
+        | "log10" | "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "degrees" | "radians"
+        | "exists" | "tostringornull" | "tointegerornull" | "tofloatornull" | "tobooleanornull"
+        | "isempty" | "char_length" | "character_length" => (1, 1),
         "round" => (1, 3),
         "coalesce" => (1, usize::MAX),
         "range" => (2, 3),
@@ -43,8 +50,9 @@ pub fn known_arity(lname: &str) -> Option<(usize, usize)> {
 }
 
 pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Value> {
-    let (lo, hi) = known_arity(lname)
-        .ok_or_else(|| CypherError::semantic("UnknownFunction", format!("unknown function {name}()")))?;
+    let (lo, hi) = known_arity(lname).ok_or_else(|| {
+        CypherError::semantic("UnknownFunction", format!("unknown function {name}()"))
+    })?;
     arity(name, &args, lo, hi)?;
     let a0 = args.first().cloned().unwrap_or(Value::Null);
     use Value::*;
@@ -81,7 +89,10 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
         "labels" => match &a0 {
             Node(n) => {
                 crate::eval::check_not_deleted(ctx, &a0)?;
-                let fresh = ctx.g.node(n.id)?.map_or_else(|| n.labels.clone(), |x| x.labels);
+                let fresh = ctx
+                    .g
+                    .node(n.id)?
+                    .map_or_else(|| n.labels.clone(), |x| x.labels);
                 List(fresh.into_iter().map(String).collect())
             }
             other => return Err(wrong(name, other)),
@@ -123,7 +134,12 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             other => return Err(wrong(name, other)),
         },
         "relationships" => match &a0 {
-            Path(p) => List(p.edges.iter().map(|e| Relationship(Box::new(e.clone()))).collect()),
+            Path(p) => List(
+                p.edges
+                    .iter()
+                    .map(|e| Relationship(Box::new(e.clone())))
+                    .collect(),
+            ),
             other => return Err(wrong(name, other)),
         },
         "startnode" | "endnode" => match &a0 {
@@ -153,13 +169,19 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
         "range" => {
             let iarg = |v: &Value| match v {
                 Int(i) => Ok(*i),
-                other => Err(CypherError::arg("InvalidArgumentType", format!("range() expects integers, got {}", type_name(other)))),
+                other => Err(CypherError::arg(
+                    "InvalidArgumentType",
+                    format!("range() expects integers, got {}", type_name(other)),
+                )),
             };
             let start = iarg(&args[0])?;
             let end = iarg(&args[1])?;
             let step = if args.len() > 2 { iarg(&args[2])? } else { 1 };
             if step == 0 {
-                return Err(CypherError::arg("NumberOutOfRange", "range() step must not be zero"));
+                return Err(CypherError::arg(
+                    "NumberOutOfRange",
+                    "range() step must not be zero",
+                ));
             }
             let count = if (step > 0 && start > end) || (step < 0 && start < end) {
                 0
@@ -167,7 +189,10 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
                 ((end as i128 - start as i128) / step as i128 + 1) as u128
             };
             if count > 10_000_000 {
-                return Err(CypherError::arg("NumberOutOfRange", "range() would produce more than 10,000,000 elements"));
+                return Err(CypherError::arg(
+                    "NumberOutOfRange",
+                    "range() would produce more than 10,000,000 elements",
+                ));
             }
             List((0..count as i64).map(|k| Int(start + k * step)).collect())
         }
@@ -235,12 +260,18 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             let t: Vec<char> = s(&a0)?.chars().collect();
             let start = int(&args[1])?;
             if start < 0 {
-                return Err(CypherError::arg("NumberOutOfRange", "substring() start must not be negative"));
+                return Err(CypherError::arg(
+                    "NumberOutOfRange",
+                    "substring() start must not be negative",
+                ));
             }
             let len = if args.len() > 2 {
                 let l = int(&args[2])?;
                 if l < 0 {
-                    return Err(CypherError::arg("NumberOutOfRange", "substring() length must not be negative"));
+                    return Err(CypherError::arg(
+                        "NumberOutOfRange",
+                        "substring() length must not be negative",
+                    ));
                 }
                 l as usize
             } else {
@@ -252,15 +283,25 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
         }
         "left" | "right" => {
             if args[1].is_null() {
-                return Err(CypherError::arg("InvalidArgumentValue", format!("{name}() length must not be null")));
+                return Err(CypherError::arg(
+                    "InvalidArgumentValue",
+                    format!("{name}() length must not be null"),
+                ));
             }
             let t: Vec<char> = s(&a0)?.chars().collect();
             let n = int(&args[1])?;
             if n < 0 {
-                return Err(CypherError::arg("NumberOutOfRange", format!("{name}() length must not be negative")));
+                return Err(CypherError::arg(
+                    "NumberOutOfRange",
+                    format!("{name}() length must not be negative"),
+                ));
             }
             let n = (n as usize).min(t.len());
-            String(if lname == "left" { t[..n].iter().collect() } else { t[t.len() - n..].iter().collect() })
+            String(if lname == "left" {
+                t[..n].iter().collect()
+            } else {
+                t[t.len() - n..].iter().collect()
+            })
         }
         "replace" => {
             if args[1].is_null() || args[2].is_null() {
@@ -269,7 +310,9 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             String(s(&a0)?.replace(&s(&args[1])?, &s(&args[2])?))
         }
         "abs" => match &a0 {
-            Int(i) => Int(i.checked_abs().ok_or_else(|| CypherError::arg("NumberOutOfRange", "integer overflow"))?),
+            Int(i) => Int(i
+                .checked_abs()
+                .ok_or_else(|| CypherError::arg("NumberOutOfRange", "integer overflow"))?),
             Float(x) => Float(x.abs()),
             other => return Err(wrong(name, other)),
         },
@@ -288,7 +331,13 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
         }
         "sign" => match &a0 {
             Int(i) => Int(i.signum()),
-            Float(x) => Int(if *x > 0.0 { 1 } else if *x < 0.0 { -1 } else { 0 }),
+            Float(x) => Int(if *x > 0.0 {
+                1
+            } else if *x < 0.0 {
+                -1
+            } else {
+                0
+            }),
             other => return Err(wrong(name, other)),
         },
         "sqrt" => Float(f(&a0)?.sqrt()),
@@ -308,14 +357,23 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
         "e" => Float(std::f64::consts::E),
         "rand" => Float(pseudo_random()),
         "exists" => Bool(!a0.is_null()),
-        _ => return Err(CypherError::semantic("UnknownFunction", format!("unknown function {name}()"))),
+        _ => {
+            return Err(CypherError::semantic(
+                "UnknownFunction",
+                format!("unknown function {name}()"),
+            ))
+        }
     })
 }
 
 fn pseudo_random() -> f64 {
     use std::time::{SystemTime, UNIX_EPOCH};
-    let n = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    let x = (n as u64).wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let n = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let x = (n as u64)
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (x >> 11) as f64 / (1u64 << 53) as f64
 }
 
@@ -325,7 +383,9 @@ pub fn parse_number(t: &str) -> Option<Value> {
     if let Ok(i) = t.parse::<i64>() {
         return Some(Value::Int(i));
     }
-    if t.chars().any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E') {
+    if t.chars()
+        .any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E')
+    {
         return None;
     }
     t.parse::<f64>().ok().map(Value::Float)

@@ -14,7 +14,11 @@ fn edge_json(e: &Edge) -> Json {
 }
 
 fn props(m: &std::collections::BTreeMap<String, Value>) -> Json {
-    Json::Object(m.iter().map(|(k, v)| (k.clone(), value_to_json(v))).collect::<Map<_, _>>())
+    Json::Object(
+        m.iter()
+            .map(|(k, v)| (k.clone(), value_to_json(v)))
+            .collect::<Map<_, _>>(),
+    )
 }
 
 /// Converts a value: nodes become `{id, labels, properties}`, relationships
@@ -25,7 +29,8 @@ pub fn value_to_json(v: &Value) -> Json {
         Value::Null => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
         Value::Int(i) => Json::Number((*i).into()),
-        Value::Float(f) => Number::from_f64(*f).map_or_else(|| Json::String(crate::eval::format_float(*f)), Json::Number),
+        Value::Float(f) => Number::from_f64(*f)
+            .map_or_else(|| Json::String(crate::eval::format_float(*f)), Json::Number),
         Value::String(s) => Json::String(s.clone()),
         Value::List(l) => Json::Array(l.iter().map(value_to_json).collect()),
         Value::Map(m) => props(m),

@@ -47,12 +47,23 @@ pub fn lex(text: &str) -> Result<Vec<Token>> {
         if text[i..].starts_with("/*") {
             match text[i + 2..].find("*/") {
                 Some(e) => i = i + 2 + e + 2,
-                None => return Err(syntax(text, i, "UnexpectedSyntax", "unterminated comment, expected '*/'".into())),
+                None => {
+                    return Err(syntax(
+                        text,
+                        i,
+                        "UnexpectedSyntax",
+                        "unterminated comment, expected '*/'".into(),
+                    ))
+                }
             }
             continue;
         }
         let start = i;
-        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit()) && !prev_is_value(&out, i)) {
+        if c.is_ascii_digit()
+            || (c == b'.'
+                && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())
+                && !prev_is_value(&out, i))
+        {
             let (tok, end) = number(text, i)?;
             out.push(Token { tok, start, end });
             i = end;
@@ -60,7 +71,11 @@ pub fn lex(text: &str) -> Result<Vec<Token>> {
         }
         if c == b'\'' || c == b'"' {
             let (s, end) = string(text, i)?;
-            out.push(Token { tok: Tok::Str(s), start, end });
+            out.push(Token {
+                tok: Tok::Str(s),
+                start,
+                end,
+            });
             i = end;
             continue;
         }
@@ -69,7 +84,14 @@ pub fn lex(text: &str) -> Result<Vec<Token>> {
             let mut j = i + 1;
             loop {
                 match text[j..].find('`') {
-                    None => return Err(syntax(text, i, "UnexpectedSyntax", "unterminated quoted identifier, expected '`'".into())),
+                    None => {
+                        return Err(syntax(
+                            text,
+                            i,
+                            "UnexpectedSyntax",
+                            "unterminated quoted identifier, expected '`'".into(),
+                        ))
+                    }
                     Some(e) => {
                         s.push_str(&text[j..j + e]);
                         j += e + 1;
@@ -82,15 +104,30 @@ pub fn lex(text: &str) -> Result<Vec<Token>> {
                     }
                 }
             }
-            out.push(Token { tok: Tok::Quoted(s), start, end: j });
+            out.push(Token {
+                tok: Tok::Quoted(s),
+                start,
+                end: j,
+            });
             i = j;
             continue;
         }
         if c == b'$' {
             let j = i + 1;
             if b.get(j) == Some(&b'`') {
-                let e = text[j + 1..].find('`').ok_or_else(|| syntax(text, i, "UnexpectedSyntax", "unterminated parameter name".into()))?;
-                out.push(Token { tok: Tok::Param(text[j + 1..j + 1 + e].to_string()), start, end: j + e + 2 });
+                let e = text[j + 1..].find('`').ok_or_else(|| {
+                    syntax(
+                        text,
+                        i,
+                        "UnexpectedSyntax",
+                        "unterminated parameter name".into(),
+                    )
+                })?;
+                out.push(Token {
+                    tok: Tok::Param(text[j + 1..j + 1 + e].to_string()),
+                    start,
+                    end: j + e + 2,
+                });
                 i = j + e + 2;
                 continue;
             }
@@ -102,30 +139,65 @@ pub fn lex(text: &str) -> Result<Vec<Token>> {
                 e = j + k + ch.len_utf8();
             }
             if e == j {
-                return Err(syntax(text, j, "UnexpectedSyntax", "expected a parameter name after '$'".into()));
+                return Err(syntax(
+                    text,
+                    j,
+                    "UnexpectedSyntax",
+                    "expected a parameter name after '$'".into(),
+                ));
             }
-            out.push(Token { tok: Tok::Param(text[j..e].to_string()), start, end: e });
+            out.push(Token {
+                tok: Tok::Param(text[j..e].to_string()),
+                start,
+                end: e,
+            });
             i = e;
             continue;
         }
         let e = ident_end(text, i);
         if e > i {
-            out.push(Token { tok: Tok::Ident(text[i..e].to_string()), start, end: e });
+            out.push(Token {
+                tok: Tok::Ident(text[i..e].to_string()),
+                start,
+                end: e,
+            });
             i = e;
             continue;
         }
         if let Some(s) = SYMS.iter().find(|s| text[i..].starts_with(**s)) {
-            out.push(Token { tok: Tok::Sym(s), start, end: i + s.len() });
+            out.push(Token {
+                tok: Tok::Sym(s),
+                start,
+                end: i + s.len(),
+            });
             i += s.len();
             continue;
         }
         let ch = text[i..].chars().next().unwrap_or(' ');
-        if matches!(ch, '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{fe58}' | '\u{fe63}' | '\u{ff0d}' | '\u{00ad}') {
-            return Err(syntax(text, i, "InvalidUnicodeCharacter", format!("invalid character '{ch}', expected '-'")));
+        if matches!(
+            ch,
+            '\u{2010}'
+                ..='\u{2015}' | '\u{2212}' | '\u{fe58}' | '\u{fe63}' | '\u{ff0d}' | '\u{00ad}'
+        ) {
+            return Err(syntax(
+                text,
+                i,
+                "InvalidUnicodeCharacter",
+                format!("invalid character '{ch}', expected '-'"),
+            ));
         }
-        return Err(syntax(text, i, "UnexpectedSyntax", format!("unexpected character '{ch}'")));
+        return Err(syntax(
+            text,
+            i,
+            "UnexpectedSyntax",
+            format!("unexpected character '{ch}'"),
+        ));
     }
-    out.push(Token { tok: Tok::Eof, start: text.len(), end: text.len() });
+    out.push(Token {
+        tok: Tok::Eof,
+        start: text.len(),
+        end: text.len(),
+    });
     Ok(out)
 }
 
@@ -133,14 +205,22 @@ pub fn lex(text: &str) -> Result<Vec<Token>> {
 /// starting a number like `.5`.
 fn prev_is_value(out: &[Token], i: usize) -> bool {
     out.last().is_some_and(|t| {
-        t.end == i && matches!(t.tok, Tok::Ident(_) | Tok::Quoted(_) | Tok::Sym(")" | "]" | "}") | Tok::Param(_))
+        t.end == i
+            && matches!(
+                t.tok,
+                Tok::Ident(_) | Tok::Quoted(_) | Tok::Sym(")" | "]" | "}") | Tok::Param(_)
+            )
     })
 }
 
 fn ident_end(text: &str, i: usize) -> usize {
     let mut j = i;
     for (k, ch) in text[i..].char_indices() {
-        let ok = if k == 0 { ch.is_alphabetic() || ch == '_' } else { ch.is_alphanumeric() || ch == '_' };
+        let ok = if k == 0 {
+            ch.is_alphabetic() || ch == '_'
+        } else {
+            ch.is_alphanumeric() || ch == '_'
+        };
         if !ok {
             break;
         }
@@ -151,7 +231,14 @@ fn ident_end(text: &str, i: usize) -> usize {
 
 fn number(text: &str, i: usize) -> Result<(Tok, usize)> {
     let b = text.as_bytes();
-    let bad = |at: usize| syntax(text, at, "InvalidNumberLiteral", "invalid number literal".into());
+    let bad = |at: usize| {
+        syntax(
+            text,
+            at,
+            "InvalidNumberLiteral",
+            "invalid number literal".into(),
+        )
+    };
     if text[i..].starts_with("0x") || text[i..].starts_with("0o") {
         let mut e = i + 2;
         while e < b.len() && (b[e].is_ascii_alphanumeric() || b[e] == b'_') {
@@ -198,7 +285,12 @@ fn number(text: &str, i: usize) -> Result<(Tok, usize)> {
     if float {
         let v: f64 = s.parse().map_err(|_| bad(i))?;
         if v.is_infinite() {
-            return Err(syntax(text, i, "FloatingPointOverflow", "float literal is too large".into()));
+            return Err(syntax(
+                text,
+                i,
+                "FloatingPointOverflow",
+                "float literal is too large".into(),
+            ));
         }
         Ok((Tok::Float(v), j))
     } else {
@@ -228,7 +320,14 @@ fn string(text: &str, i: usize) -> Result<(String, usize)> {
                     let hex: String = it.by_ref().take(n).map(|(_, c)| c).collect();
                     match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
                         Some(c) if hex.len() == n => s.push(c),
-                        _ => return Err(syntax(text, i + 1 + k, "UnexpectedSyntax", "invalid unicode escape".into())),
+                        _ => {
+                            return Err(syntax(
+                                text,
+                                i + 1 + k,
+                                "UnexpectedSyntax",
+                                "invalid unicode escape".into(),
+                            ))
+                        }
                     }
                 }
                 _ => {
@@ -240,5 +339,10 @@ fn string(text: &str, i: usize) -> Result<(String, usize)> {
             s.push(ch);
         }
     }
-    Err(syntax(text, i, "UnexpectedSyntax", format!("unterminated string literal, expected {quote}")))
+    Err(syntax(
+        text,
+        i,
+        "UnexpectedSyntax",
+        format!("unterminated string literal, expected {quote}"),
+    ))
 }

@@ -78,12 +78,20 @@ pub fn parse(query: &str) -> Result<ast::Statement, CypherError> {
 }
 
 /// Runs a query that may write. `opts.read_only` still applies.
-pub fn execute(graph: &mut dyn GraphWrite, query: &str, opts: &QueryOptions) -> Result<QueryResult, CypherError> {
+pub fn execute(
+    graph: &mut dyn GraphWrite,
+    query: &str,
+    opts: &QueryOptions,
+) -> Result<QueryResult, CypherError> {
     run(exec::GraphHandle::Write(graph), query, opts)
 }
 
 /// Runs a query against a read-only graph; any write clause is refused.
-pub fn execute_read(graph: &dyn GraphRead, query: &str, opts: &QueryOptions) -> Result<QueryResult, CypherError> {
+pub fn execute_read(
+    graph: &dyn GraphRead,
+    query: &str,
+    opts: &QueryOptions,
+) -> Result<QueryResult, CypherError> {
     run(exec::GraphHandle::Read(graph), query, opts)
 }
 
@@ -94,7 +102,11 @@ pub fn explain(graph: &dyn GraphRead, query: &str) -> Result<Plan, CypherError> 
     Ok(plan::plan(&stmt.query, &graph.stats()?))
 }
 
-fn run(g: exec::GraphHandle<'_>, query: &str, opts: &QueryOptions) -> Result<QueryResult, CypherError> {
+fn run(
+    g: exec::GraphHandle<'_>,
+    query: &str,
+    opts: &QueryOptions,
+) -> Result<QueryResult, CypherError> {
     let stmt = parser::parse(query)?;
     let read_only = opts.read_only || matches!(g, exec::GraphHandle::Read(_));
     if read_only {
@@ -106,7 +118,11 @@ fn run(g: exec::GraphHandle<'_>, query: &str, opts: &QueryOptions) -> Result<Que
     if stmt.explain {
         return Ok(QueryResult {
             columns: vec!["plan".into()],
-            rows: plan.render().lines().map(|l| vec![Value::String(l.to_string())]).collect(),
+            rows: plan
+                .render()
+                .lines()
+                .map(|l| vec![Value::String(l.to_string())])
+                .collect(),
             truncated: false,
             stats: QueryStats::default(),
         });
@@ -136,5 +152,10 @@ fn run(g: exec::GraphHandle<'_>, query: &str, opts: &QueryOptions) -> Result<Que
     let mut rows = out.rows;
     let truncated = rows.len() > opts.max_rows;
     rows.truncate(opts.max_rows);
-    Ok(QueryResult { columns: out.columns, rows, truncated, stats: ex.qstats })
+    Ok(QueryResult {
+        columns: out.columns,
+        rows,
+        truncated,
+        stats: ex.qstats,
+    })
 }

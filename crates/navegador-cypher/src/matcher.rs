@@ -59,7 +59,9 @@ pub fn expr_vars(e: &Expr) -> Vec<String> {
     fn walk(e: &Expr, out: &mut Vec<String>) {
         match e {
             Expr::Var(v) | Expr::MapProj(v, _) => out.push(v.clone()),
-            Expr::PatternPred(_) | Expr::PatternComp { .. } | Expr::Exists { .. } => out.push("  pattern".into()),
+            Expr::PatternPred(_) | Expr::PatternComp { .. } | Expr::Exists { .. } => {
+                out.push("  pattern".into())
+            }
             _ => {}
         }
         e.children(&mut |c| walk(c, out));
@@ -81,7 +83,12 @@ pub fn access_for(
             return (Access::Bound(v.clone()), 1.0);
         }
     }
-    let single_labels: Vec<&String> = np.labels.iter().filter(|g| g.len() == 1).map(|g| &g[0]).collect();
+    let single_labels: Vec<&String> = np
+        .labels
+        .iter()
+        .filter(|g| g.len() == 1)
+        .map(|g| &g[0])
+        .collect();
     let smallest = single_labels
         .iter()
         .min_by_key(|l| stats.label_counts.get(l.as_str()).copied().unwrap_or(0))
@@ -92,7 +99,12 @@ pub fn access_for(
     };
     let mut keys: Vec<String> = Vec::new();
     if let Some(Expr::Map(items)) = &np.props {
-        keys.extend(items.iter().filter(|(_, e)| matches!(e, Expr::Lit(_) | Expr::Param(_))).map(|(k, _)| k.clone()));
+        keys.extend(
+            items
+                .iter()
+                .filter(|(_, e)| matches!(e, Expr::Lit(_) | Expr::Param(_)))
+                .map(|(k, _)| k.clone()),
+        );
     }
     if let Some(v) = &np.var {
         keys.extend(
@@ -103,11 +115,24 @@ pub fn access_for(
         );
     }
     if !keys.is_empty() {
-        let indexed = keys.iter().find(|k| stats.indexed_properties.contains(k)).cloned();
+        let indexed = keys
+            .iter()
+            .find(|k| stats.indexed_properties.contains(k))
+            .cloned();
         let key = indexed.clone().unwrap_or_else(|| keys[0].clone());
         let base = label_rows(&smallest);
-        let est = if indexed.is_some() { (base / 100.0).max(1.0) } else { (base / 10.0).max(1.0) };
-        return (Access::IndexSeek { label: smallest, key }, est);
+        let est = if indexed.is_some() {
+            (base / 100.0).max(1.0)
+        } else {
+            (base / 10.0).max(1.0)
+        };
+        return (
+            Access::IndexSeek {
+                label: smallest,
+                key,
+            },
+            est,
+        );
     }
     if let Some(l) = smallest {
         let est = label_rows(&Some(l.clone()));
@@ -141,7 +166,12 @@ fn prepare<'p>(part: &'p PatternPart, reversed: bool) -> Prep<'p> {
         nodes.reverse();
         rels.reverse();
     }
-    Prep { var: part.var.as_deref(), nodes, rels, reversed }
+    Prep {
+        var: part.var.as_deref(),
+        nodes,
+        rels,
+        reversed,
+    }
 }
 
 /// Variables a pattern part binds.
@@ -173,7 +203,11 @@ pub fn plan_parts<'p>(
             let (a1, c1) = access_for(&p.start, &is_bound, hints, stats);
             let last = p.chain.last().map(|(_, n)| n).unwrap_or(&p.start);
             let (a2, c2) = access_for(last, &is_bound, hints, stats);
-            let (rev, a, c) = if c2 < c1 { (true, a2, c2) } else { (false, a1, c1) };
+            let (rev, a, c) = if c2 < c1 {
+                (true, a2, c2)
+            } else {
+                (false, a1, c1)
+            };
             if best.as_ref().is_none_or(|b| c < b.3) {
                 best = Some((i, rev, a, c));
             }
@@ -197,8 +231,19 @@ pub fn match_parts(
     let hints = equality_hints(where_);
     let bound = |v: &str| row.get(v).is_some();
     let planned = plan_parts(parts, &bound, &hints, ctx.stats);
-    let preps: Vec<(Prep, Access)> = planned.into_iter().map(|(p, rev, a, _)| (prepare(p, rev), a)).collect();
-    let mut m = Matcher { ctx, preps, hints, out, used: Vec::new(), path_nodes: Vec::new(), path_edges: Vec::new() };
+    let preps: Vec<(Prep, Access)> = planned
+        .into_iter()
+        .map(|(p, rev, a, _)| (prepare(p, rev), a))
+        .collect();
+    let mut m = Matcher {
+        ctx,
+        preps,
+        hints,
+        out,
+        used: Vec::new(),
+        path_nodes: Vec::new(),
+        path_edges: Vec::new(),
+    };
     m.part(0, row.clone())?;
     Ok(())
 }
@@ -231,7 +276,11 @@ impl Matcher<'_, '_, '_, '_> {
                     }
                 }
                 if value.is_none() {
-                    if let Some((_, _, e)) = self.hints.iter().find(|(v, k, _)| Some(v) == np.var.as_ref() && k == key) {
+                    if let Some((_, _, e)) = self
+                        .hints
+                        .iter()
+                        .find(|(v, k, _)| Some(v) == np.var.as_ref() && k == key)
+                    {
                         value = Some(eval(self.ctx, e, row)?);
                     }
                 }
@@ -261,7 +310,11 @@ impl Matcher<'_, '_, '_, '_> {
                 }
             }
         }
-        if !np.labels.iter().all(|g| g.iter().any(|l| node.labels.contains(l))) {
+        if !np
+            .labels
+            .iter()
+            .all(|g| g.iter().any(|l| node.labels.contains(l)))
+        {
             return Ok(false);
         }
         props_ok(self.ctx, np.props.as_ref(), &node.props, row)
@@ -274,7 +327,9 @@ impl Matcher<'_, '_, '_, '_> {
         let cands = self.candidates(pi, &row)?;
         for id in cands {
             self.ctx.guard.check()?;
-            let Some(node) = self.ctx.g.node(id)? else { continue };
+            let Some(node) = self.ctx.g.node(id)? else {
+                continue;
+            };
             let np = self.preps[pi].0.nodes[0];
             if !self.node_ok(np, &node, &row)? {
                 continue;
@@ -325,7 +380,9 @@ impl Matcher<'_, '_, '_, '_> {
                         continue;
                     }
                     let other_id = other_end(&e, cur.id, dir);
-                    let Some(other) = self.ctx.g.node(other_id)? else { continue };
+                    let Some(other) = self.ctx.g.node(other_id)? else {
+                        continue;
+                    };
                     let np = self.preps[pi].0.nodes[i + 1];
                     if !self.node_ok(np, &other, &row)? {
                         continue;
@@ -359,13 +416,23 @@ impl Matcher<'_, '_, '_, '_> {
     }
 
     /// Tries to end a variable-length relationship at `cur` with the edges in `acc`.
-    fn varlen_emit(&mut self, pi: usize, i: usize, cur: &Node, row: &Row, acc: &[Edge]) -> Result<bool> {
+    fn varlen_emit(
+        &mut self,
+        pi: usize,
+        i: usize,
+        cur: &Node,
+        row: &Row,
+        acc: &[Edge],
+    ) -> Result<bool> {
         let (rp, _) = self.preps[pi].0.rels[i];
         let np = self.preps[pi].0.nodes[i + 1];
         if !self.node_ok(np, cur, row)? {
             return Ok(true);
         }
-        let mut list: Vec<Value> = acc.iter().map(|e| Value::Relationship(Box::new(e.clone()))).collect();
+        let mut list: Vec<Value> = acc
+            .iter()
+            .map(|e| Value::Relationship(Box::new(e.clone())))
+            .collect();
         if self.preps[pi].0.reversed {
             list.reverse();
         }
@@ -388,7 +455,15 @@ impl Matcher<'_, '_, '_, '_> {
 
     /// Depth-first expansion with an explicit stack, so long paths cannot exhaust the
     /// thread's stack; relationships stay unique along the path.
-    fn varlen(&mut self, pi: usize, i: usize, start: Node, row: &Row, lo: u64, hi: u64) -> Result<bool> {
+    fn varlen(
+        &mut self,
+        pi: usize,
+        i: usize,
+        start: Node,
+        row: &Row,
+        lo: u64,
+        hi: u64,
+    ) -> Result<bool> {
         let (rp, dir) = self.preps[pi].0.rels[i];
         let mut acc: Vec<Edge> = Vec::new();
         if lo == 0 && !self.varlen_emit(pi, i, &start, row, &acc)? {
@@ -418,7 +493,9 @@ impl Matcher<'_, '_, '_, '_> {
             if self.used.contains(&e.id) || !props_ok(self.ctx, rp.props.as_ref(), &e.props, row)? {
                 continue;
             }
-            let Some(other) = self.ctx.g.node(other_end(&e, cur, dir))? else { continue };
+            let Some(other) = self.ctx.g.node(other_end(&e, cur, dir))? else {
+                continue;
+            };
             self.used.push(e.id);
             acc.push(e.clone());
             self.path_edges.push(e);
@@ -429,7 +506,9 @@ impl Matcher<'_, '_, '_, '_> {
             }
             if depth < hi {
                 if depth >= MAX_HOPS {
-                    return Err(CypherError::Unsupported(format!("variable-length pattern deeper than {MAX_HOPS} hops")));
+                    return Err(CypherError::Unsupported(format!(
+                        "variable-length pattern deeper than {MAX_HOPS} hops"
+                    )));
                 }
                 let next = self.ctx.g.edges_of(other.id, dir, &rp.types)?;
                 stack.push((other.id, next, 0));

@@ -33,7 +33,13 @@ const PARSER_STACK: usize = 64 << 20;
 
 fn parse_on_this_thread(text: &str) -> Result<Statement> {
     let toks = lex(text)?;
-    let mut p = Parser { text, toks, pos: 0, depth: 0, failed: HashSet::new() };
+    let mut p = Parser {
+        text,
+        toks,
+        pos: 0,
+        depth: 0,
+        failed: HashSet::new(),
+    };
     let explain = p.eat_kw("EXPLAIN") || p.eat_kw("PROFILE");
     let query = p.query()?;
     p.eat_sym(";");
@@ -151,7 +157,12 @@ impl<'a> Parser<'a> {
     }
 
     fn expected(&self, what: &str) -> CypherError {
-        syntax(self.text, self.start(), "UnexpectedSyntax", format!("expected {what}, found {}", self.describe()))
+        syntax(
+            self.text,
+            self.start(),
+            "UnexpectedSyntax",
+            format!("expected {what}, found {}", self.describe()),
+        )
     }
 
     fn err_at(&self, offset: usize, code: &'static str, msg: String) -> CypherError {
@@ -161,7 +172,11 @@ impl<'a> Parser<'a> {
     fn enter(&mut self) -> Result<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.err_at(self.start(), "NestingTooDeep", format!("expression nested deeper than {MAX_DEPTH} levels")));
+            return Err(self.err_at(
+                self.start(),
+                "NestingTooDeep",
+                format!("expression nested deeper than {MAX_DEPTH} levels"),
+            ));
         }
         Ok(())
     }
@@ -219,14 +234,21 @@ impl<'a> Parser<'a> {
             let expr = self.expr()?;
             self.expect_kw("AS")?;
             let alias = self.name("a variable name")?;
-            Clause::Unwind { expr, alias, span: (start, self.prev_end()) }
+            Clause::Unwind {
+                expr,
+                alias,
+                span: (start, self.prev_end()),
+            }
         } else if self.eat_kw("WITH") {
             Clause::With(self.projection(true, start)?)
         } else if self.eat_kw("RETURN") {
             Clause::Return(self.projection(false, start)?)
         } else if self.eat_kw("CREATE") {
             let pattern = self.pattern()?;
-            Clause::Create { pattern, span: (start, self.prev_end()) }
+            Clause::Create {
+                pattern,
+                span: (start, self.prev_end()),
+            }
         } else if self.eat_kw("MERGE") {
             let part = self.pattern_part()?;
             let mut on_create = Vec::new();
@@ -243,16 +265,26 @@ impl<'a> Parser<'a> {
                     return Err(self.expected("CREATE or MATCH after ON"));
                 }
             }
-            Clause::Merge { part, on_create, on_match, span: (start, self.prev_end()) }
+            Clause::Merge {
+                part,
+                on_create,
+                on_match,
+                span: (start, self.prev_end()),
+            }
         } else if self.eat_kw("SET") {
             let items = self.set_items()?;
-            Clause::Set { items, span: (start, self.prev_end()) }
+            Clause::Set {
+                items,
+                span: (start, self.prev_end()),
+            }
         } else if self.eat_kw("REMOVE") {
             let mut items = Vec::new();
             loop {
                 let target = self.postfix_no_labels()?;
                 if self.is_sym(":") {
-                    let Expr::Var(var) = target else { return Err(self.expected("a variable before labels")) };
+                    let Expr::Var(var) = target else {
+                        return Err(self.expected("a variable before labels"));
+                    };
                     let labels = self.label_list()?;
                     items.push(RemoveItem::Labels { var, labels });
                 } else if let Expr::Prop(t, key) = target {
@@ -264,7 +296,10 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
-            Clause::Remove { items, span: (start, self.prev_end()) }
+            Clause::Remove {
+                items,
+                span: (start, self.prev_end()),
+            }
         } else if self.is_kw("DETACH") || self.is_kw("DELETE") {
             let detach = self.eat_kw("DETACH");
             self.expect_kw("DELETE")?;
@@ -272,10 +307,18 @@ impl<'a> Parser<'a> {
             while self.eat_sym(",") {
                 exprs.push(self.expr()?);
             }
-            Clause::Delete { detach, exprs, span: (start, self.prev_end()) }
+            Clause::Delete {
+                detach,
+                exprs,
+                span: (start, self.prev_end()),
+            }
         } else if self.eat_kw("CALL") {
             if self.is_sym("{") {
-                return Err(self.err_at(start, "UnsupportedClause", "CALL { } subqueries are not supported".into()));
+                return Err(self.err_at(
+                    start,
+                    "UnsupportedClause",
+                    "CALL { } subqueries are not supported".into(),
+                ));
             }
             let mut name = self.name("a procedure name")?;
             while self.eat_sym(".") {
@@ -298,11 +341,15 @@ impl<'a> Parser<'a> {
                 None
             };
             let mut yields = Vec::new();
-            if self.eat_kw("YIELD") {
-                if !self.eat_sym("*") {
+            if self.eat_kw("YIELD") && !self.eat_sym("*") {
+                {
                     loop {
                         let f = self.name("a field name")?;
-                        let a = if self.eat_kw("AS") { Some(self.name("a variable name")?) } else { None };
+                        let a = if self.eat_kw("AS") {
+                            Some(self.name("a variable name")?)
+                        } else {
+                            None
+                        };
                         yields.push((f, a));
                         if !self.eat_sym(",") {
                             break;
@@ -314,7 +361,12 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            Clause::Call { name, args, yields, span: (start, self.prev_end()) }
+            Clause::Call {
+                name,
+                args,
+                yields,
+                span: (start, self.prev_end()),
+            }
         } else if self.eat_kw("LOAD") {
             self.expect_kw("CSV")?;
             if self.eat_kw("WITH") {
@@ -327,7 +379,9 @@ impl<'a> Parser<'a> {
             if self.eat_kw("FIELDTERMINATOR") {
                 self.expr()?;
             }
-            Clause::LoadCsv { span: (start, self.prev_end()) }
+            Clause::LoadCsv {
+                span: (start, self.prev_end()),
+            }
         } else if self.eat_kw("FOREACH") {
             self.expect_sym("(")?;
             let var = self.name("a variable name")?;
@@ -339,7 +393,12 @@ impl<'a> Parser<'a> {
                 body.push(c);
             }
             self.expect_sym(")")?;
-            Clause::Foreach { var, list, body, span: (start, self.prev_end()) }
+            Clause::Foreach {
+                var,
+                list,
+                body,
+                span: (start, self.prev_end()),
+            }
         } else {
             return Ok(None);
         };
@@ -348,8 +407,17 @@ impl<'a> Parser<'a> {
 
     fn match_rest(&mut self, optional: bool, start: usize) -> Result<Clause> {
         let pattern = self.pattern()?;
-        let where_ = if self.eat_kw("WHERE") { Some(self.expr()?) } else { None };
-        Ok(Clause::Match { optional, pattern, where_, span: (start, self.prev_end()) })
+        let where_ = if self.eat_kw("WHERE") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        Ok(Clause::Match {
+            optional,
+            pattern,
+            where_,
+            span: (start, self.prev_end()),
+        })
     }
 
     fn projection(&mut self, is_with: bool, start: usize) -> Result<Projection> {
@@ -366,7 +434,11 @@ impl<'a> Parser<'a> {
             let s = self.start();
             let expr = self.expr()?;
             let text = self.text[s..self.prev_end()].to_string();
-            let alias = if self.eat_kw("AS") { Some(self.name("an alias")?) } else { None };
+            let alias = if self.eat_kw("AS") {
+                Some(self.name("an alias")?)
+            } else {
+                None
+            };
             items.push(ProjItem { expr, alias, text });
             if !self.eat_sym(",") {
                 break;
@@ -400,10 +472,31 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let skip = if self.eat_kw("SKIP") { Some(self.expr()?) } else { None };
-        let limit = if self.eat_kw("LIMIT") { Some(self.expr()?) } else { None };
-        let where_ = if is_with && self.eat_kw("WHERE") { Some(self.expr()?) } else { None };
-        Ok(Projection { distinct, star, items, order, skip, limit, where_, span: (start, self.prev_end()) })
+        let skip = if self.eat_kw("SKIP") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        let limit = if self.eat_kw("LIMIT") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        let where_ = if is_with && self.eat_kw("WHERE") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        Ok(Projection {
+            distinct,
+            star,
+            items,
+            order,
+            skip,
+            limit,
+            where_,
+            span: (start, self.prev_end()),
+        })
     }
 
     fn set_items(&mut self) -> Result<Vec<SetItem>> {
@@ -411,19 +504,27 @@ impl<'a> Parser<'a> {
         loop {
             let target = self.postfix_no_labels()?;
             if self.is_sym(":") {
-                let Expr::Var(var) = target else { return Err(self.expected("a variable before labels")) };
+                let Expr::Var(var) = target else {
+                    return Err(self.expected("a variable before labels"));
+                };
                 let labels = self.label_list()?;
                 items.push(SetItem::Labels { var, labels });
             } else if self.eat_sym("=") {
                 let value = self.expr()?;
                 match target {
-                    Expr::Prop(t, key) => items.push(SetItem::Prop { target: *t, key, value }),
+                    Expr::Prop(t, key) => items.push(SetItem::Prop {
+                        target: *t,
+                        key,
+                        value,
+                    }),
                     Expr::Var(var) => items.push(SetItem::Replace { var, value }),
                     _ => return Err(self.expected("a property or variable to set")),
                 }
             } else if self.eat_sym("+=") {
                 let value = self.expr()?;
-                let Expr::Var(var) = target else { return Err(self.expected("a variable before '+='")) };
+                let Expr::Var(var) = target else {
+                    return Err(self.expected("a variable before '+='"));
+                };
                 items.push(SetItem::Merge { var, value });
             } else {
                 return Err(self.expected("'=', '+=' or labels"));
@@ -464,14 +565,22 @@ impl<'a> Parser<'a> {
             None
         };
         if self.is_kw("shortestPath") || self.is_kw("allShortestPaths") {
-            let kind = if self.is_kw("shortestPath") { Shortest::One } else { Shortest::All };
+            let kind = if self.is_kw("shortestPath") {
+                Shortest::One
+            } else {
+                Shortest::All
+            };
             self.advance();
             self.expect_sym("(")?;
             let var = var.or_else(|| Some(format!(" shortest{start}")));
             let mut p = self.pattern_element(var, start)?;
             self.expect_sym(")")?;
             if p.chain.len() != 1 {
-                return Err(self.err_at(start, "UnexpectedSyntax", "shortestPath expects a single relationship pattern".into()));
+                return Err(self.err_at(
+                    start,
+                    "UnexpectedSyntax",
+                    "shortestPath expects a single relationship pattern".into(),
+                ));
             }
             p.shortest = kind;
             return Ok(p);
@@ -485,24 +594,43 @@ impl<'a> Parser<'a> {
         let mut chain = Vec::new();
         while self.is_sym("-") || (self.is_sym("<") && self.is_sym_at(1, "-")) {
             if chain.len() >= MAX_CHAIN {
-                return Err(self.err_at(self.start(), "PatternTooLong", format!("pattern longer than {MAX_CHAIN} relationships")));
+                return Err(self.err_at(
+                    self.start(),
+                    "PatternTooLong",
+                    format!("pattern longer than {MAX_CHAIN} relationships"),
+                ));
             }
             let rel = self.rel_pat()?;
             let node = self.node_pat()?;
             chain.push((rel, node));
         }
         self.depth -= 1;
-        Ok(PatternPart { var, start: first, chain, shortest: Shortest::No, span: (start, self.prev_end()) })
+        Ok(PatternPart {
+            var,
+            start: first,
+            chain,
+            shortest: Shortest::No,
+            span: (start, self.prev_end()),
+        })
     }
 
     fn node_pat(&mut self) -> Result<NodePat> {
         let start = self.start();
         self.expect_sym("(")?;
-        let var = if self.is_name() { Some(self.name("a variable")?) } else { None };
+        let var = if self.is_name() {
+            Some(self.name("a variable")?)
+        } else {
+            None
+        };
         let labels = self.label_expr()?;
         let props = self.pattern_props()?;
         self.expect_sym(")")?;
-        Ok(NodePat { var, labels, props, span: (start, self.prev_end()) })
+        Ok(NodePat {
+            var,
+            labels,
+            props,
+            span: (start, self.prev_end()),
+        })
     }
 
     /// `:A|B:C` as a conjunction of disjunctions.
@@ -568,14 +696,22 @@ impl<'a> Parser<'a> {
             (false, true) => Dir::Right,
             _ => Dir::Both,
         };
-        Ok(RelPat { var, types, dir, range, props, span: (start, self.prev_end()) })
+        Ok(RelPat {
+            var,
+            types,
+            dir,
+            range,
+            props,
+            span: (start, self.prev_end()),
+        })
     }
 
     fn opt_uint(&mut self) -> Result<Option<u64>> {
         if let Tok::Int(s) = self.peek().clone() {
             let at = self.start();
             self.advance();
-            let v = parse_int(&s).ok_or_else(|| self.err_at(at, "IntegerOverflow", "integer is too large".into()))?;
+            let v = parse_int(&s)
+                .ok_or_else(|| self.err_at(at, "IntegerOverflow", "integer is too large".into()))?;
             Ok(Some(v as u64))
         } else {
             Ok(None)
@@ -653,7 +789,11 @@ impl<'a> Parser<'a> {
             self.advance();
             rest.push((op, self.predicate_expr()?));
         }
-        Ok(if rest.is_empty() { first } else { Expr::Compare(Box::new(first), rest) })
+        Ok(if rest.is_empty() {
+            first
+        } else {
+            Expr::Compare(Box::new(first), rest)
+        })
     }
 
     /// IN, STARTS WITH, ENDS WITH, CONTAINS, =~, IS [NOT] NULL.
@@ -752,7 +892,13 @@ impl<'a> Parser<'a> {
                     if !self.is_postfix_next(1) {
                         let at = self.start();
                         self.advance();
-                        let v = parse_int(&format!("-{s}")).ok_or_else(|| self.err_at(at, "IntegerOverflow", format!("integer literal -{s} is too large")))?;
+                        let v = parse_int(&format!("-{s}")).ok_or_else(|| {
+                            self.err_at(
+                                at,
+                                "IntegerOverflow",
+                                format!("integer literal -{s} is too large"),
+                            )
+                        })?;
                         return Ok(Expr::Lit(Value::Int(v)));
                     }
                 }
@@ -760,7 +906,10 @@ impl<'a> Parser<'a> {
             self.enter()?;
             let e = self.unary_expr()?;
             self.depth -= 1;
-            return Ok(Expr::Unary(if neg { UnOp::Neg } else { UnOp::Plus }, Box::new(e)));
+            return Ok(Expr::Unary(
+                if neg { UnOp::Neg } else { UnOp::Plus },
+                Box::new(e),
+            ));
         }
         self.postfix()
     }
@@ -790,14 +939,22 @@ impl<'a> Parser<'a> {
             } else if self.is_sym("[") {
                 self.advance();
                 if self.eat_sym("..") {
-                    let hi = if self.is_sym("]") { None } else { Some(Box::new(self.expr()?)) };
+                    let hi = if self.is_sym("]") {
+                        None
+                    } else {
+                        Some(Box::new(self.expr()?))
+                    };
                     self.expect_sym("]")?;
                     e = Expr::Slice(Box::new(e), None, hi);
                     continue;
                 }
                 let idx = self.expr()?;
                 if self.eat_sym("..") {
-                    let hi = if self.is_sym("]") { None } else { Some(Box::new(self.expr()?)) };
+                    let hi = if self.is_sym("]") {
+                        None
+                    } else {
+                        Some(Box::new(self.expr()?))
+                    };
                     self.expect_sym("]")?;
                     e = Expr::Slice(Box::new(e), Some(Box::new(idx)), hi);
                 } else {
@@ -817,7 +974,13 @@ impl<'a> Parser<'a> {
         match self.peek().clone() {
             Tok::Int(s) => {
                 self.advance();
-                let v = parse_int(&s).ok_or_else(|| self.err_at(at, "IntegerOverflow", format!("integer literal {s} is too large")))?;
+                let v = parse_int(&s).ok_or_else(|| {
+                    self.err_at(
+                        at,
+                        "IntegerOverflow",
+                        format!("integer literal {s} is too large"),
+                    )
+                })?;
                 Ok(Expr::Lit(Value::Int(v)))
             }
             Tok::Float(f) => {
@@ -873,12 +1036,20 @@ impl<'a> Parser<'a> {
                         Ok(Expr::Lit(Value::Null))
                     }
                     "CASE" => self.case_expr(),
-                    "COUNT" if self.is_sym_at(1, "(") && self.is_sym_at(2, "*") && self.is_sym_at(3, ")") => {
+                    "COUNT"
+                        if self.is_sym_at(1, "(")
+                            && self.is_sym_at(2, "*")
+                            && self.is_sym_at(3, ")") =>
+                    {
                         self.pos += 4;
                         Ok(Expr::CountStar)
                     }
                     "EXISTS" if self.is_sym_at(1, "{") => self.exists_subquery(),
-                    "ALL" | "ANY" | "NONE" | "SINGLE" if self.is_sym_at(1, "(") && self.is_name_at(2) && self.is_kw_at(3, "IN") => {
+                    "ALL" | "ANY" | "NONE" | "SINGLE"
+                        if self.is_sym_at(1, "(")
+                            && self.is_name_at(2)
+                            && self.is_kw_at(3, "IN") =>
+                    {
                         self.advance();
                         self.advance();
                         let var = self.name("a variable")?;
@@ -896,7 +1067,12 @@ impl<'a> Parser<'a> {
                             "NONE" => Quant::None,
                             _ => Quant::Single,
                         };
-                        Ok(Expr::Quantifier { kind, var, list: Box::new(list), pred: Box::new(pred) })
+                        Ok(Expr::Quantifier {
+                            kind,
+                            var,
+                            list: Box::new(list),
+                            pred: Box::new(pred),
+                        })
                     }
                     "REDUCE" if self.is_sym_at(1, "(") => {
                         self.advance();
@@ -911,7 +1087,13 @@ impl<'a> Parser<'a> {
                         self.expect_sym("|")?;
                         let expr = self.expr()?;
                         self.expect_sym(")")?;
-                        Ok(Expr::Reduce { acc, init: Box::new(init), var, list: Box::new(list), expr: Box::new(expr) })
+                        Ok(Expr::Reduce {
+                            acc,
+                            init: Box::new(init),
+                            var,
+                            list: Box::new(list),
+                            expr: Box::new(expr),
+                        })
                     }
                     _ => {
                         if is_reserved(&up) {
@@ -937,7 +1119,7 @@ impl<'a> Parser<'a> {
         while self.is_sym_at(k, ".") && self.is_name_at(k + 1) {
             k += 2;
         }
-        if self.is_sym_at(k, "(") && (k > 0 || true) {
+        if self.is_sym_at(k, "(") {
             let mut name = first;
             while self.eat_sym(".") {
                 name.push('.');
@@ -955,7 +1137,11 @@ impl<'a> Parser<'a> {
                     self.expect_sym(",")?;
                 }
             }
-            return Ok(Expr::Func { name, distinct, args });
+            return Ok(Expr::Func {
+                name,
+                distinct,
+                args,
+            });
         }
         if self.is_sym("{") {
             self.advance();
@@ -1013,22 +1199,45 @@ impl<'a> Parser<'a> {
             let var = self.name("a variable")?;
             self.advance();
             let list = self.expr()?;
-            let pred = if self.eat_kw("WHERE") { Some(Box::new(self.expr()?)) } else { None };
-            let proj = if self.eat_sym("|") { Some(Box::new(self.expr()?)) } else { None };
+            let pred = if self.eat_kw("WHERE") {
+                Some(Box::new(self.expr()?))
+            } else {
+                None
+            };
+            let proj = if self.eat_sym("|") {
+                Some(Box::new(self.expr()?))
+            } else {
+                None
+            };
             self.expect_sym("]")?;
-            return Ok(Expr::ListComp { var, list: Box::new(list), pred, proj });
+            return Ok(Expr::ListComp {
+                var,
+                list: Box::new(list),
+                pred,
+                proj,
+            });
         }
         // Pattern comprehension: [p = (a)-->(b) WHERE .. | expr]
-        if (self.is_sym("(") || (self.is_name() && self.is_sym_at(1, "="))) && !self.failed.contains(&(self.pos, 1)) {
+        if (self.is_sym("(") || (self.is_name() && self.is_sym_at(1, "=")))
+            && !self.failed.contains(&(self.pos, 1))
+        {
             let save = self.pos;
             let depth = self.depth;
             if let Ok(part) = self.pattern_part() {
                 if !part.chain.is_empty() && (self.is_kw("WHERE") || self.is_sym("|")) {
-                    let pred = if self.eat_kw("WHERE") { Some(Box::new(self.expr()?)) } else { None };
+                    let pred = if self.eat_kw("WHERE") {
+                        Some(Box::new(self.expr()?))
+                    } else {
+                        None
+                    };
                     self.expect_sym("|")?;
                     let proj = self.expr()?;
                     self.expect_sym("]")?;
-                    return Ok(Expr::PatternComp { part: Box::new(part), pred, proj: Box::new(proj) });
+                    return Ok(Expr::PatternComp {
+                        part: Box::new(part),
+                        pred,
+                        proj: Box::new(proj),
+                    });
                 }
             }
             self.failed.insert((save, 1));
@@ -1052,7 +1261,11 @@ impl<'a> Parser<'a> {
 
     fn case_expr(&mut self) -> Result<Expr> {
         self.expect_kw("CASE")?;
-        let subject = if self.is_kw("WHEN") { None } else { Some(Box::new(self.expr()?)) };
+        let subject = if self.is_kw("WHEN") {
+            None
+        } else {
+            Some(Box::new(self.expr()?))
+        };
         let mut whens = Vec::new();
         while self.eat_kw("WHEN") {
             let w = self.expr()?;
@@ -1063,9 +1276,17 @@ impl<'a> Parser<'a> {
         if whens.is_empty() {
             return Err(self.expected("WHEN"));
         }
-        let else_ = if self.eat_kw("ELSE") { Some(Box::new(self.expr()?)) } else { None };
+        let else_ = if self.eat_kw("ELSE") {
+            Some(Box::new(self.expr()?))
+        } else {
+            None
+        };
         self.expect_kw("END")?;
-        Ok(Expr::Case { subject, whens, else_ })
+        Ok(Expr::Case {
+            subject,
+            whens,
+            else_,
+        })
     }
 
     fn exists_subquery(&mut self) -> Result<Expr> {
@@ -1078,16 +1299,37 @@ impl<'a> Parser<'a> {
             let q = self.single_query()?;
             self.expect_sym("}")?;
             self.depth -= 1;
-            if let Some(c) = q.clauses.iter().find(|c| c.is_write() || matches!(c, Clause::Call { .. } | Clause::LoadCsv { .. })) {
-                return Err(self.err_at(at, "InvalidClauseComposition", format!("EXISTS subqueries cannot contain {}", c.name())));
+            if let Some(c) = q
+                .clauses
+                .iter()
+                .find(|c| c.is_write() || matches!(c, Clause::Call { .. } | Clause::LoadCsv { .. }))
+            {
+                return Err(self.err_at(
+                    at,
+                    "InvalidClauseComposition",
+                    format!("EXISTS subqueries cannot contain {}", c.name()),
+                ));
             }
-            if let [Clause::Match { optional: false, pattern, where_, .. }] = q.clauses.as_slice() {
-                return Ok(Expr::Exists { pattern: pattern.clone(), where_: where_.clone().map(Box::new) });
+            if let [Clause::Match {
+                optional: false,
+                pattern,
+                where_,
+                ..
+            }] = q.clauses.as_slice()
+            {
+                return Ok(Expr::Exists {
+                    pattern: pattern.clone(),
+                    where_: where_.clone().map(Box::new),
+                });
             }
             return Ok(Expr::ExistsQuery(Box::new(q)));
         }
         let pattern = self.pattern()?;
-        let where_ = if self.eat_kw("WHERE") { Some(Box::new(self.expr()?)) } else { None };
+        let where_ = if self.eat_kw("WHERE") {
+            Some(Box::new(self.expr()?))
+        } else {
+            None
+        };
         self.expect_sym("}")?;
         self.depth -= 1;
         Ok(Expr::Exists { pattern, where_ })
@@ -1097,9 +1339,34 @@ impl<'a> Parser<'a> {
 fn is_reserved(up: &str) -> bool {
     matches!(
         up,
-        "MATCH" | "RETURN" | "WITH" | "WHERE" | "CREATE" | "DELETE" | "SET" | "REMOVE" | "MERGE" | "UNWIND"
-            | "UNION" | "ORDER" | "SKIP" | "LIMIT" | "AND" | "OR" | "XOR" | "NOT" | "IN" | "AS" | "WHEN"
-            | "THEN" | "ELSE" | "END" | "OPTIONAL" | "DETACH" | "DISTINCT" | "IS"
+        "MATCH"
+            | "RETURN"
+            | "WITH"
+            | "WHERE"
+            | "CREATE"
+            | "DELETE"
+            | "SET"
+            | "REMOVE"
+            | "MERGE"
+            | "UNWIND"
+            | "UNION"
+            | "ORDER"
+            | "SKIP"
+            | "LIMIT"
+            | "AND"
+            | "OR"
+            | "XOR"
+            | "NOT"
+            | "IN"
+            | "AS"
+            | "WHEN"
+            | "THEN"
+            | "ELSE"
+            | "END"
+            | "OPTIONAL"
+            | "DETACH"
+            | "DISTINCT"
+            | "IS"
     )
 }
 

@@ -30,13 +30,22 @@ pub struct Plan {
 impl Plan {
     /// The largest estimate and the operator producing it.
     pub fn peak(&self) -> Option<&PlanOp> {
-        self.ops.iter().max_by(|a, b| a.estimate.total_cmp(&b.estimate))
+        self.ops
+            .iter()
+            .max_by(|a, b| a.estimate.total_cmp(&b.estimate))
     }
 
     pub fn render(&self) -> String {
         let mut s = String::new();
         for (i, op) in self.ops.iter().enumerate() {
-            let _ = writeln!(s, "{:>2}. {:<22} est. rows {:>12}  {}", i + 1, op.name, fmt_est(op.estimate), op.detail);
+            let _ = writeln!(
+                s,
+                "{:>2}. {:<22} est. rows {:>12}  {}",
+                i + 1,
+                op.name,
+                fmt_est(op.estimate),
+                op.detail
+            );
         }
         if let Some(p) = self.peak() {
             let _ = writeln!(s, "complexity: {} ({})", fmt_est(p.estimate), p.name);
@@ -58,7 +67,15 @@ pub fn plan(q: &Query, stats: &GraphStats) -> Plan {
     for (i, part) in q.parts.iter().enumerate() {
         if i > 0 {
             let all = q.union_all[i - 1];
-            ops.push(PlanOp { name: if all { "UnionAll".into() } else { "Union".into() }, detail: String::new(), estimate: 0.0 });
+            ops.push(PlanOp {
+                name: if all {
+                    "UnionAll".into()
+                } else {
+                    "Union".into()
+                },
+                detail: String::new(),
+                estimate: 0.0,
+            });
         }
         plan_single(&part.clauses, stats, &mut ops, 1.0, &mut Vec::new());
     }
@@ -76,12 +93,24 @@ fn sat(x: f64) -> f64 {
 fn degree(stats: &GraphStats, types: &[String], dir: Dir) -> f64 {
     let nodes = stats.node_count.max(1) as f64;
     let pick = |t: &str, out: bool| {
-        let m = if out { &stats.avg_out_degree } else { &stats.avg_in_degree };
+        let m = if out {
+            &stats.avg_out_degree
+        } else {
+            &stats.avg_in_degree
+        };
         let count = stats.edge_counts.get(t).copied().unwrap_or(0) as f64;
         // Average per node over all nodes, bounded below by the per-source average / node share.
-        m.get(t).copied().unwrap_or(0.0).min(count).max(count / nodes)
+        m.get(t)
+            .copied()
+            .unwrap_or(0.0)
+            .min(count)
+            .max(count / nodes)
     };
-    let types: Vec<String> = if types.is_empty() { stats.edge_counts.keys().cloned().collect() } else { types.to_vec() };
+    let types: Vec<String> = if types.is_empty() {
+        stats.edge_counts.keys().cloned().collect()
+    } else {
+        types.to_vec()
+    };
     types
         .iter()
         .map(|t| match dir {
@@ -92,10 +121,21 @@ fn degree(stats: &GraphStats, types: &[String], dir: Dir) -> f64 {
         .sum()
 }
 
-fn plan_single(clauses: &[Clause], stats: &GraphStats, ops: &mut Vec<PlanOp>, mut rows: f64, scope: &mut Vec<String>) -> f64 {
+fn plan_single(
+    clauses: &[Clause],
+    stats: &GraphStats,
+    ops: &mut Vec<PlanOp>,
+    mut rows: f64,
+    scope: &mut Vec<String>,
+) -> f64 {
     for c in clauses {
         match c {
-            Clause::Match { optional, pattern, where_, .. } => {
+            Clause::Match {
+                optional,
+                pattern,
+                where_,
+                ..
+            } => {
                 let hints = equality_hints(where_.as_ref());
                 let bound = scope.clone();
                 let is_bound = |v: &str| bound.iter().any(|b| b == v);
@@ -103,17 +143,26 @@ fn plan_single(clauses: &[Clause], stats: &GraphStats, ops: &mut Vec<PlanOp>, mu
                 for (part, reversed, access, est) in plan_parts(pattern, &is_bound, &hints, stats) {
                     let (name, detail) = match &access {
                         Access::Bound(v) => ("Argument", v.clone()),
-                        Access::IndexSeek { label, key } => {
-                            ("NodeIndexSeek", format!("{}.{}", label.clone().unwrap_or_else(|| "*".into()), key))
-                        }
+                        Access::IndexSeek { label, key } => (
+                            "NodeIndexSeek",
+                            format!("{}.{}", label.clone().unwrap_or_else(|| "*".into()), key),
+                        ),
                         Access::LabelScan(l) => ("NodeByLabelScan", format!(":{l}")),
                         Access::AllNodes => ("AllNodesScan", String::new()),
                     };
                     let product = !matches!(access, Access::Bound(_)) && rows > 1.0;
                     rows = sat(rows * est);
                     ops.push(PlanOp {
-                        name: if product { "CartesianProduct".into() } else { name.into() },
-                        detail: if product { format!("{name} {detail}") } else { detail },
+                        name: if product {
+                            "CartesianProduct".into()
+                        } else {
+                            name.into()
+                        },
+                        detail: if product {
+                            format!("{name} {detail}")
+                        } else {
+                            detail
+                        },
                         estimate: rows,
                     });
                     let mut chain: Vec<&RelPat> = part.chain.iter().map(|(r, _)| r).collect();
@@ -122,11 +171,19 @@ fn plan_single(clauses: &[Clause], stats: &GraphStats, ops: &mut Vec<PlanOp>, mu
                     }
                     for r in chain {
                         let d = degree(stats, &r.types, r.dir);
-                        let types = if r.types.is_empty() { "*".to_string() } else { r.types.join("|") };
+                        let types = if r.types.is_empty() {
+                            "*".to_string()
+                        } else {
+                            r.types.join("|")
+                        };
                         match r.range {
                             None => {
                                 rows = sat(rows * d);
-                                ops.push(PlanOp { name: "Expand".into(), detail: format!("[:{types}]"), estimate: rows });
+                                ops.push(PlanOp {
+                                    name: "Expand".into(),
+                                    detail: format!("[:{types}]"),
+                                    estimate: rows,
+                                });
                             }
                             Some((lo, hi)) => {
                                 let lo = lo.unwrap_or(1);
@@ -140,8 +197,20 @@ fn plan_single(clauses: &[Clause], stats: &GraphStats, ops: &mut Vec<PlanOp>, mu
                                     factor = factor.max(stats.edge_count() as f64);
                                 }
                                 rows = sat(rows * factor.max(if lo == 0 { 1.0 } else { 0.0 }));
-                                let range = format!("*{}..{}", lo, if unbounded { String::new() } else { hi.to_string() });
-                                ops.push(PlanOp { name: "VarLengthExpand".into(), detail: format!("[:{types}{range}]"), estimate: rows });
+                                let range = format!(
+                                    "*{}..{}",
+                                    lo,
+                                    if unbounded {
+                                        String::new()
+                                    } else {
+                                        hi.to_string()
+                                    }
+                                );
+                                ops.push(PlanOp {
+                                    name: "VarLengthExpand".into(),
+                                    detail: format!("[:{types}{range}]"),
+                                    estimate: rows,
+                                });
                             }
                         }
                     }
@@ -149,47 +218,91 @@ fn plan_single(clauses: &[Clause], stats: &GraphStats, ops: &mut Vec<PlanOp>, mu
                 }
                 if where_.is_some() {
                     rows = sat(rows * 0.5);
-                    ops.push(PlanOp { name: "Filter".into(), detail: "WHERE".into(), estimate: rows });
+                    ops.push(PlanOp {
+                        name: "Filter".into(),
+                        detail: "WHERE".into(),
+                        estimate: rows,
+                    });
                 }
                 if *optional {
                     rows = rows.max(before);
-                    ops.push(PlanOp { name: "Optional".into(), detail: String::new(), estimate: rows });
+                    ops.push(PlanOp {
+                        name: "Optional".into(),
+                        detail: String::new(),
+                        estimate: rows,
+                    });
                 }
             }
             Clause::Unwind { alias, .. } => {
                 rows = sat(rows * 10.0);
                 scope.push(alias.clone());
-                ops.push(PlanOp { name: "Unwind".into(), detail: alias.clone(), estimate: rows });
+                ops.push(PlanOp {
+                    name: "Unwind".into(),
+                    detail: alias.clone(),
+                    estimate: rows,
+                });
             }
             Clause::With(p) | Clause::Return(p) => {
                 let agg = p.items.iter().any(|i| i.expr.contains_aggregate());
                 if agg {
                     rows = rows.sqrt().max(1.0);
-                    ops.push(PlanOp { name: "Aggregate".into(), detail: String::new(), estimate: rows });
+                    ops.push(PlanOp {
+                        name: "Aggregate".into(),
+                        detail: String::new(),
+                        estimate: rows,
+                    });
                 }
                 if p.distinct {
-                    ops.push(PlanOp { name: "Distinct".into(), detail: String::new(), estimate: rows });
+                    ops.push(PlanOp {
+                        name: "Distinct".into(),
+                        detail: String::new(),
+                        estimate: rows,
+                    });
                 }
                 if !p.order.is_empty() {
-                    ops.push(PlanOp { name: "Sort".into(), detail: String::new(), estimate: rows });
+                    ops.push(PlanOp {
+                        name: "Sort".into(),
+                        detail: String::new(),
+                        estimate: rows,
+                    });
                 }
                 if let Some(Expr::Lit(navegador_graph::Value::Int(n))) = &p.limit {
                     rows = rows.min(*n as f64);
-                    ops.push(PlanOp { name: "Limit".into(), detail: n.to_string(), estimate: rows });
+                    ops.push(PlanOp {
+                        name: "Limit".into(),
+                        detail: n.to_string(),
+                        estimate: rows,
+                    });
                 }
                 if p.where_.is_some() {
                     rows = sat(rows * 0.5);
-                    ops.push(PlanOp { name: "Filter".into(), detail: "WHERE".into(), estimate: rows });
+                    ops.push(PlanOp {
+                        name: "Filter".into(),
+                        detail: "WHERE".into(),
+                        estimate: rows,
+                    });
                 }
-                let name = if matches!(c, Clause::With(_)) { "Projection" } else { "ProduceResults" };
+                let name = if matches!(c, Clause::With(_)) {
+                    "Projection"
+                } else {
+                    "ProduceResults"
+                };
                 let cols: Vec<&str> = p.items.iter().map(|i| i.name()).collect();
-                ops.push(PlanOp { name: name.into(), detail: cols.join(", "), estimate: rows });
+                ops.push(PlanOp {
+                    name: name.into(),
+                    detail: cols.join(", "),
+                    estimate: rows,
+                });
                 if matches!(c, Clause::With(_)) && !p.star {
                     *scope = p.items.iter().map(|i| i.name().to_string()).collect();
                 }
             }
             other => {
-                ops.push(PlanOp { name: other.name().to_string(), detail: String::new(), estimate: rows });
+                ops.push(PlanOp {
+                    name: other.name().to_string(),
+                    detail: String::new(),
+                    estimate: rows,
+                });
             }
         }
     }

@@ -51,9 +51,20 @@ fn kind_of(scope: &Scope, e: &Expr) -> Kind {
     match e {
         Expr::Var(v) => scope.get(v).copied().unwrap_or(Kind::Any),
         Expr::Lit(v) if v.is_null() => Kind::Any,
-        Expr::Lit(_) | Expr::List(_) | Expr::Map(_) | Expr::Binary(..) | Expr::Compare(..) | Expr::Unary(..)
-        | Expr::IsNull(..) | Expr::ListComp { .. } | Expr::PatternComp { .. } | Expr::MapProj(..)
-        | Expr::Quantifier { .. } | Expr::HasLabels(..) | Expr::Exists { .. } | Expr::CountStar => Kind::Value,
+        Expr::Lit(_)
+        | Expr::List(_)
+        | Expr::Map(_)
+        | Expr::Binary(..)
+        | Expr::Compare(..)
+        | Expr::Unary(..)
+        | Expr::IsNull(..)
+        | Expr::ListComp { .. }
+        | Expr::PatternComp { .. }
+        | Expr::MapProj(..)
+        | Expr::Quantifier { .. }
+        | Expr::HasLabels(..)
+        | Expr::Exists { .. }
+        | Expr::CountStar => Kind::Value,
         _ => Kind::Any,
     }
 }
@@ -64,14 +75,20 @@ type Scope = BTreeMap<String, Kind>;
 pub fn check(q: &Query) -> Result<()> {
     let mut columns: Option<Vec<String>> = None;
     if q.union_all.len() > 1 && q.union_all.iter().any(|a| *a) && q.union_all.iter().any(|a| !*a) {
-        return Err(CypherError::semantic("InvalidClauseComposition", "cannot mix UNION and UNION ALL"));
+        return Err(CypherError::semantic(
+            "InvalidClauseComposition",
+            "cannot mix UNION and UNION ALL",
+        ));
     }
     for part in &q.parts {
         let cols = check_single(&part.clauses)?;
         if q.parts.len() > 1 {
             if let Some(c) = &columns {
                 if c != &cols {
-                    return Err(CypherError::semantic("DifferentColumnsInUnion", "all parts of a UNION must return the same columns"));
+                    return Err(CypherError::semantic(
+                        "DifferentColumnsInUnion",
+                        "all parts of a UNION must return the same columns",
+                    ));
                 }
             }
             columns = Some(cols);
@@ -87,24 +104,36 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
         let last = i + 1 == n;
         if let Clause::Return(_) = c {
             if !last {
-                return Err(CypherError::semantic("InvalidClauseComposition", "RETURN must be the last clause"));
+                return Err(CypherError::semantic(
+                    "InvalidClauseComposition",
+                    "RETURN must be the last clause",
+                ));
             }
         }
-        if last && !matches!(c, Clause::Return(_)) && !c.is_write() && !matches!(c, Clause::Call { .. }) {
+        if last
+            && !matches!(c, Clause::Return(_))
+            && !c.is_write()
+            && !matches!(c, Clause::Call { .. })
+        {
             return Err(CypherError::semantic(
                 "InvalidClauseComposition",
                 format!("a query cannot end with {}; add RETURN", c.name()),
             ));
         }
         if i > 0 {
-            if let Clause::Match { optional: false, .. } = c {
+            if let Clause::Match {
+                optional: false, ..
+            } = c
+            {
                 if matches!(clauses[i - 1], Clause::Match { optional: true, .. }) {
                     // MATCH after OPTIONAL MATCH is allowed.
                 }
             }
         }
         match c {
-            Clause::Match { pattern, where_, .. } => {
+            Clause::Match {
+                pattern, where_, ..
+            } => {
                 no_param_maps(pattern)?;
                 bind_pattern(&mut scope, pattern, false)?;
                 if let Some(w) = where_ {
@@ -114,7 +143,10 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
             Clause::Unwind { expr: e, alias, .. } => {
                 expr(&scope, e)?;
                 if scope.contains_key(alias) {
-                    return Err(CypherError::semantic("VariableAlreadyBound", format!("variable `{alias}` already defined")));
+                    return Err(CypherError::semantic(
+                        "VariableAlreadyBound",
+                        format!("variable `{alias}` already defined"),
+                    ));
                 }
                 scope.insert(alias.clone(), Kind::Any);
             }
@@ -149,7 +181,12 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
                     bind_pattern(&mut scope, std::slice::from_ref(part), true)?;
                 }
             }
-            Clause::Merge { part, on_create, on_match, .. } => {
+            Clause::Merge {
+                part,
+                on_create,
+                on_match,
+                ..
+            } => {
                 no_param_maps(std::slice::from_ref(part))?;
                 create_part(&scope, part, "MERGE")?;
                 bind_pattern(&mut scope, std::slice::from_ref(part), true)?;
@@ -173,8 +210,14 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
             Clause::Delete { exprs, .. } => {
                 for e in exprs {
                     expr(&scope, e)?;
-                    if matches!(e, Expr::Lit(_) | Expr::Binary(..) | Expr::Map(_) | Expr::HasLabels(..)) {
-                        return Err(CypherError::semantic("InvalidDelete", "DELETE expects a node, relationship or path"));
+                    if matches!(
+                        e,
+                        Expr::Lit(_) | Expr::Binary(..) | Expr::Map(_) | Expr::HasLabels(..)
+                    ) {
+                        return Err(CypherError::semantic(
+                            "InvalidDelete",
+                            "DELETE expects a node, relationship or path",
+                        ));
                     }
                     if let Expr::Var(v) = e {
                         if scope.get(v) == Some(&Kind::Any) {
@@ -183,7 +226,9 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
                     }
                 }
             }
-            Clause::Foreach { var, list, body, .. } => {
+            Clause::Foreach {
+                var, list, body, ..
+            } => {
                 expr(&scope, list)?;
                 let mut inner = scope.clone();
                 inner.insert(var.clone(), Kind::Any);
@@ -191,7 +236,11 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
                 tmp.push(Clause::Return(Projection {
                     distinct: false,
                     star: false,
-                    items: vec![ProjItem { expr: Expr::Lit(navegador_graph::Value::Null), alias: Some("  x".into()), text: String::new() }],
+                    items: vec![ProjItem {
+                        expr: Expr::Lit(navegador_graph::Value::Null),
+                        alias: Some("  x".into()),
+                        text: String::new(),
+                    }],
                     order: vec![],
                     skip: None,
                     limit: None,
@@ -221,13 +270,19 @@ fn need(scope: &Scope, v: &str) -> Result<()> {
     if scope.contains_key(v) {
         Ok(())
     } else {
-        Err(CypherError::semantic("UndefinedVariable", format!("variable `{v}` not defined")))
+        Err(CypherError::semantic(
+            "UndefinedVariable",
+            format!("variable `{v}` not defined"),
+        ))
     }
 }
 
 fn no_aggregate(e: &Expr, place: &str) -> Result<()> {
     if e.contains_aggregate() {
-        return Err(CypherError::semantic("InvalidAggregation", format!("aggregate functions are not allowed in {place}")));
+        return Err(CypherError::semantic(
+            "InvalidAggregation",
+            format!("aggregate functions are not allowed in {place}"),
+        ));
     }
     Ok(())
 }
@@ -254,27 +309,45 @@ fn create_part(scope: &Scope, part: &PatternPart, clause: &str) -> Result<()> {
         if let Some(v) = &np.var {
             if let Some(k) = scope.get(v) {
                 if *k != Kind::Node && *k != Kind::Any {
-                    return Err(CypherError::semantic("VariableTypeConflict", format!("`{v}` is not a node")));
+                    return Err(CypherError::semantic(
+                        "VariableTypeConflict",
+                        format!("`{v}` is not a node"),
+                    ));
                 }
                 if single_node || !np.labels.is_empty() || np.props.is_some() {
-                    return Err(CypherError::semantic("VariableAlreadyBound", format!("variable `{v}` already defined; {clause} cannot redefine it")));
+                    return Err(CypherError::semantic(
+                        "VariableAlreadyBound",
+                        format!("variable `{v}` already defined; {clause} cannot redefine it"),
+                    ));
                 }
             }
         }
     }
     for (r, _) in &part.chain {
         if r.types.len() != 1 {
-            return Err(CypherError::semantic("NoSingleRelationshipType", format!("{clause} needs exactly one relationship type")));
+            return Err(CypherError::semantic(
+                "NoSingleRelationshipType",
+                format!("{clause} needs exactly one relationship type"),
+            ));
         }
         if r.dir == Dir::Both && clause == "CREATE" {
-            return Err(CypherError::semantic("RequiresDirectedRelationship", format!("{clause} needs a directed relationship")));
+            return Err(CypherError::semantic(
+                "RequiresDirectedRelationship",
+                format!("{clause} needs a directed relationship"),
+            ));
         }
         if r.range.is_some() {
-            return Err(CypherError::semantic("CreatingVarLength", format!("{clause} cannot create a variable-length relationship")));
+            return Err(CypherError::semantic(
+                "CreatingVarLength",
+                format!("{clause} cannot create a variable-length relationship"),
+            ));
         }
         if let Some(v) = &r.var {
             if scope.contains_key(v) {
-                return Err(CypherError::semantic("VariableAlreadyBound", format!("variable `{v}` already defined")));
+                return Err(CypherError::semantic(
+                    "VariableAlreadyBound",
+                    format!("variable `{v}` already defined"),
+                ));
             }
         }
     }
@@ -283,10 +356,16 @@ fn create_part(scope: &Scope, part: &PatternPart, clause: &str) -> Result<()> {
 
 fn no_param_maps(pattern: &[PatternPart]) -> Result<()> {
     for part in pattern {
-        let props = part.nodes().map(|n| &n.props).chain(part.chain.iter().map(|(r, _)| &r.props));
+        let props = part
+            .nodes()
+            .map(|n| &n.props)
+            .chain(part.chain.iter().map(|(r, _)| &r.props));
         for p in props.flatten() {
             if let Expr::Param(_) = p {
-                return Err(CypherError::semantic("InvalidParameterUse", "a parameter cannot be used as a property map in MATCH or MERGE"));
+                return Err(CypherError::semantic(
+                    "InvalidParameterUse",
+                    "a parameter cannot be used as a property map in MATCH or MERGE",
+                ));
             }
         }
     }
@@ -296,7 +375,10 @@ fn no_param_maps(pattern: &[PatternPart]) -> Result<()> {
 fn where_clause(scope: &Scope, w: &Expr) -> Result<()> {
     no_aggregate(w, "WHERE")?;
     if matches!(kind_of(scope, w), Kind::Node | Kind::Rel | Kind::Path) {
-        return Err(CypherError::semantic("InvalidArgumentType", "WHERE expects a boolean, not a graph entity"));
+        return Err(CypherError::semantic(
+            "InvalidArgumentType",
+            "WHERE expects a boolean, not a graph entity",
+        ));
     }
     expr(scope, w)
 }
@@ -304,7 +386,10 @@ fn where_clause(scope: &Scope, w: &Expr) -> Result<()> {
 /// Pattern predicates are only allowed where a boolean is filtered (WHERE, exists()).
 fn no_bare_pattern(e: &Expr) -> Result<()> {
     match e {
-        Expr::PatternPred(_) => Err(CypherError::semantic("UnexpectedSyntax", "a pattern cannot be used as a value; use a pattern comprehension or EXISTS")),
+        Expr::PatternPred(_) => Err(CypherError::semantic(
+            "UnexpectedSyntax",
+            "a pattern cannot be used as a value; use a pattern comprehension or EXISTS",
+        )),
         Expr::Exists { .. } | Expr::PatternComp { .. } => Ok(()),
         Expr::Func { name, .. } if name.eq_ignore_ascii_case("exists") => Ok(()),
         _ => {
@@ -335,7 +420,12 @@ fn bind_pattern(scope: &mut Scope, pattern: &[PatternPart], creating: bool) -> R
                     Some(Kind::Any) => {
                         scope.insert(v.clone(), Kind::Node);
                     }
-                    Some(_) => return Err(CypherError::semantic("VariableTypeConflict", format!("`{v}` is not a node"))),
+                    Some(_) => {
+                        return Err(CypherError::semantic(
+                            "VariableTypeConflict",
+                            format!("`{v}` is not a node"),
+                        ))
+                    }
                 }
             }
         }
@@ -345,7 +435,10 @@ fn bind_pattern(scope: &mut Scope, pattern: &[PatternPart], creating: bool) -> R
             }
             if let Some(v) = &r.var {
                 if rels_here.contains(&v.as_str()) {
-                    return Err(CypherError::semantic("VariableAlreadyBound", format!("relationship `{v}` used twice in one pattern")));
+                    return Err(CypherError::semantic(
+                        "VariableAlreadyBound",
+                        format!("relationship `{v}` used twice in one pattern"),
+                    ));
                 }
                 rels_here.push(v);
                 match scope.get(v) {
@@ -358,13 +451,21 @@ fn bind_pattern(scope: &mut Scope, pattern: &[PatternPart], creating: bool) -> R
                     Some(Kind::Value) if r.range.is_some() => {
                         scope.insert(v.clone(), Kind::Rel);
                     }
-                    Some(_) => return Err(CypherError::semantic("VariableTypeConflict", format!("`{v}` is not a relationship"))),
+                    Some(_) => {
+                        return Err(CypherError::semantic(
+                            "VariableTypeConflict",
+                            format!("`{v}` is not a relationship"),
+                        ))
+                    }
                 }
             }
         }
         if let Some(v) = &part.var {
             if scope.contains_key(v) {
-                return Err(CypherError::semantic("VariableAlreadyBound", format!("variable `{v}` already defined")));
+                return Err(CypherError::semantic(
+                    "VariableAlreadyBound",
+                    format!("variable `{v}` already defined"),
+                ));
             }
             scope.insert(v.clone(), Kind::Path);
         }
@@ -374,7 +475,10 @@ fn bind_pattern(scope: &mut Scope, pattern: &[PatternPart], creating: bool) -> R
 
 fn projection(scope: &Scope, p: &Projection, is_with: bool) -> Result<Vec<String>> {
     if p.star && scope.is_empty() && !is_with {
-        return Err(CypherError::semantic("NoVariablesInScope", "RETURN * / WITH * needs variables in scope"));
+        return Err(CypherError::semantic(
+            "NoVariablesInScope",
+            "RETURN * / WITH * needs variables in scope",
+        ));
     }
     let mut names = Vec::new();
     for it in &p.items {
@@ -382,11 +486,17 @@ fn projection(scope: &Scope, p: &Projection, is_with: bool) -> Result<Vec<String
         expr(scope, &it.expr)?;
         check_aggregation_nesting(&it.expr, false)?;
         if is_with && it.alias.is_none() && !matches!(it.expr, Expr::Var(_)) {
-            return Err(CypherError::semantic("NoExpressionAlias", "expressions in WITH must be aliased (use AS)"));
+            return Err(CypherError::semantic(
+                "NoExpressionAlias",
+                "expressions in WITH must be aliased (use AS)",
+            ));
         }
         let n = it.name().to_string();
         if names.contains(&n) || (p.star && scope.contains_key(&n) && it.alias.is_some()) {
-            return Err(CypherError::semantic("ColumnNameConflict", format!("column `{n}` is defined more than once")));
+            return Err(CypherError::semantic(
+                "ColumnNameConflict",
+                format!("column `{n}` is defined more than once"),
+            ));
         }
         names.push(n);
     }
@@ -411,18 +521,27 @@ fn projection(scope: &Scope, p: &Projection, is_with: bool) -> Result<Vec<String
             expr(&merged(scope, &order_scope), e)?;
         } else if p.distinct {
             if e.contains_aggregate() {
-                return Err(CypherError::semantic("InvalidAggregation", "aggregation in ORDER BY requires an aggregating projection"));
+                return Err(CypherError::semantic(
+                    "InvalidAggregation",
+                    "aggregation in ORDER BY requires an aggregating projection",
+                ));
             }
             let keys: Vec<&Expr> = p.items.iter().map(|i| &i.expr).collect();
             let mut ok = true;
             check_order_agg(e, &keys, &order_scope, &mut ok);
             if !ok && !p.items.iter().any(|i| same_expr(&i.expr, e)) {
-                return Err(CypherError::semantic("UndefinedVariable", "ORDER BY after DISTINCT may only use projected columns"));
+                return Err(CypherError::semantic(
+                    "UndefinedVariable",
+                    "ORDER BY after DISTINCT may only use projected columns",
+                ));
             }
             expr(&merged(scope, &order_scope), e)?;
         } else {
             if e.contains_aggregate() {
-                return Err(CypherError::semantic("InvalidAggregation", "aggregation in ORDER BY requires an aggregating projection"));
+                return Err(CypherError::semantic(
+                    "InvalidAggregation",
+                    "aggregation in ORDER BY requires an aggregating projection",
+                ));
             }
             expr(&merged(scope, &order_scope), e)?;
         }
@@ -431,15 +550,26 @@ fn projection(scope: &Scope, p: &Projection, is_with: bool) -> Result<Vec<String
         let mut vars = false;
         free_vars(e, &mut Vec::new(), &mut |_| vars = true);
         if vars {
-            return Err(CypherError::semantic("NonConstantExpression", "SKIP and LIMIT must be constant expressions"));
+            return Err(CypherError::semantic(
+                "NonConstantExpression",
+                "SKIP and LIMIT must be constant expressions",
+            ));
         }
         if let Expr::Lit(v) = e {
             match v {
                 navegador_graph::Value::Int(i) if *i < 0 => {
-                    return Err(CypherError::semantic("NegativeIntegerArgument", "SKIP and LIMIT must not be negative"))
+                    return Err(CypherError::semantic(
+                        "NegativeIntegerArgument",
+                        "SKIP and LIMIT must not be negative",
+                    ))
                 }
                 navegador_graph::Value::Int(_) => {}
-                _ => return Err(CypherError::semantic("InvalidArgumentType", "SKIP and LIMIT expect an integer")),
+                _ => {
+                    return Err(CypherError::semantic(
+                        "InvalidArgumentType",
+                        "SKIP and LIMIT expect an integer",
+                    ))
+                }
             }
         }
     }
@@ -447,11 +577,19 @@ fn projection(scope: &Scope, p: &Projection, is_with: bool) -> Result<Vec<String
         for it in &p.items {
             if it.expr.contains_aggregate() && !it.expr.is_aggregate_call() {
                 // Non-aggregate parts of a mixed expression must be grouping keys.
-                let keys: Vec<&Expr> = p.items.iter().filter(|i| !i.expr.contains_aggregate()).map(|i| &i.expr).collect();
+                let keys: Vec<&Expr> = p
+                    .items
+                    .iter()
+                    .filter(|i| !i.expr.contains_aggregate())
+                    .map(|i| &i.expr)
+                    .collect();
                 let mut ok = true;
                 check_mixed(&it.expr, &keys, scope, &mut ok);
                 if !ok {
-                    return Err(CypherError::semantic("AmbiguousAggregationExpression", "expression mixes aggregation with non-grouping variables"));
+                    return Err(CypherError::semantic(
+                        "AmbiguousAggregationExpression",
+                        "expression mixes aggregation with non-grouping variables",
+                    ));
                 }
             }
         }
@@ -501,11 +639,17 @@ fn same_expr(a: &Expr, b: &Expr) -> bool {
 fn check_aggregation_nesting(e: &Expr, inside: bool) -> Result<()> {
     let agg = e.is_aggregate_call();
     if agg && inside {
-        return Err(CypherError::semantic("NestedAggregation", "aggregate functions cannot be nested"));
+        return Err(CypherError::semantic(
+            "NestedAggregation",
+            "aggregate functions cannot be nested",
+        ));
     }
     if let Expr::Func { name, .. } = e {
         if inside && name.eq_ignore_ascii_case("rand") {
-            return Err(CypherError::semantic("NonConstantExpression", "rand() cannot be aggregated"));
+            return Err(CypherError::semantic(
+                "NonConstantExpression",
+                "rand() cannot be aggregated",
+            ));
         }
     }
     let mut r = Ok(());
@@ -531,7 +675,12 @@ fn free_vars(e: &Expr, local: &mut Vec<String>, f: &mut dyn FnMut(&str)) {
             }
             e.children(&mut |c| free_vars(c, local, f));
         }
-        Expr::ListComp { var, list, pred, proj } => {
+        Expr::ListComp {
+            var,
+            list,
+            pred,
+            proj,
+        } => {
             free_vars(list, local, f);
             local.push(var.clone());
             for x in pred.iter().chain(proj.iter()) {
@@ -539,13 +688,21 @@ fn free_vars(e: &Expr, local: &mut Vec<String>, f: &mut dyn FnMut(&str)) {
             }
             local.pop();
         }
-        Expr::Quantifier { var, list, pred, .. } => {
+        Expr::Quantifier {
+            var, list, pred, ..
+        } => {
             free_vars(list, local, f);
             local.push(var.clone());
             free_vars(pred, local, f);
             local.pop();
         }
-        Expr::Reduce { acc, init, var, list, expr } => {
+        Expr::Reduce {
+            acc,
+            init,
+            var,
+            list,
+            expr,
+        } => {
             free_vars(init, local, f);
             free_vars(list, local, f);
             local.push(acc.clone());
@@ -581,7 +738,12 @@ fn free_vars(e: &Expr, local: &mut Vec<String>, f: &mut dyn FnMut(&str)) {
 }
 
 /// Pattern variables in subqueries: in a pattern predicate every named variable must be bound.
-fn pattern_free_vars(parts: &[PatternPart], local: &mut Vec<String>, f: &mut dyn FnMut(&str), introduces: bool) {
+fn pattern_free_vars(
+    parts: &[PatternPart],
+    local: &mut Vec<String>,
+    f: &mut dyn FnMut(&str),
+    introduces: bool,
+) {
     for p in parts {
         for n in p.nodes() {
             if let Some(props) = &n.props {
@@ -607,7 +769,10 @@ fn expr(scope: &Scope, e: &Expr) -> Result<()> {
     let mut err = None;
     free_vars(e, &mut Vec::new(), &mut |v| {
         if err.is_none() && !scope.contains_key(v) {
-            err = Some(CypherError::semantic("UndefinedVariable", format!("variable `{v}` not defined")));
+            err = Some(CypherError::semantic(
+                "UndefinedVariable",
+                format!("variable `{v}` not defined"),
+            ));
         }
     });
     if let Some(e) = err {
@@ -618,41 +783,78 @@ fn expr(scope: &Scope, e: &Expr) -> Result<()> {
 
 fn functions_ok(scope: &Scope, e: &Expr) -> Result<()> {
     let mut r = Ok(());
-    if let Expr::Func { name, args, distinct } = e {
+    if let Expr::Func {
+        name,
+        args,
+        distinct,
+    } = e
+    {
         let lname = name.to_ascii_lowercase();
         match known_arity(&lname) {
-            None => return Err(CypherError::semantic("UnknownFunction", format!("unknown function {name}()"))),
+            None => {
+                return Err(CypherError::semantic(
+                    "UnknownFunction",
+                    format!("unknown function {name}()"),
+                ))
+            }
             Some((lo, hi)) => {
                 if args.len() < lo || args.len() > hi {
                     return Err(CypherError::semantic(
                         "InvalidNumberOfArguments",
-                        format!("function {name}() takes {lo}..{hi} arguments, got {}", args.len()),
+                        format!(
+                            "function {name}() takes {lo}..{hi} arguments, got {}",
+                            args.len()
+                        ),
                     ));
                 }
             }
         }
         if *distinct && !AGGREGATES.contains(&lname.as_str()) {
-            return Err(CypherError::semantic("InvalidArgumentType", format!("DISTINCT is only allowed in aggregate functions, not {name}()")));
+            return Err(CypherError::semantic(
+                "InvalidArgumentType",
+                format!("DISTINCT is only allowed in aggregate functions, not {name}()"),
+            ));
         }
         // Type errors detectable from the argument's kind or literal form.
         if let Some(a) = args.first() {
             let k = kind_of(scope, a);
             let lit_scalar = matches!(a, Expr::Lit(v) if !v.is_null());
             let bad = match lname.as_str() {
-                "labels" => matches!(k, Kind::Rel | Kind::Path) || lit_scalar || matches!(a, Expr::List(_) | Expr::Map(_)),
-                "type" => matches!(k, Kind::Node | Kind::Path) || lit_scalar || matches!(a, Expr::List(_) | Expr::Map(_)),
+                "labels" => {
+                    matches!(k, Kind::Rel | Kind::Path)
+                        || lit_scalar
+                        || matches!(a, Expr::List(_) | Expr::Map(_))
+                }
+                "type" => {
+                    matches!(k, Kind::Node | Kind::Path)
+                        || lit_scalar
+                        || matches!(a, Expr::List(_) | Expr::Map(_))
+                }
                 "length" => matches!(k, Kind::Node | Kind::Rel) || lit_scalar,
-                "size" => matches!(k, Kind::Node | Kind::Rel | Kind::Path) || matches!(a, Expr::PatternPred(_)),
+                "size" => {
+                    matches!(k, Kind::Node | Kind::Rel | Kind::Path)
+                        || matches!(a, Expr::PatternPred(_))
+                }
                 "properties" => matches!(k, Kind::Path) || lit_scalar || matches!(a, Expr::List(_)),
                 _ => false,
             };
             if bad {
-                let code = if matches!(a, Expr::PatternPred(_)) { "UnexpectedSyntax" } else { "InvalidArgumentType" };
-                return Err(CypherError::semantic(code, format!("{name}() cannot take this argument")));
+                let code = if matches!(a, Expr::PatternPred(_)) {
+                    "UnexpectedSyntax"
+                } else {
+                    "InvalidArgumentType"
+                };
+                return Err(CypherError::semantic(
+                    code,
+                    format!("{name}() cannot take this argument"),
+                ));
             }
         }
     }
-    if let Expr::Quantifier { var, list, pred, .. } = e {
+    if let Expr::Quantifier {
+        var, list, pred, ..
+    } = e
+    {
         constant_quantifier(var, list, pred)?;
     }
     let not_bool = |x: &Expr| {
@@ -661,13 +863,22 @@ fn functions_ok(scope: &Scope, e: &Expr) -> Result<()> {
     };
     match e {
         Expr::Binary(BinOp::And | BinOp::Or | BinOp::Xor, a, b) if not_bool(a) || not_bool(b) => {
-            return Err(CypherError::semantic("InvalidArgumentType", "boolean operators expect booleans"));
+            return Err(CypherError::semantic(
+                "InvalidArgumentType",
+                "boolean operators expect booleans",
+            ));
         }
         Expr::Unary(UnOp::Not, a) if not_bool(a) => {
-            return Err(CypherError::semantic("InvalidArgumentType", "NOT expects a boolean"));
+            return Err(CypherError::semantic(
+                "InvalidArgumentType",
+                "NOT expects a boolean",
+            ));
         }
         Expr::Prop(t, _) if matches!(kind_of(scope, t), Kind::Path) => {
-            return Err(CypherError::semantic("InvalidArgumentType", "paths have no properties"));
+            return Err(CypherError::semantic(
+                "InvalidArgumentType",
+                "paths have no properties",
+            ));
         }
         _ => {}
     }
@@ -682,7 +893,9 @@ fn functions_ok(scope: &Scope, e: &Expr) -> Result<()> {
 /// A quantifier over a literal list whose predicate fails on some element with a type
 /// error is rejected before running (openCypher reports it at compile time).
 fn constant_quantifier(var: &str, list: &Expr, pred: &Expr) -> Result<()> {
-    let Expr::List(items) = list else { return Ok(()) };
+    let Expr::List(items) = list else {
+        return Ok(());
+    };
     if !items.iter().all(|i| matches!(i, Expr::Lit(_))) {
         return Ok(());
     }
@@ -696,7 +909,13 @@ fn constant_quantifier(var: &str, list: &Expr, pred: &Expr) -> Result<()> {
     let guard = crate::eval::Guard::new(std::time::Duration::from_millis(100), None);
     let stats = navegador_graph::GraphStats::default();
     let deleted = Default::default();
-    let ctx = crate::eval::Ctx { g: &g, params: &params, guard: &guard, stats: &stats, deleted: &deleted };
+    let ctx = crate::eval::Ctx {
+        g: &g,
+        params: &params,
+        guard: &guard,
+        stats: &stats,
+        deleted: &deleted,
+    };
     for it in items {
         let Expr::Lit(v) = it else { continue };
         let mut row = crate::eval::Row::new();

@@ -25,7 +25,9 @@ pub fn equals(a: &Value, b: &Value) -> Option<bool> {
     match (a, b) {
         (Value::Null, _) | (_, Value::Null) => None,
         (Value::Int(x), Value::Int(y)) => Some(x == y),
-        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => Some(*x as f64 == *y),
+        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => {
+            Some(*x as f64 == *y)
+        }
         (Value::Float(x), Value::Float(y)) => Some(x == y),
         (Value::Bool(x), Value::Bool(y)) => Some(x == y),
         (Value::String(x), Value::String(y)) => Some(x == y),
@@ -132,7 +134,11 @@ pub fn total_cmp(a: &Value, b: &Value) -> Ordering {
                 _ => x.partial_cmp(&y).unwrap_or(Ordering::Equal).then_with(|| {
                     // 1 and 1.0 are equivalent only when exactly equal.
                     match (a, b) {
-                        (Value::Int(i), Value::Float(_)) if (*i as f64) == y && (y as i64) != *i => Ordering::Less,
+                        (Value::Int(i), Value::Float(_))
+                            if (*i as f64) == y && (y as i64) != *i =>
+                        {
+                            Ordering::Less
+                        }
                         _ => Ordering::Equal,
                     }
                 }),

@@ -32,7 +32,10 @@ fn fixture() -> MemGraph {
 }
 
 fn write_opts() -> QueryOptions {
-    QueryOptions { read_only: false, ..QueryOptions::default() }
+    QueryOptions {
+        read_only: false,
+        ..QueryOptions::default()
+    }
 }
 
 fn render(v: &Value) -> String {
@@ -43,8 +46,21 @@ fn render(v: &Value) -> String {
         Value::Float(f) => format!("{f:?}"),
         Value::String(s) => format!("'{s}'"),
         Value::List(l) => format!("[{}]", l.iter().map(render).collect::<Vec<_>>().join(", ")),
-        Value::Map(m) => format!("{{{}}}", m.iter().map(|(k, v)| format!("{k}: {}", render(v))).collect::<Vec<_>>().join(", ")),
-        Value::Node(n) => format!("({}{})", n.labels.iter().map(|l| format!(":{l}")).collect::<String>(), n.props.get("name").map(|v| format!(" {}", render(v))).unwrap_or_default()),
+        Value::Map(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{k}: {}", render(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Node(n) => format!(
+            "({}{})",
+            n.labels.iter().map(|l| format!(":{l}")).collect::<String>(),
+            n.props
+                .get("name")
+                .map(|v| format!(" {}", render(v)))
+                .unwrap_or_default()
+        ),
         Value::Relationship(r) => format!("[:{}]", r.rel_type),
         Value::Path(p) => format!("<path of {}>", p.edges.len()),
     }
@@ -63,7 +79,8 @@ fn table(r: &QueryResult) -> String {
 /// (header line, then one line per row; leading indentation is ignored).
 fn check(query: &str, expected: &str) {
     let g = fixture();
-    let r = execute_read(&g, query, &QueryOptions::default()).unwrap_or_else(|e| panic!("{query}\nfailed: {e}"));
+    let r = execute_read(&g, query, &QueryOptions::default())
+        .unwrap_or_else(|e| panic!("{query}\nfailed: {e}"));
     let want: Vec<&str> = expected.trim().lines().map(str::trim).collect();
     assert_eq!(table(&r), want.join("\n"), "query: {query}");
 }
@@ -121,8 +138,16 @@ fn parameters_are_bound() {
     let g = fixture();
     let mut params = BTreeMap::new();
     params.insert("name".to_string(), Value::from("helper"));
-    let opts = QueryOptions { params, ..QueryOptions::default() };
-    let r = execute_read(&g, "MATCH (n:Function {name: $name}) RETURN n.line AS line", &opts).unwrap();
+    let opts = QueryOptions {
+        params,
+        ..QueryOptions::default()
+    };
+    let r = execute_read(
+        &g,
+        "MATCH (n:Function {name: $name}) RETURN n.line AS line",
+        &opts,
+    )
+    .unwrap();
     assert_eq!(table(&r), "line\n30");
 }
 
@@ -136,11 +161,26 @@ fn writes_report_side_effects() {
     )
     .unwrap();
     assert_eq!(table(&r), "d\ntrue");
-    assert_eq!((r.stats.nodes_created, r.stats.relationships_created, r.stats.labels_added), (1, 1, 2));
-    let r = execute(&mut g, "MERGE (n:Note {text: 'x'}) ON MATCH SET n.seen = 1 RETURN n.seen AS s", &write_opts()).unwrap();
+    assert_eq!(
+        (
+            r.stats.nodes_created,
+            r.stats.relationships_created,
+            r.stats.labels_added
+        ),
+        (1, 1, 2)
+    );
+    let r = execute(
+        &mut g,
+        "MERGE (n:Note {text: 'x'}) ON MATCH SET n.seen = 1 RETURN n.seen AS s",
+        &write_opts(),
+    )
+    .unwrap();
     assert_eq!(table(&r), "s\n1");
     let r = execute(&mut g, "MATCH (n:Note) DETACH DELETE n", &write_opts()).unwrap();
-    assert_eq!((r.stats.nodes_deleted, r.stats.relationships_deleted), (1, 1));
+    assert_eq!(
+        (r.stats.nodes_deleted, r.stats.relationships_deleted),
+        (1, 1)
+    );
     let err = execute(&mut g, "MATCH (n:File) DELETE n", &write_opts()).unwrap_err();
     assert_eq!(err.class(), "ConstraintVerificationFailed");
 }
@@ -178,7 +218,12 @@ fn read_only_refuses_side_effects_however_spelled() {
         assert!(matches!(err, CypherError::ReadOnly { .. }), "{q}: {err}");
     }
     // Writes hidden in a subquery are rejected by the parser.
-    let err = execute_read(&fixture(), "MATCH (n) WHERE EXISTS { MATCH (n) DETACH DELETE n RETURN 1 } RETURN n", &write_opts()).unwrap_err();
+    let err = execute_read(
+        &fixture(),
+        "MATCH (n) WHERE EXISTS { MATCH (n) DETACH DELETE n RETURN 1 } RETURN n",
+        &write_opts(),
+    )
+    .unwrap_err();
     assert_eq!(err.class(), "SyntaxError", "{err}");
     let allowed = [
         "RETURN 'CREATE (n) DETACH DELETE n' AS s",
@@ -188,7 +233,8 @@ fn read_only_refuses_side_effects_however_spelled() {
         "MATCH (n) WHERE n.name CONTAINS 'merge' RETURN n",
     ];
     for q in allowed {
-        execute_read(&fixture(), q, &QueryOptions::default()).unwrap_or_else(|e| panic!("{q}: {e}"));
+        execute_read(&fixture(), q, &QueryOptions::default())
+            .unwrap_or_else(|e| panic!("{q}: {e}"));
     }
 }
 
@@ -200,28 +246,57 @@ fn dense_graph(n: usize) -> MemGraph {
         &write_opts(),
     )
     .unwrap();
-    execute(&mut g, "MATCH (a:Fn), (b:Fn) WHERE a.name < b.name CREATE (a)-[:CALLS]->(b)", &write_opts()).unwrap();
+    execute(
+        &mut g,
+        "MATCH (a:Fn), (b:Fn) WHERE a.name < b.name CREATE (a)-[:CALLS]->(b)",
+        &write_opts(),
+    )
+    .unwrap();
     g
 }
 
 #[test]
 fn complexity_limit_refuses_expensive_plans() {
     let g = dense_graph(30);
-    let opts = QueryOptions { max_complexity: 1_000, ..QueryOptions::default() };
+    let opts = QueryOptions {
+        max_complexity: 1_000,
+        ..QueryOptions::default()
+    };
     let cases: &[(&str, Option<&str>)] = &[
         ("MATCH (a:Fn {name: 'f1'}) RETURN a.name", None),
-        ("MATCH (a:Fn), (b:Fn), (c:Fn) RETURN count(*)", Some("CartesianProduct")),
-        ("MATCH (a:Fn)-[:CALLS*]->(b) RETURN count(*)", Some("VarLengthExpand")),
-        ("MATCH (a:Fn {name: 'f1'})-[:CALLS]->(b) RETURN b.name", None),
+        (
+            "MATCH (a:Fn), (b:Fn), (c:Fn) RETURN count(*)",
+            Some("CartesianProduct"),
+        ),
+        (
+            "MATCH (a:Fn)-[:CALLS*]->(b) RETURN count(*)",
+            Some("VarLengthExpand"),
+        ),
+        (
+            "MATCH (a:Fn {name: 'f1'})-[:CALLS]->(b) RETURN b.name",
+            None,
+        ),
     ];
     for (q, driver) in cases {
         let r = execute_read(&g, q, &opts);
         match (driver, r) {
             (None, Ok(_)) => {}
-            (Some(d), Err(CypherError::TooComplex { operator, estimate, limit })) => {
+            (
+                Some(d),
+                Err(CypherError::TooComplex {
+                    operator,
+                    estimate,
+                    limit,
+                }),
+            ) => {
                 assert!(operator.contains(d), "{q}: driven by {operator}");
                 assert!(estimate > limit);
-                let msg = CypherError::TooComplex { estimate, operator, limit }.to_string();
+                let msg = CypherError::TooComplex {
+                    estimate,
+                    operator,
+                    limit,
+                }
+                .to_string();
                 assert!(msg.contains("estimated"), "{msg}");
             }
             (d, r) => panic!("{q}: expected {d:?}, got {:?}", r.map(|x| x.rows.len())),
@@ -229,31 +304,57 @@ fn complexity_limit_refuses_expensive_plans() {
     }
     let plan = explain(&g, "MATCH (a:Fn {name: 'f1'})-[:CALLS]->(b) RETURN b").unwrap();
     let text = plan.render();
-    assert!(text.contains("NodeIndexSeek") && text.contains("Expand"), "{text}");
-    let r = execute_read(&g, "EXPLAIN MATCH (a:Fn), (b:Fn) RETURN a", &QueryOptions::default()).unwrap();
+    assert!(
+        text.contains("NodeIndexSeek") && text.contains("Expand"),
+        "{text}"
+    );
+    let r = execute_read(
+        &g,
+        "EXPLAIN MATCH (a:Fn), (b:Fn) RETURN a",
+        &QueryOptions::default(),
+    )
+    .unwrap();
     assert_eq!(r.columns, vec!["plan".to_string()]);
-    assert!(r.rows.iter().any(|row| matches!(&row[0], Value::String(s) if s.contains("CartesianProduct"))));
+    assert!(r
+        .rows
+        .iter()
+        .any(|row| matches!(&row[0], Value::String(s) if s.contains("CartesianProduct"))));
 }
 
 #[test]
 fn time_budget_row_cap_and_cancellation() {
     let g = dense_graph(40);
     // Unbounded expansion over a dense DAG: stopped by the time budget.
-    let opts = QueryOptions { timeout: Duration::from_millis(200), ..QueryOptions::default() };
+    let opts = QueryOptions {
+        timeout: Duration::from_millis(200),
+        ..QueryOptions::default()
+    };
     let started = std::time::Instant::now();
-    let err = execute_read(&g, "MATCH p = (a)-[*]->(b) RETURN p LIMIT 100000000", &opts).unwrap_err();
+    let err =
+        execute_read(&g, "MATCH p = (a)-[*]->(b) RETURN p LIMIT 100000000", &opts).unwrap_err();
     assert!(matches!(err, CypherError::Timeout(_)), "{err}");
     assert!(started.elapsed() < Duration::from_secs(5));
     // A huge LIMIT is capped by max_rows and reported.
-    let opts = QueryOptions { max_rows: 10, ..QueryOptions::default() };
-    let r = execute_read(&g, "MATCH (a:Fn), (b:Fn) RETURN a.name, b.name LIMIT 9223372036854775807", &opts).unwrap();
+    let opts = QueryOptions {
+        max_rows: 10,
+        ..QueryOptions::default()
+    };
+    let r = execute_read(
+        &g,
+        "MATCH (a:Fn), (b:Fn) RETURN a.name, b.name LIMIT 9223372036854775807",
+        &opts,
+    )
+    .unwrap();
     assert_eq!(r.rows.len(), 10);
     assert!(r.truncated);
     let r = execute_read(&g, "MATCH (a:Fn) RETURN a.name LIMIT 3", &opts).unwrap();
     assert!(!r.truncated);
     // A raised cancellation flag stops the query.
     let cancel = Arc::new(AtomicBool::new(true));
-    let opts = QueryOptions { cancel: Some(cancel), ..QueryOptions::default() };
+    let opts = QueryOptions {
+        cancel: Some(cancel),
+        ..QueryOptions::default()
+    };
     let err = execute_read(&g, "MATCH (a), (b), (c) RETURN count(*)", &opts).unwrap_err();
     assert!(matches!(err, CypherError::Cancelled), "{err}");
 }
@@ -266,11 +367,21 @@ fn syntax_errors_point_at_the_problem() {
         ("RETURN 'unterminated", 1, 8, "unterminated string"),
         ("MATCH (n) WHERE RETURN n", 1, 17, "expected an expression"),
         ("RETURN 9223372036854775808", 1, 8, "too large"),
-        ("MATCH (a)-[:T*1..]->(b) RETURN a b", 1, 34, "expected a clause"),
+        (
+            "MATCH (a)-[:T*1..]->(b) RETURN a b",
+            1,
+            34,
+            "expected a clause",
+        ),
     ];
     for (q, line, column, msg) in cases {
         match navegador_cypher::parse(q) {
-            Err(CypherError::Syntax { pos, message, rendered, .. }) => {
+            Err(CypherError::Syntax {
+                pos,
+                message,
+                rendered,
+                ..
+            }) => {
                 assert_eq!((pos.line, pos.column), (*line, *column), "{q}: {message}");
                 assert!(message.contains(msg), "{q}: {message}");
                 let caret_line = rendered.lines().last().unwrap_or("");
@@ -333,14 +444,57 @@ fn mutated_queries_never_panic() {
         "RETURN substring('abc', 1), left('abc', 2), right('abc', 5), replace('aaa', 'a', 'b'), trim('  x '), sqrt(-1), abs(-3), round(2.5), sign(-0.5), ceil(1.1), floor(-1.1)",
     ];
     let tokens = [
-        "(", ")", "[", "]", "{", "}", "-", "->", "<-", "*", "..", ":", "|", ",", ".", "$x", "'s'", "1", "null",
-        "MATCH", "RETURN", "WITH", "WHERE", "UNWIND", "AS", "ORDER BY", "count(*)", "n", "=~", "IN", "CASE", "END",
-        "\u{e9}", "\u{2212}", "`", "/*", "\"", "\\", "0x", "1e", "9999999999999999999999",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "-",
+        "->",
+        "<-",
+        "*",
+        "..",
+        ":",
+        "|",
+        ",",
+        ".",
+        "$x",
+        "'s'",
+        "1",
+        "null",
+        "MATCH",
+        "RETURN",
+        "WITH",
+        "WHERE",
+        "UNWIND",
+        "AS",
+        "ORDER BY",
+        "count(*)",
+        "n",
+        "=~",
+        "IN",
+        "CASE",
+        "END",
+        "\u{e9}",
+        "\u{2212}",
+        "`",
+        "/*",
+        "\"",
+        "\\",
+        "0x",
+        "1e",
+        "9999999999999999999999",
     ];
     let g = fixture();
     let mut params = BTreeMap::new();
     params.insert("x".to_string(), Value::Int(1));
-    let opts = QueryOptions { timeout: Duration::from_millis(50), max_rows: 50, params, ..QueryOptions::default() };
+    let opts = QueryOptions {
+        timeout: Duration::from_millis(50),
+        max_rows: 50,
+        params,
+        ..QueryOptions::default()
+    };
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut parsed = 0;
     for _ in 0..3000 {
@@ -376,5 +530,8 @@ fn mutated_queries_never_panic() {
             let _ = execute_read(&g, &q, &opts);
         }
     }
-    assert!(parsed > 100, "the mutations should keep some queries valid ({parsed})");
+    assert!(
+        parsed > 100,
+        "the mutations should keep some queries valid ({parsed})"
+    );
 }

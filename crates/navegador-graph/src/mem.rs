@@ -110,7 +110,10 @@ impl GraphRead for MemGraph {
     }
 
     fn stats(&self) -> Result<GraphStats, GraphError> {
-        let mut s = GraphStats { node_count: self.nodes.len() as u64, ..Default::default() };
+        let mut s = GraphStats {
+            node_count: self.nodes.len() as u64,
+            ..Default::default()
+        };
         for n in self.nodes.values() {
             for l in &n.labels {
                 *s.label_counts.entry(l.clone()).or_default() += 1;
@@ -125,8 +128,10 @@ impl GraphRead for MemGraph {
         }
         for (t, c) in &s.edge_counts {
             let c = *c as f64;
-            s.avg_out_degree.insert(t.clone(), c / srcs[t.as_str()].len().max(1) as f64);
-            s.avg_in_degree.insert(t.clone(), c / dsts[t.as_str()].len().max(1) as f64);
+            s.avg_out_degree
+                .insert(t.clone(), c / srcs[t.as_str()].len().max(1) as f64);
+            s.avg_in_degree
+                .insert(t.clone(), c / dsts[t.as_str()].len().max(1) as f64);
         }
         Ok(s)
     }
@@ -171,7 +176,14 @@ impl GraphWrite for MemGraph {
             }
         }
         let props = props.into_iter().filter(|(_, v)| !v.is_null()).collect();
-        self.nodes.insert(id, Node { id, labels: ls, props });
+        self.nodes.insert(
+            id,
+            Node {
+                id,
+                labels: ls,
+                props,
+            },
+        );
         Ok(id)
     }
 
@@ -193,7 +205,16 @@ impl GraphWrite for MemGraph {
         let id = EdgeId(self.next_edge);
         self.next_edge += 1;
         let props = props.into_iter().filter(|(_, v)| !v.is_null()).collect();
-        self.edges.insert(id, Edge { id, src, dst, rel_type: rel_type.to_string(), props });
+        self.edges.insert(
+            id,
+            Edge {
+                id,
+                src,
+                dst,
+                rel_type: rel_type.to_string(),
+                props,
+            },
+        );
         self.out.entry(src).or_default().push(id);
         self.inc.entry(dst).or_default().push(id);
         Ok(id)
@@ -212,7 +233,10 @@ impl GraphWrite for MemGraph {
 
     fn set_edge_property(&mut self, id: EdgeId, key: &str, value: Value) -> Result<(), GraphError> {
         Self::check_storable(key, &value)?;
-        let e = self.edges.get_mut(&id).ok_or(GraphError::EdgeNotFound(id))?;
+        let e = self
+            .edges
+            .get_mut(&id)
+            .ok_or(GraphError::EdgeNotFound(id))?;
         if value.is_null() {
             e.props.remove(key);
         } else {
@@ -282,21 +306,37 @@ mod tests {
     #[test]
     fn create_query_and_delete() {
         let mut g = MemGraph::new();
-        let a = g.create_node(&["Fn".into()], props(&[("name", "a".into())])).unwrap();
-        let b = g.create_node(&["Fn".into(), "Pub".into()], props(&[("name", "b".into())])).unwrap();
+        let a = g
+            .create_node(&["Fn".into()], props(&[("name", "a".into())]))
+            .unwrap();
+        let b = g
+            .create_node(&["Fn".into(), "Pub".into()], props(&[("name", "b".into())]))
+            .unwrap();
         let e = g.create_edge(a, b, "CALLS", BTreeMap::new()).unwrap();
         g.create_edge(a, a, "SELF", BTreeMap::new()).unwrap();
         assert_eq!(g.node_ids(Some("Pub")).unwrap(), vec![b]);
-        assert_eq!(g.node_ids_by_property(Some("Fn"), "name", &"b".into()).unwrap(), vec![b]);
+        assert_eq!(
+            g.node_ids_by_property(Some("Fn"), "name", &"b".into())
+                .unwrap(),
+            vec![b]
+        );
         assert_eq!(g.edges_of(a, Direction::Both, &[]).unwrap().len(), 2);
-        assert_eq!(g.edges_of(b, Direction::Incoming, &["CALLS".into()]).unwrap()[0].id, e);
+        assert_eq!(
+            g.edges_of(b, Direction::Incoming, &["CALLS".into()])
+                .unwrap()[0]
+                .id,
+            e
+        );
         let s = g.stats().unwrap();
         assert_eq!(s.label_counts["Fn"], 2);
         assert_eq!(s.edge_counts["CALLS"], 1);
         assert_eq!(g.delete_node(a, false), Err(GraphError::NodeHasEdges(a)));
         assert_eq!(g.delete_node(a, true).unwrap(), 2);
         assert!(g.edges_of(b, Direction::Both, &[]).unwrap().is_empty());
-        assert_eq!(g.schema().unwrap().labels, vec!["Fn".to_string(), "Pub".to_string()]);
+        assert_eq!(
+            g.schema().unwrap().labels,
+            vec!["Fn".to_string(), "Pub".to_string()]
+        );
     }
 
     #[test]
@@ -304,12 +344,18 @@ mod tests {
         let mut g = MemGraph::new();
         let a = g.create_node(&[], BTreeMap::new()).unwrap();
         g.set_node_property(a, "x", Value::Int(1)).unwrap();
-        assert_eq!(g.node_ids_by_property(None, "x", &Value::Float(1.0)).unwrap(), vec![a]);
+        assert_eq!(
+            g.node_ids_by_property(None, "x", &Value::Float(1.0))
+                .unwrap(),
+            vec![a]
+        );
         g.set_node_property(a, "x", Value::Null).unwrap();
         assert!(g.node(a).unwrap().unwrap().props.is_empty());
         assert!(g.add_label(a, "L").unwrap());
         assert!(!g.add_label(a, "L").unwrap());
         assert!(g.remove_label(a, "L").unwrap());
-        assert!(g.set_node_property(a, "m", Value::Map(BTreeMap::new())).is_err());
+        assert!(g
+            .set_node_property(a, "m", Value::Map(BTreeMap::new()))
+            .is_err());
     }
 }

@@ -55,13 +55,17 @@ impl Value {
     /// lists and maps element-wise, null equals nothing.
     pub fn property_equals(&self, other: &Value) -> bool {
         match (self, other) {
-            (Value::Int(a), Value::Float(b)) | (Value::Float(b), Value::Int(a)) => (*a as f64) == *b,
+            (Value::Int(a), Value::Float(b)) | (Value::Float(b), Value::Int(a)) => {
+                (*a as f64) == *b
+            }
             (Value::List(a), Value::List(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.property_equals(y))
             }
             (Value::Map(a), Value::Map(b)) => {
                 a.len() == b.len()
-                    && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && va.property_equals(vb))
+                    && a.iter()
+                        .zip(b)
+                        .all(|((ka, va), (kb, vb))| ka == kb && va.property_equals(vb))
             }
             (Value::Null, _) | (_, Value::Null) => false,
             (Value::Node(a), Value::Node(b)) => a.id == b.id,
@@ -75,7 +79,10 @@ impl Value {
         match self {
             Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::String(_) => true,
             Value::List(items) => items.iter().all(|v| {
-                matches!(v, Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::String(_))
+                matches!(
+                    v,
+                    Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::String(_)
+                )
             }),
             _ => false,
         }

@@ -19,7 +19,10 @@ pub fn render(v: &Value, sort_lists: bool) -> String {
         }
         Value::Map(m) => format!(
             "{{{}}}",
-            m.iter().map(|(k, v)| format!("{k}: {}", render(v, sort_lists))).collect::<Vec<_>>().join(", ")
+            m.iter()
+                .map(|(k, v)| format!("{k}: {}", render(v, sort_lists)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Value::Node(n) => node(n, sort_lists),
         Value::Relationship(e) => rel(e, sort_lists),
@@ -45,7 +48,11 @@ fn float(f: f64) -> String {
     if f.is_nan() {
         "NaN".into()
     } else if f.is_infinite() {
-        if f > 0.0 { "Inf".into() } else { "-Inf".into() }
+        if f > 0.0 {
+            "Inf".into()
+        } else {
+            "-Inf".into()
+        }
     } else if f == 0.0 {
         "0.0".into()
     } else {
@@ -57,7 +64,13 @@ fn props(m: &std::collections::BTreeMap<String, Value>, sort_lists: bool) -> Str
     if m.is_empty() {
         String::new()
     } else {
-        format!(" {{{}}}", m.iter().map(|(k, v)| format!("{k}: {}", render(v, sort_lists))).collect::<Vec<_>>().join(", "))
+        format!(
+            " {{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{k}: {}", render(v, sort_lists)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     }
 }
 
@@ -66,7 +79,15 @@ fn node(n: &Node, sort_lists: bool) -> String {
     labels.sort();
     let l: String = labels.iter().map(|l| format!(":{l}")).collect();
     let p = props(&n.props, sort_lists);
-    format!("({}{})", l, if l.is_empty() { p.trim_start().to_string() } else { p })
+    format!(
+        "({}{})",
+        l,
+        if l.is_empty() {
+            p.trim_start().to_string()
+        } else {
+            p
+        }
+    )
 }
 
 fn rel(e: &Edge, sort_lists: bool) -> String {
@@ -75,7 +96,11 @@ fn rel(e: &Edge, sort_lists: bool) -> String {
 
 /// Parses an expected cell into a `Value` (nodes and relationships get id 0).
 pub fn parse(s: &str) -> Result<Value, String> {
-    let mut p = P { s: s.as_bytes(), i: 0, text: s };
+    let mut p = P {
+        s: s.as_bytes(),
+        i: 0,
+        text: s,
+    };
     let v = p.value()?;
     p.ws();
     if p.i != p.s.len() {
@@ -112,7 +137,10 @@ impl P<'_> {
         if self.eat(c) {
             Ok(())
         } else {
-            Err(format!("expected '{}' at {} in `{}`", c as char, self.i, self.text))
+            Err(format!(
+                "expected '{}' at {} in `{}`",
+                c as char, self.i, self.text
+            ))
         }
     }
     fn ident(&mut self) -> String {
@@ -127,7 +155,11 @@ impl P<'_> {
             return self.text[st..j.min(self.s.len())].to_string();
         }
         let st = self.i;
-        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_' || self.s[self.i] >= 0x80) {
+        while self.i < self.s.len()
+            && (self.s[self.i].is_ascii_alphanumeric()
+                || self.s[self.i] == b'_'
+                || self.s[self.i] >= 0x80)
+        {
             self.i += 1;
         }
         self.text[st..self.i].to_string()
@@ -161,7 +193,11 @@ impl P<'_> {
         }
         let props = self.props()?;
         self.expect(b')')?;
-        Ok(Node { id: navegador_graph::NodeId(0), labels, props })
+        Ok(Node {
+            id: navegador_graph::NodeId(0),
+            labels,
+            props,
+        })
     }
     fn rel(&mut self) -> Result<Edge, String> {
         self.expect(b'[')?;
@@ -169,7 +205,13 @@ impl P<'_> {
         let t = self.ident();
         let props = self.props()?;
         self.expect(b']')?;
-        Ok(Edge { id: navegador_graph::EdgeId(0), src: navegador_graph::NodeId(0), dst: navegador_graph::NodeId(0), rel_type: t, props })
+        Ok(Edge {
+            id: navegador_graph::EdgeId(0),
+            src: navegador_graph::NodeId(0),
+            dst: navegador_graph::NodeId(0),
+            rel_type: t,
+            props,
+        })
     }
     fn value(&mut self) -> Result<Value, String> {
         match self.peek() {
@@ -250,11 +292,17 @@ impl P<'_> {
                     nodes.push(n);
                 }
                 nodes[0].id = navegador_graph::NodeId(0);
-                Ok(Value::Path(Box::new(navegador_graph::Path { nodes, edges })))
+                Ok(Value::Path(Box::new(navegador_graph::Path {
+                    nodes,
+                    edges,
+                })))
             }
             _ => {
                 let st = self.i;
-                while self.i < self.s.len() && !matches!(self.s[self.i], b',' | b']' | b'}' | b')') && !self.s[self.i].is_ascii_whitespace() {
+                while self.i < self.s.len()
+                    && !matches!(self.s[self.i], b',' | b']' | b'}' | b')')
+                    && !self.s[self.i].is_ascii_whitespace()
+                {
                     self.i += 1;
                 }
                 let tok = &self.text[st..self.i];

@@ -14,22 +14,27 @@ pub struct Scenario {
     pub steps: Vec<Step>,
 }
 
+/// A scenario being read: name, steps, example tables, whether it is an outline.
+type Pending = (String, Vec<Step>, Vec<Vec<Vec<String>>>, bool);
+
 pub fn parse_feature(text: &str) -> Vec<Scenario> {
     let lines: Vec<&str> = text.lines().collect();
     let mut background: Vec<Step> = Vec::new();
     let mut out = Vec::new();
     // (name, steps, examples, is_outline)
-    let mut cur: Option<(String, Vec<Step>, Vec<Vec<Vec<String>>>, bool)> = None;
+    let mut cur: Option<Pending> = None;
     let mut in_background = false;
     let mut in_examples = false;
     let mut i = 0;
-    let flush = |cur: &mut Option<(String, Vec<Step>, Vec<Vec<Vec<String>>>, bool)>, out: &mut Vec<Scenario>, bg: &[Step]| {
+    let flush = |cur: &mut Option<Pending>, out: &mut Vec<Scenario>, bg: &[Step]| {
         if let Some((name, steps, examples, outline)) = cur.take() {
             let mut all = bg.to_vec();
             all.extend(steps);
             if outline {
                 for table in examples {
-                    let Some((head, rows)) = table.split_first() else { continue };
+                    let Some((head, rows)) = table.split_first() else {
+                        continue;
+                    };
                     for (k, row) in rows.iter().enumerate() {
                         let sub = |s: &str| {
                             let mut s = s.to_string();
@@ -43,10 +48,17 @@ pub fn parse_feature(text: &str) -> Vec<Scenario> {
                             .map(|st| Step {
                                 text: sub(&st.text),
                                 doc: st.doc.as_deref().map(sub),
-                                table: st.table.iter().map(|r| r.iter().map(|c| sub(c)).collect()).collect(),
+                                table: st
+                                    .table
+                                    .iter()
+                                    .map(|r| r.iter().map(|c| sub(c)).collect())
+                                    .collect(),
                             })
                             .collect();
-                        out.push(Scenario { name: format!("{name} #{}", k + 1), steps });
+                        out.push(Scenario {
+                            name: format!("{name} #{}", k + 1),
+                            steps,
+                        });
                     }
                 }
             } else {
@@ -57,14 +69,21 @@ pub fn parse_feature(text: &str) -> Vec<Scenario> {
     while i < lines.len() {
         let line = lines[i].trim();
         i += 1;
-        if line.is_empty() || line.starts_with('#') || line.starts_with('@') || line.starts_with("Feature:") {
+        if line.is_empty()
+            || line.starts_with('#')
+            || line.starts_with('@')
+            || line.starts_with("Feature:")
+        {
             continue;
         }
         if line.starts_with("Background:") {
             in_background = true;
             continue;
         }
-        if let Some(rest) = line.strip_prefix("Scenario Outline:").or_else(|| line.strip_prefix("Scenario Template:")) {
+        if let Some(rest) = line
+            .strip_prefix("Scenario Outline:")
+            .or_else(|| line.strip_prefix("Scenario Template:"))
+        {
             flush(&mut cur, &mut out, &background);
             cur = Some((rest.trim().to_string(), vec![], vec![], true));
             in_background = false;
@@ -94,7 +113,11 @@ pub fn parse_feature(text: &str) -> Vec<Scenario> {
                     }
                 }
             } else {
-                let steps = if in_background { Some(&mut background) } else { cur.as_mut().map(|c| &mut c.1) };
+                let steps = if in_background {
+                    Some(&mut background)
+                } else {
+                    cur.as_mut().map(|c| &mut c.1)
+                };
                 if let Some(st) = steps.and_then(|s| s.last_mut()) {
                     st.table.push(row);
                 }
@@ -108,9 +131,28 @@ pub fn parse_feature(text: &str) -> Vec<Scenario> {
                 i += 1;
             }
             i += 1;
-            let indent = doc.iter().filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
-            let text = doc.iter().map(|l| if l.len() >= indent { &l[indent..] } else { l.trim() }).collect::<Vec<_>>().join("\n");
-            let steps = if in_background { Some(&mut background) } else { cur.as_mut().map(|c| &mut c.1) };
+            let indent = doc
+                .iter()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| l.len() - l.trim_start().len())
+                .min()
+                .unwrap_or(0);
+            let text = doc
+                .iter()
+                .map(|l| {
+                    if l.len() >= indent {
+                        &l[indent..]
+                    } else {
+                        l.trim()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            let steps = if in_background {
+                Some(&mut background)
+            } else {
+                cur.as_mut().map(|c| &mut c.1)
+            };
             if let Some(st) = steps.and_then(|s| s.last_mut()) {
                 st.doc = Some(text);
             }
@@ -118,7 +160,11 @@ pub fn parse_feature(text: &str) -> Vec<Scenario> {
         }
         for kw in ["Given ", "When ", "Then ", "And ", "But "] {
             if let Some(rest) = line.strip_prefix(kw) {
-                let step = Step { text: rest.trim().to_string(), doc: None, table: vec![] };
+                let step = Step {
+                    text: rest.trim().to_string(),
+                    doc: None,
+                    table: vec![],
+                };
                 if in_background {
                     background.push(step);
                 } else if let Some(c) = cur.as_mut() {

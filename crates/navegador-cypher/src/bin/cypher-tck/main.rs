@@ -23,7 +23,10 @@ enum Outcome {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let verbose = args.iter().any(|a| a == "--verbose" || a == "-v");
-    let filter = args.iter().position(|a| a == "--filter").and_then(|i| args.get(i + 1).cloned());
+    let filter = args
+        .iter()
+        .position(|a| a == "--filter")
+        .and_then(|i| args.get(i + 1).cloned());
     let dir = args
         .iter()
         .enumerate()
@@ -42,7 +45,9 @@ fn main() {
 }
 
 fn feature_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
     for p in entries {
@@ -68,9 +73,15 @@ fn run(dir: &Path, verbose: bool, filter: Option<&str>) -> i32 {
     std::panic::set_hook(Box::new(|_| {}));
     for f in &files {
         let rel = f.strip_prefix(dir).unwrap_or(f);
-        let folder = rel.parent().map(|p| p.display().to_string()).unwrap_or_default();
+        let folder = rel
+            .parent()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
         let text = std::fs::read_to_string(f).unwrap_or_default();
-        let fname = rel.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+        let fname = rel
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
         for sc in gherkin::parse_feature(&text) {
             let label = format!("{fname} {}", sc.name);
             if filter.is_some_and(|flt| !label.contains(flt)) {
@@ -129,7 +140,10 @@ fn run(dir: &Path, verbose: bool, filter: Option<&str>) -> i32 {
         println!("skipped {n}: {why}");
     }
     if cp + cf > 0 {
-        println!("clauses+expressions: {cp} passed, {cf} failed ({:.1}%)", 100.0 * cp as f64 / (cp + cf) as f64);
+        println!(
+            "clauses+expressions: {cp} passed, {cf} failed ({:.1}%)",
+            100.0 * cp as f64 / (cp + cf) as f64
+        );
     }
     println!("total skipped: {s}");
     println!("{p} passed, {fl} failed");
@@ -137,8 +151,13 @@ fn run(dir: &Path, verbose: bool, filter: Option<&str>) -> i32 {
 }
 
 fn uses_temporal(sc: &gherkin::Scenario) -> bool {
-    let re = regex::Regex::new(r"(?i)\b(date|datetime|localdatetime|localtime|time|duration)\s*(\.\w+\s*)?\(").expect("valid regex");
-    sc.steps.iter().any(|s| s.doc.as_deref().is_some_and(|d| re.is_match(d)))
+    let re = regex::Regex::new(
+        r"(?i)\b(date|datetime|localdatetime|localtime|time|duration)\s*(\.\w+\s*)?\(",
+    )
+    .expect("valid regex");
+    sc.steps
+        .iter()
+        .any(|s| s.doc.as_deref().is_some_and(|d| re.is_match(d)))
 }
 
 fn opts(params: &BTreeMap<String, Value>) -> QueryOptions {
@@ -152,7 +171,12 @@ fn opts(params: &BTreeMap<String, Value>) -> QueryOptions {
     }
 }
 
-type Snapshot = (BTreeSet<i64>, BTreeSet<i64>, BTreeSet<String>, BTreeSet<(bool, i64, String, String)>);
+type Snapshot = (
+    BTreeSet<i64>,
+    BTreeSet<i64>,
+    BTreeSet<String>,
+    BTreeSet<(bool, i64, String, String)>,
+);
 
 fn snapshot(g: &MemGraph) -> Snapshot {
     let mut props = BTreeSet::new();
@@ -168,7 +192,12 @@ fn snapshot(g: &MemGraph) -> Snapshot {
             props.insert((false, e.id.0, k.clone(), expected::render(v, false)));
         }
     }
-    (g.nodes().map(|n| n.id.0).collect(), g.edges().map(|e| e.id.0).collect(), labels, props)
+    (
+        g.nodes().map(|n| n.id.0).collect(),
+        g.edges().map(|e| e.id.0).collect(),
+        labels,
+        props,
+    )
 }
 
 fn diff(a: &Snapshot, b: &Snapshot) -> BTreeMap<&'static str, usize> {
@@ -194,7 +223,10 @@ fn run_scenario(sc: &gherkin::Scenario, graphs_dir: &Path) -> Outcome {
         if t == "an empty graph" || t == "any graph" {
             continue;
         }
-        if let Some(name) = t.strip_prefix("the ").and_then(|r| r.strip_suffix(" graph")) {
+        if let Some(name) = t
+            .strip_prefix("the ")
+            .and_then(|r| r.strip_suffix(" graph"))
+        {
             let path = graphs_dir.join(name).join(format!("{name}.cypher"));
             let Ok(q) = std::fs::read_to_string(&path) else {
                 return Outcome::Skip(format!("named graph {name} not found"));
@@ -205,7 +237,9 @@ fn run_scenario(sc: &gherkin::Scenario, graphs_dir: &Path) -> Outcome {
             continue;
         }
         if t.starts_with("there exists a procedure") {
-            return Outcome::Skip("needs a registered procedure (procedures are not supported)".into());
+            return Outcome::Skip(
+                "needs a registered procedure (procedures are not supported)".into(),
+            );
         }
         if t.starts_with("having executed") {
             let q = st.doc.clone().unwrap_or_default();
@@ -236,7 +270,9 @@ fn run_scenario(sc: &gherkin::Scenario, graphs_dir: &Path) -> Outcome {
         if t.starts_with("the result should be empty") {
             match &result {
                 Some(Ok(r)) if r.rows.is_empty() => continue,
-                Some(Ok(r)) => return Outcome::Fail(format!("expected no rows, got {}", r.rows.len())),
+                Some(Ok(r)) => {
+                    return Outcome::Fail(format!("expected no rows, got {}", r.rows.len()))
+                }
                 Some(Err(e)) => return Outcome::Fail(format!("unexpected error: {e}")),
                 None => return Outcome::Fail("no query executed".into()),
             }
@@ -249,7 +285,9 @@ fn run_scenario(sc: &gherkin::Scenario, graphs_dir: &Path) -> Outcome {
                 Some(Err(e)) => return Outcome::Fail(format!("unexpected error: {e}")),
                 None => return Outcome::Fail("no query executed".into()),
             };
-            let Some((head, rows)) = st.table.split_first() else { return Outcome::Fail("missing table".into()) };
+            let Some((head, rows)) = st.table.split_first() else {
+                return Outcome::Fail("missing table".into());
+            };
             if head != &r.columns {
                 return Outcome::Fail(format!("columns {:?}, expected {:?}", r.columns, head));
             }
@@ -264,15 +302,32 @@ fn run_scenario(sc: &gherkin::Scenario, graphs_dir: &Path) -> Outcome {
                 }
                 want.push(cells);
             }
-            let mut got: Vec<Vec<String>> =
-                r.rows.iter().map(|row| row.iter().map(|v| expected::render(v, sort_lists)).collect()).collect();
+            let mut got: Vec<Vec<String>> = r
+                .rows
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|v| expected::render(v, sort_lists))
+                        .collect()
+                })
+                .collect();
             if !ordered {
                 want.sort();
                 got.sort();
             }
             if want != got {
-                let show = |v: &Vec<Vec<String>>| v.iter().take(6).map(|r| r.join(" | ")).collect::<Vec<_>>().join("; ");
-                return Outcome::Fail(format!("rows differ: got [{}], expected [{}]", show(&got), show(&want)));
+                let show = |v: &Vec<Vec<String>>| {
+                    v.iter()
+                        .take(6)
+                        .map(|r| r.join(" | "))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                };
+                return Outcome::Fail(format!(
+                    "rows differ: got [{}], expected [{}]",
+                    show(&got),
+                    show(&want)
+                ));
             }
             continue;
         }
@@ -281,8 +336,17 @@ fn run_scenario(sc: &gherkin::Scenario, graphs_dir: &Path) -> Outcome {
                 let detail = rest.rsplit(':').next().unwrap_or("").trim();
                 match &result {
                     Some(Err(e)) if e.class() == class => continue,
-                    Some(Err(e)) => return Outcome::Fail(format!("expected {class} ({detail}), got {} : {e}", e.class())),
-                    Some(Ok(_)) => return Outcome::Fail(format!("expected {class} ({detail}), query succeeded")),
+                    Some(Err(e)) => {
+                        return Outcome::Fail(format!(
+                            "expected {class} ({detail}), got {} : {e}",
+                            e.class()
+                        ))
+                    }
+                    Some(Ok(_)) => {
+                        return Outcome::Fail(format!(
+                            "expected {class} ({detail}), query succeeded"
+                        ))
+                    }
                     None => return Outcome::Fail("no query executed".into()),
                 }
             }
