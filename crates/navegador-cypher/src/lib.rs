@@ -8,7 +8,7 @@
 pub mod ast;
 mod error;
 mod lexer;
-pub mod parser;
+mod parser;
 
 pub use error::{CypherError, Position};
 mod eval;

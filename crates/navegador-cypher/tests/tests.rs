@@ -535,3 +535,26 @@ fn mutated_queries_never_panic() {
         "the mutations should keep some queries valid ({parsed})"
     );
 }
+
+#[test]
+fn results_render_as_json() {
+    let g = fixture();
+    let r = execute_read(
+        &g,
+        "MATCH (a:Function {name: 'main'})-[c:CALLS]->(b) RETURN a.name AS name, c.count AS n, 0.0 / 0.0 AS nan, [1, 'x', null] AS l, {k: true} AS m",
+        &QueryOptions::default(),
+    )
+    .unwrap();
+    let json = navegador_cypher::result_to_json(&r).to_string();
+    assert_eq!(
+        json,
+        r#"{"columns":["name","n","nan","l","m"],"rows":[["main",2,"NaN",[1,"x",null],{"k":true}]],"stats":{"labels_added":0,"labels_removed":0,"nodes_created":0,"nodes_deleted":0,"properties_set":0,"relationships_created":0,"relationships_deleted":0},"truncated":false}"#
+    );
+    let r = execute_read(&g, "MATCH p = (a:Function {name: 'main'})-[:CALLS]->(b) RETURN a, p", &QueryOptions::default()).unwrap();
+    let node = navegador_cypher::value_to_json(&r.rows[0][0]);
+    assert_eq!(node["labels"], serde_json::json!(["Function"]));
+    assert_eq!(node["properties"]["qualified_name"], "app::main");
+    let path = navegador_cypher::value_to_json(&r.rows[0][1]);
+    assert_eq!(path["relationships"][0]["type"], "CALLS");
+    assert_eq!(path["nodes"].as_array().map(Vec::len), Some(2));
+}
