@@ -12,6 +12,8 @@ use crate::error::{syntax, CypherError, Result};
 use crate::lexer::{lex, Tok, Token};
 
 const MAX_DEPTH: usize = 100;
+/// Extra nesting charged for a pattern evaluated inside an expression.
+const PATTERN_COST: usize = 3;
 /// Longest pattern chain (relationships in one pattern part).
 const MAX_CHAIN: usize = 100;
 
@@ -1225,6 +1227,8 @@ impl<'a> Parser<'a> {
             let depth = self.depth;
             if let Ok(part) = self.pattern_part() {
                 if !part.chain.is_empty() && (self.is_kw("WHERE") || self.is_sym("|")) {
+                    // Matching inside an expression costs several stack frames per level.
+                    self.depth += PATTERN_COST;
                     let pred = if self.eat_kw("WHERE") {
                         Some(Box::new(self.expr()?))
                     } else {
@@ -1232,6 +1236,7 @@ impl<'a> Parser<'a> {
                     };
                     self.expect_sym("|")?;
                     let proj = self.expr()?;
+                    self.depth -= PATTERN_COST;
                     self.expect_sym("]")?;
                     return Ok(Expr::PatternComp {
                         part: Box::new(part),
@@ -1293,12 +1298,13 @@ impl<'a> Parser<'a> {
         self.expect_kw("EXISTS")?;
         self.expect_sym("{")?;
         self.enter()?;
+        self.depth += PATTERN_COST;
         // Either a bare pattern or a read-only subquery starting with a clause.
         if CLAUSE_KWS.iter().any(|k| self.is_kw(k)) {
             let at = self.start();
             let q = self.single_query()?;
             self.expect_sym("}")?;
-            self.depth -= 1;
+            self.depth -= 1 + PATTERN_COST;
             if let Some(c) = q
                 .clauses
                 .iter()
@@ -1331,7 +1337,7 @@ impl<'a> Parser<'a> {
             None
         };
         self.expect_sym("}")?;
-        self.depth -= 1;
+        self.depth -= 1 + PATTERN_COST;
         Ok(Expr::Exists { pattern, where_ })
     }
 }

@@ -550,11 +550,77 @@ fn results_render_as_json() {
         json,
         r#"{"columns":["name","n","nan","l","m"],"rows":[["main",2,"NaN",[1,"x",null],{"k":true}]],"stats":{"labels_added":0,"labels_removed":0,"nodes_created":0,"nodes_deleted":0,"properties_set":0,"relationships_created":0,"relationships_deleted":0},"truncated":false}"#
     );
-    let r = execute_read(&g, "MATCH p = (a:Function {name: 'main'})-[:CALLS]->(b) RETURN a, p", &QueryOptions::default()).unwrap();
+    let r = execute_read(
+        &g,
+        "MATCH p = (a:Function {name: 'main'})-[:CALLS]->(b) RETURN a, p",
+        &QueryOptions::default(),
+    )
+    .unwrap();
     let node = navegador_cypher::value_to_json(&r.rows[0][0]);
     assert_eq!(node["labels"], serde_json::json!(["Function"]));
     assert_eq!(node["properties"]["qualified_name"], "app::main");
     let path = navegador_cypher::value_to_json(&r.rows[0][1]);
     assert_eq!(path["relationships"][0]["type"], "CALLS");
     assert_eq!(path["nodes"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn deepest_accepted_expressions_evaluate_on_a_small_stack() {
+    let shapes: Vec<Box<dyn Fn(usize) -> String>> = vec![
+        Box::new(|n| format!("RETURN {}1{}", "[".repeat(n), "]".repeat(n))),
+        Box::new(|n| format!("RETURN {}1{}", "{a: ".repeat(n), "}".repeat(n))),
+        Box::new(|n| format!("RETURN {}1{}", "1 + (".repeat(n), ")".repeat(n))),
+        Box::new(|n| {
+            format!(
+                "RETURN {}1{}",
+                "size([x IN [1] | ".repeat(n),
+                "])".repeat(n)
+            )
+        }),
+        Box::new(|n| {
+            format!(
+                "RETURN {}1{}",
+                "CASE WHEN true THEN ".repeat(n),
+                " END".repeat(n)
+            )
+        }),
+        Box::new(|n| {
+            format!(
+                "MATCH (a:Function) RETURN {}1{}",
+                "[(a)-[:CALLS]->(b) | ".repeat(n),
+                "]".repeat(n)
+            )
+        }),
+        Box::new(|n| {
+            format!(
+                "RETURN {}true{}",
+                "all(x IN [1] WHERE ".repeat(n),
+                ")".repeat(n)
+            )
+        }),
+        Box::new(|n| {
+            format!(
+                "MATCH (a:Function) RETURN {}true{}",
+                "EXISTS { MATCH (a)-->(b) WHERE ".repeat(n),
+                " }".repeat(n)
+            )
+        }),
+        Box::new(|n| {
+            format!(
+                "MATCH (a:Function) WHERE {}true{} RETURN a",
+                "(a)-->() AND (".repeat(n),
+                ")".repeat(n)
+            )
+        }),
+    ];
+    let g = fixture();
+    for shape in &shapes {
+        let n = (1..=120)
+            .rev()
+            .find(|n| navegador_cypher::parse(&shape(*n)).is_ok())
+            .expect("some depth parses");
+        let q = shape(n);
+        // Test threads have a 2 MiB stack: evaluation at the parser's limit must fit.
+        execute_read(&g, &q, &QueryOptions::default()).unwrap_or_else(|e| panic!("depth {n}: {e}"));
+    }
 }
