@@ -24,7 +24,12 @@ pub struct Guard {
     pub timeout: Duration,
     pub cancel: Option<Arc<AtomicBool>>,
     ticks: Cell<u32>,
+    /// List elements built so far by range(), comprehensions and collect().
+    elements: Cell<u64>,
 }
+
+/// List elements one query may build in total; bounds memory as the time budget bounds time.
+pub const MAX_LIST_ELEMENTS: u64 = 10_000_000;
 
 impl Guard {
     pub fn new(timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Self {
@@ -33,6 +38,7 @@ impl Guard {
             timeout,
             cancel,
             ticks: Cell::new(0),
+            elements: Cell::new(0),
         }
     }
 
@@ -43,7 +49,20 @@ impl Guard {
             timeout: self.timeout,
             cancel: self.cancel.clone(),
             ticks: Cell::new(0),
+            elements: Cell::new(self.elements.get()),
         }
+    }
+
+    /// Accounts for `n` new list elements.
+    pub fn charge(&self, n: u64) -> Result<()> {
+        let total = self.elements.get().saturating_add(n);
+        self.elements.set(total);
+        if total > MAX_LIST_ELEMENTS {
+            return Err(CypherError::Unsupported(format!(
+                "query built more than {MAX_LIST_ELEMENTS} list elements"
+            )));
+        }
+        Ok(())
     }
 
     pub fn check(&self) -> Result<()> {
@@ -319,6 +338,7 @@ fn eval_arm_6(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
                 continue;
             }
         }
+        ctx.guard.charge(1)?;
         out.push(match proj {
             Some(p) => eval(ctx, p, &inner)?,
             None => it,
@@ -492,6 +512,7 @@ fn eval_arm_11(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
                         return Ok(());
                     }
                 }
+                ctx.guard.charge(1)?;
                 out.push(eval(ctx, proj, &r)?);
                 Ok(())
             })();

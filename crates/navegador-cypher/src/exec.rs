@@ -1025,6 +1025,7 @@ impl AggState {
             if let Some(a) = args.first() {
                 let v = eval(ctx, a, row)?;
                 if !v.is_null() {
+                    ctx.guard.charge(1)?;
                     self.values.push(v);
                 }
             }

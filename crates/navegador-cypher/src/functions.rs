@@ -188,12 +188,7 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             } else {
                 ((end as i128 - start as i128) / step as i128 + 1) as u128
             };
-            if count > 10_000_000 {
-                return Err(CypherError::arg(
-                    "NumberOutOfRange",
-                    "range() would produce more than 10,000,000 elements",
-                ));
-            }
+            ctx.guard.charge(count.min(u64::MAX as u128) as u64)?;
             List((0..count as i64).map(|k| Int(start + k * step)).collect())
         }
         "tostring" | "tostringornull" => match &a0 {

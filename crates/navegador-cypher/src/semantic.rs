@@ -232,22 +232,40 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
                 expr(&scope, list)?;
                 let mut inner = scope.clone();
                 inner.insert(var.clone(), Kind::Any);
-                let mut tmp = body.clone();
-                tmp.push(Clause::Return(Projection {
-                    distinct: false,
-                    star: false,
-                    items: vec![ProjItem {
-                        expr: Expr::Lit(navegador_graph::Value::Null),
-                        alias: Some("  x".into()),
-                        text: String::new(),
-                    }],
-                    order: vec![],
-                    skip: None,
-                    limit: None,
-                    where_: None,
-                    span: (0, 0),
-                }));
-                let _ = inner;
+                for c in body {
+                    match c {
+                        Clause::Set { items, .. } => {
+                            for it in items {
+                                set_item(&inner, it)?;
+                            }
+                        }
+                        Clause::Create { pattern, .. } => {
+                            for part in pattern {
+                                create_part(&inner, part, "CREATE")?;
+                                bind_pattern(&mut inner, std::slice::from_ref(part), true)?;
+                            }
+                        }
+                        Clause::Merge { part, .. } => {
+                            create_part(&inner, part, "MERGE")?;
+                            bind_pattern(&mut inner, std::slice::from_ref(part), true)?;
+                        }
+                        Clause::Delete { exprs, .. } => {
+                            for e in exprs {
+                                expr(&inner, e)?;
+                            }
+                        }
+                        Clause::Remove { .. } | Clause::Foreach { .. } => {}
+                        other => {
+                            return Err(CypherError::semantic(
+                                "InvalidClauseComposition",
+                                format!(
+                                    "FOREACH may only contain updating clauses, not {}",
+                                    other.name()
+                                ),
+                            ))
+                        }
+                    }
+                }
             }
             Clause::Call { yields, .. } => {
                 for (f, a) in yields {

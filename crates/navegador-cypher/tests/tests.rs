@@ -349,6 +349,14 @@ fn time_budget_row_cap_and_cancellation() {
     assert!(r.truncated);
     let r = execute_read(&g, "MATCH (a:Fn) RETURN a.name LIMIT 3", &opts).unwrap();
     assert!(!r.truncated);
+    // Memory is bounded too: huge lists are refused, not built.
+    let err = execute_read(
+        &g,
+        "RETURN size([x IN range(1, 100000000) | [x]]) AS n",
+        &QueryOptions::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("list elements"), "{err}");
     // A raised cancellation flag stops the query.
     let cancel = Arc::new(AtomicBool::new(true));
     let opts = QueryOptions {
