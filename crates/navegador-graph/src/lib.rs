@@ -5,6 +5,7 @@
 //! reference) and `MemGraph`, the in-memory implementation used by tests and the TCK runner.
 //! The traits return owned `Vec`s so a SQL backend can implement them one statement per call.
 
+pub mod conformance;
 mod mem;
 mod value;
 

@@ -304,6 +304,11 @@ mod tests {
     }
 
     #[test]
+    fn passes_the_backend_conformance_suite() {
+        crate::conformance::check_backend(MemGraph::new);
+    }
+
+    #[test]
     fn create_query_and_delete() {
         let mut g = MemGraph::new();
         let a = g
