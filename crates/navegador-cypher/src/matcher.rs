@@ -102,7 +102,7 @@ pub fn access_for(
         keys.extend(
             items
                 .iter()
-                .filter(|(_, e)| matches!(e, Expr::Lit(_) | Expr::Param(_)))
+                .filter(|(_, e)| expr_vars(e).iter().all(|x| bound(x)))
                 .map(|(k, _)| k.clone()),
         );
     }

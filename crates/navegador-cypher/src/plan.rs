@@ -150,7 +150,9 @@ fn plan_single(
                         Access::LabelScan(l) => ("NodeByLabelScan", format!(":{l}")),
                         Access::AllNodes => ("AllNodesScan", String::new()),
                     };
-                    let product = !matches!(access, Access::Bound(_)) && rows > 1.0;
+                    // A seek runs once per input row; only scans form a product.
+                    let product =
+                        matches!(access, Access::LabelScan(_) | Access::AllNodes) && rows > 1.0;
                     rows = sat(rows * est);
                     ops.push(PlanOp {
                         name: if product {

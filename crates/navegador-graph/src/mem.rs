@@ -1,6 +1,7 @@
 //! `MemGraph`: an in-memory `GraphRead + GraphWrite`, the reference backend for tests.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 use crate::{
     Direction, Edge, EdgeId, GraphError, GraphRead, GraphStats, GraphWrite, Node, NodeId, Schema,
@@ -14,8 +15,14 @@ pub struct MemGraph {
     edges: BTreeMap<EdgeId, Edge>,
     out: BTreeMap<NodeId, Vec<EdgeId>>,
     inc: BTreeMap<NodeId, Vec<EdgeId>>,
+    /// Label index: nodes per label.
+    by_label: BTreeMap<String, BTreeSet<NodeId>>,
+    /// Property index: nodes per (key, scalar value), see `index_key`.
+    by_prop: BTreeMap<(String, String), BTreeSet<NodeId>>,
     next_node: i64,
     next_edge: i64,
+    /// `stats()` result, dropped by every write.
+    stats_cache: OnceLock<GraphStats>,
 }
 
 impl MemGraph {
@@ -37,6 +44,28 @@ impl MemGraph {
         self.nodes.get_mut(&id).ok_or(GraphError::NodeNotFound(id))
     }
 
+    fn index_prop(&mut self, id: NodeId, key: &str, value: &Value, add: bool) {
+        let Some(vk) = index_key(value) else { return };
+        let k = (key.to_string(), vk);
+        if add {
+            self.by_prop.entry(k).or_default().insert(id);
+        } else if let Some(s) = self.by_prop.get_mut(&k) {
+            s.remove(&id);
+            if s.is_empty() {
+                self.by_prop.remove(&k);
+            }
+        }
+    }
+
+    fn unindex_label(&mut self, id: NodeId, label: &str) {
+        if let Some(s) = self.by_label.get_mut(label) {
+            s.remove(&id);
+            if s.is_empty() {
+                self.by_label.remove(label);
+            }
+        }
+    }
+
     fn check_storable(key: &str, value: &Value) -> Result<(), GraphError> {
         if value.is_null() || value.is_storable() {
             Ok(())
@@ -49,6 +78,18 @@ impl MemGraph {
     }
 }
 
+/// Index key of a scalar such that Cypher-equal values share it (`1` and `1.0`).
+fn index_key(v: &Value) -> Option<String> {
+    Some(match v {
+        Value::Int(i) => format!("n{i}"),
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => format!("n{}", *f as i64),
+        Value::Float(f) => format!("f{f:?}"),
+        Value::String(s) => format!("s{s}"),
+        Value::Bool(b) => format!("b{b}"),
+        _ => return None,
+    })
+}
+
 impl GraphRead for MemGraph {
     fn node(&self, id: NodeId) -> Result<Option<Node>, GraphError> {
         Ok(self.nodes.get(&id).cloned())
@@ -59,12 +100,14 @@ impl GraphRead for MemGraph {
     }
 
     fn node_ids(&self, label: Option<&str>) -> Result<Vec<NodeId>, GraphError> {
-        Ok(self
-            .nodes
-            .values()
-            .filter(|n| label.is_none_or(|l| n.labels.iter().any(|x| x == l)))
-            .map(|n| n.id)
-            .collect())
+        Ok(match label {
+            Some(l) => self
+                .by_label
+                .get(l)
+                .map(|s| s.iter().copied().collect())
+                .unwrap_or_default(),
+            None => self.nodes.keys().copied().collect(),
+        })
     }
 
     fn node_ids_by_property(
@@ -73,13 +116,34 @@ impl GraphRead for MemGraph {
         key: &str,
         value: &Value,
     ) -> Result<Vec<NodeId>, GraphError> {
-        Ok(self
-            .nodes
-            .values()
-            .filter(|n| label.is_none_or(|l| n.labels.iter().any(|x| x == l)))
-            .filter(|n| n.props.get(key).is_some_and(|v| v.property_equals(value)))
-            .map(|n| n.id)
-            .collect())
+        let matches = |n: &Node| n.props.get(key).is_some_and(|v| v.property_equals(value));
+        let has_label = |n: &Node| label.is_none_or(|l| n.labels.iter().any(|x| x == l));
+        if let Some(vk) = index_key(value) {
+            return Ok(self
+                .by_prop
+                .get(&(key.to_string(), vk))
+                .into_iter()
+                .flatten()
+                .filter(|id| has_label(&self.nodes[id]) && matches(&self.nodes[id]))
+                .copied()
+                .collect());
+        }
+        Ok(match label {
+            Some(l) => self
+                .by_label
+                .get(l)
+                .into_iter()
+                .flatten()
+                .filter(|id| matches(&self.nodes[id]))
+                .copied()
+                .collect(),
+            None => self
+                .nodes
+                .values()
+                .filter(|n| matches(n))
+                .map(|n| n.id)
+                .collect(),
+        })
     }
 
     fn edges_of(
@@ -110,6 +174,19 @@ impl GraphRead for MemGraph {
     }
 
     fn stats(&self) -> Result<GraphStats, GraphError> {
+        Ok(self
+            .stats_cache
+            .get_or_init(|| self.compute_stats())
+            .clone())
+    }
+
+    fn schema(&self) -> Result<Schema, GraphError> {
+        self.compute_schema()
+    }
+}
+
+impl MemGraph {
+    fn compute_stats(&self) -> GraphStats {
         let mut s = GraphStats {
             node_count: self.nodes.len() as u64,
             ..Default::default()
@@ -133,10 +210,10 @@ impl GraphRead for MemGraph {
             s.avg_in_degree
                 .insert(t.clone(), c / dsts[t.as_str()].len().max(1) as f64);
         }
-        Ok(s)
+        s
     }
 
-    fn schema(&self) -> Result<Schema, GraphError> {
+    fn compute_schema(&self) -> Result<Schema, GraphError> {
         let mut labels = BTreeSet::new();
         let mut types = BTreeSet::new();
         let mut nkeys = BTreeSet::new();
@@ -164,6 +241,7 @@ impl GraphWrite for MemGraph {
         labels: &[String],
         props: BTreeMap<String, Value>,
     ) -> Result<NodeId, GraphError> {
+        self.stats_cache = OnceLock::new();
         for (k, v) in &props {
             Self::check_storable(k, v)?;
         }
@@ -175,7 +253,14 @@ impl GraphWrite for MemGraph {
                 ls.push(l.clone());
             }
         }
-        let props = props.into_iter().filter(|(_, v)| !v.is_null()).collect();
+        let props: BTreeMap<String, Value> =
+            props.into_iter().filter(|(_, v)| !v.is_null()).collect();
+        for (k, v) in &props {
+            self.index_prop(id, k, v, true);
+        }
+        for l in &ls {
+            self.by_label.entry(l.clone()).or_default().insert(id);
+        }
         self.nodes.insert(
             id,
             Node {
@@ -194,6 +279,7 @@ impl GraphWrite for MemGraph {
         rel_type: &str,
         props: BTreeMap<String, Value>,
     ) -> Result<EdgeId, GraphError> {
+        self.stats_cache = OnceLock::new();
         for n in [src, dst] {
             if !self.nodes.contains_key(&n) {
                 return Err(GraphError::NodeNotFound(n));
@@ -221,17 +307,23 @@ impl GraphWrite for MemGraph {
     }
 
     fn set_node_property(&mut self, id: NodeId, key: &str, value: Value) -> Result<(), GraphError> {
+        self.stats_cache = OnceLock::new();
         Self::check_storable(key, &value)?;
         let n = self.node_mut(id)?;
-        if value.is_null() {
-            n.props.remove(key);
+        let old = if value.is_null() {
+            n.props.remove(key)
         } else {
-            n.props.insert(key.to_string(), value);
+            n.props.insert(key.to_string(), value.clone())
+        };
+        if let Some(old) = old {
+            self.index_prop(id, key, &old, false);
         }
+        self.index_prop(id, key, &value, true);
         Ok(())
     }
 
     fn set_edge_property(&mut self, id: EdgeId, key: &str, value: Value) -> Result<(), GraphError> {
+        self.stats_cache = OnceLock::new();
         Self::check_storable(key, &value)?;
         let e = self
             .edges
@@ -246,22 +338,31 @@ impl GraphWrite for MemGraph {
     }
 
     fn add_label(&mut self, id: NodeId, label: &str) -> Result<bool, GraphError> {
+        self.stats_cache = OnceLock::new();
         let n = self.node_mut(id)?;
         if n.labels.iter().any(|l| l == label) {
             return Ok(false);
         }
         n.labels.push(label.to_string());
+        self.by_label
+            .entry(label.to_string())
+            .or_default()
+            .insert(id);
         Ok(true)
     }
 
     fn remove_label(&mut self, id: NodeId, label: &str) -> Result<bool, GraphError> {
+        self.stats_cache = OnceLock::new();
         let n = self.node_mut(id)?;
         let before = n.labels.len();
         n.labels.retain(|l| l != label);
-        Ok(n.labels.len() != before)
+        let removed = n.labels.len() != before;
+        self.unindex_label(id, label);
+        Ok(removed)
     }
 
     fn delete_node(&mut self, id: NodeId, detach: bool) -> Result<usize, GraphError> {
+        self.stats_cache = OnceLock::new();
         if !self.nodes.contains_key(&id) {
             return Err(GraphError::NodeNotFound(id));
         }
@@ -277,13 +378,21 @@ impl GraphWrite for MemGraph {
         for e in &touching {
             self.delete_edge(*e)?;
         }
-        self.nodes.remove(&id);
+        if let Some(n) = self.nodes.remove(&id) {
+            for l in &n.labels {
+                self.unindex_label(id, l);
+            }
+            for (k, v) in &n.props {
+                self.index_prop(id, k, v, false);
+            }
+        }
         self.out.remove(&id);
         self.inc.remove(&id);
         Ok(touching.len())
     }
 
     fn delete_edge(&mut self, id: EdgeId) -> Result<(), GraphError> {
+        self.stats_cache = OnceLock::new();
         let e = self.edges.remove(&id).ok_or(GraphError::EdgeNotFound(id))?;
         if let Some(v) = self.out.get_mut(&e.src) {
             v.retain(|x| *x != id);
