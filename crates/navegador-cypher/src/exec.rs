@@ -622,6 +622,10 @@ impl Exec<'_, '_> {
     }
 
     fn set_items(&mut self, items: &[SetItem], row: &mut Row) -> Result<()> {
+        // Earlier rows of this clause may have written to entities this row holds.
+        if !items.is_empty() {
+            self.refresh_row(row)?;
+        }
         for it in items {
             match it {
                 SetItem::Prop { target, key, value } => {
