@@ -5,6 +5,7 @@
 //! CREATE in the same query makes).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use navegador_graph::{
     Direction, Edge, EdgeId, GraphError, GraphRead, GraphStats, GraphWrite, Node, NodeId, Path,
@@ -498,12 +499,12 @@ impl Exec<'_, '_> {
         match v {
             Value::Node(n) => {
                 if let Some(f) = self.g.node(n.id)? {
-                    **n = f;
+                    *n = Arc::new(f);
                 }
             }
             Value::Relationship(e) => {
                 if let Some(f) = self.g.edge(e.id)? {
-                    **e = f;
+                    *e = Arc::new(f);
                 }
             }
             Value::List(l) => {
@@ -512,6 +513,7 @@ impl Exec<'_, '_> {
                 }
             }
             Value::Path(p) => {
+                let p = Arc::make_mut(p);
                 for n in &mut p.nodes {
                     if let Some(f) = self.g.node(n.id)? {
                         *n = f;
@@ -570,7 +572,7 @@ impl Exec<'_, '_> {
             self.qstats.labels_added += node.labels.len() as u64;
             self.qstats.properties_set += nprops;
             if let Some(v) = &np.var {
-                row.insert(v.clone(), Value::Node(Box::new(node.clone())));
+                row.insert(v.clone(), Value::Node(Arc::new(node.clone())));
             }
             nodes.push(node);
         }
@@ -589,12 +591,12 @@ impl Exec<'_, '_> {
             self.qstats.relationships_created += 1;
             self.qstats.properties_set += nprops;
             if let Some(v) = &rp.var {
-                row.insert(v.clone(), Value::Relationship(Box::new(e.clone())));
+                row.insert(v.clone(), Value::Relationship(Arc::new(e.clone())));
             }
             edges.push(e);
         }
         if let Some(v) = &part.var {
-            row.insert(v.clone(), Value::Path(Box::new(Path { nodes, edges })));
+            row.insert(v.clone(), Value::Path(Arc::new(Path { nodes, edges })));
         }
         Ok(())
     }
@@ -641,8 +643,8 @@ impl Exec<'_, '_> {
                     let v = eval(&ctx!(self), value, row)?;
                     let map = match v {
                         Value::Map(m) => m,
-                        Value::Node(n) => n.props,
-                        Value::Relationship(r) => r.props,
+                        Value::Node(n) => n.props.clone(),
+                        Value::Relationship(r) => r.props.clone(),
                         Value::Null if replace => BTreeMap::new(),
                         Value::Null => continue,
                         other => {

@@ -1,6 +1,7 @@
 //! Scalar functions (`size`, `toInteger`, `substring`, ...). Aggregates live in `exec`.
 
 use navegador_graph::Value;
+use std::sync::Arc;
 
 use crate::error::{CypherError, Result};
 use crate::eval::{format_float, scalar_string, Ctx};
@@ -130,14 +131,14 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             other => return Err(wrong(name, other)),
         },
         "nodes" => match &a0 {
-            Path(p) => List(p.nodes.iter().map(|n| Node(Box::new(n.clone()))).collect()),
+            Path(p) => List(p.nodes.iter().map(|n| Node(Arc::new(n.clone()))).collect()),
             other => return Err(wrong(name, other)),
         },
         "relationships" => match &a0 {
             Path(p) => List(
                 p.edges
                     .iter()
-                    .map(|e| Relationship(Box::new(e.clone())))
+                    .map(|e| Relationship(Arc::new(e.clone())))
                     .collect(),
             ),
             other => return Err(wrong(name, other)),
@@ -145,7 +146,7 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
         "startnode" | "endnode" => match &a0 {
             Relationship(r) => {
                 let id = if lname == "startnode" { r.src } else { r.dst };
-                ctx.g.node(id)?.map_or(Null, |n| Node(Box::new(n)))
+                ctx.g.node(id)?.map_or(Null, |n| Node(Arc::new(n)))
             }
             other => return Err(wrong(name, other)),
         },

@@ -5,6 +5,7 @@
 //! walked in that direction; relationships are unique within one MATCH.
 
 use navegador_graph::{Direction, Edge, EdgeId, GraphStats, Node, NodeId, Path, Value};
+use std::sync::Arc;
 
 use crate::ast::{CmpOp, Dir, Expr, NodePat, PatternPart, RelPat};
 use crate::error::{CypherError, Result};
@@ -254,8 +255,8 @@ struct Matcher<'c, 'a, 'p, 'o> {
     hints: Vec<(String, String, Expr)>,
     out: &'o mut dyn FnMut(Row) -> Result<bool>,
     used: Vec<EdgeId>,
-    path_nodes: Vec<Node>,
-    path_edges: Vec<Edge>,
+    path_nodes: Vec<Arc<Node>>,
+    path_edges: Vec<Arc<Edge>>,
 }
 
 impl Matcher<'_, '_, '_, '_> {
@@ -334,9 +335,10 @@ impl Matcher<'_, '_, '_, '_> {
             if !self.node_ok(np, &node, &row)? {
                 continue;
             }
+            let node = Arc::new(node);
             let mut r = row.clone();
             if let Some(v) = &np.var {
-                r.insert(v.clone(), Value::Node(Box::new(node.clone())));
+                r.insert(v.clone(), Value::Node(node.clone()));
             }
             self.path_nodes.clear();
             self.path_edges.clear();
@@ -351,13 +353,13 @@ impl Matcher<'_, '_, '_, '_> {
     fn finish_part(&mut self, pi: usize, mut row: Row) -> Result<bool> {
         let prep = &self.preps[pi].0;
         if let Some(v) = prep.var {
-            let mut nodes = self.path_nodes.clone();
-            let mut edges = self.path_edges.clone();
+            let mut nodes: Vec<Node> = self.path_nodes.iter().map(|n| (**n).clone()).collect();
+            let mut edges: Vec<Edge> = self.path_edges.iter().map(|e| (**e).clone()).collect();
             if prep.reversed {
                 nodes.reverse();
                 edges.reverse();
             }
-            row.insert(v.to_string(), Value::Path(Box::new(Path { nodes, edges })));
+            row.insert(v.to_string(), Value::Path(Arc::new(Path { nodes, edges })));
         }
         let (nodes, edges) = (self.path_nodes.clone(), self.path_edges.clone());
         let r = self.part(pi + 1, row);
@@ -366,7 +368,7 @@ impl Matcher<'_, '_, '_, '_> {
         r
     }
 
-    fn step(&mut self, pi: usize, i: usize, cur: Node, row: Row) -> Result<bool> {
+    fn step(&mut self, pi: usize, i: usize, cur: Arc<Node>, row: Row) -> Result<bool> {
         if i == self.preps[pi].0.rels.len() {
             return self.finish_part(pi, row);
         }
@@ -387,12 +389,13 @@ impl Matcher<'_, '_, '_, '_> {
                     if !self.node_ok(np, &other, &row)? {
                         continue;
                     }
+                    let (e, other) = (Arc::new(e), Arc::new(other));
                     let mut r = row.clone();
                     if let Some(v) = &rp.var {
-                        r.insert(v.clone(), Value::Relationship(Box::new(e.clone())));
+                        r.insert(v.clone(), Value::Relationship(e.clone()));
                     }
                     if let Some(v) = &np.var {
-                        r.insert(v.clone(), Value::Node(Box::new(other.clone())));
+                        r.insert(v.clone(), Value::Node(other.clone()));
                     }
                     self.used.push(e.id);
                     self.path_edges.push(e);
@@ -420,19 +423,16 @@ impl Matcher<'_, '_, '_, '_> {
         &mut self,
         pi: usize,
         i: usize,
-        cur: &Node,
+        cur: &Arc<Node>,
         row: &Row,
-        acc: &[Edge],
+        acc: &[Arc<Edge>],
     ) -> Result<bool> {
         let (rp, _) = self.preps[pi].0.rels[i];
         let np = self.preps[pi].0.nodes[i + 1];
         if !self.node_ok(np, cur, row)? {
             return Ok(true);
         }
-        let mut list: Vec<Value> = acc
-            .iter()
-            .map(|e| Value::Relationship(Box::new(e.clone())))
-            .collect();
+        let mut list: Vec<Value> = acc.iter().map(|e| Value::Relationship(e.clone())).collect();
         if self.preps[pi].0.reversed {
             list.reverse();
         }
@@ -448,7 +448,7 @@ impl Matcher<'_, '_, '_, '_> {
             r.insert(v.clone(), Value::List(list));
         }
         if let Some(v) = &np.var {
-            r.insert(v.clone(), Value::Node(Box::new(cur.clone())));
+            r.insert(v.clone(), Value::Node(cur.clone()));
         }
         self.step(pi, i + 1, cur.clone(), r)
     }
@@ -459,13 +459,13 @@ impl Matcher<'_, '_, '_, '_> {
         &mut self,
         pi: usize,
         i: usize,
-        start: Node,
+        start: Arc<Node>,
         row: &Row,
         lo: u64,
         hi: u64,
     ) -> Result<bool> {
         let (rp, dir) = self.preps[pi].0.rels[i];
-        let mut acc: Vec<Edge> = Vec::new();
+        let mut acc: Vec<Arc<Edge>> = Vec::new();
         if lo == 0 && !self.varlen_emit(pi, i, &start, row, &acc)? {
             return Ok(false);
         }
@@ -487,7 +487,7 @@ impl Matcher<'_, '_, '_, '_> {
                 }
                 continue;
             }
-            let e = top.1[top.2].clone();
+            let e = Arc::new(top.1[top.2].clone());
             top.2 += 1;
             let cur = top.0;
             if self.used.contains(&e.id) || !props_ok(self.ctx, rp.props.as_ref(), &e.props, row)? {
@@ -496,6 +496,7 @@ impl Matcher<'_, '_, '_, '_> {
             let Some(other) = self.ctx.g.node(other_end(&e, cur, dir))? else {
                 continue;
             };
+            let other = Arc::new(other);
             self.used.push(e.id);
             acc.push(e.clone());
             self.path_edges.push(e);

@@ -177,7 +177,12 @@ fn writes_report_side_effects() {
     .unwrap();
     assert_eq!(table(&r), "s\n1");
     // Each row sees the writes of the rows before it.
-    let r = execute(&mut g, "UNWIND [1, 2, 3] AS i MATCH (n:Note) SET n.seen = n.seen + i RETURN n.seen AS s", &write_opts()).unwrap();
+    let r = execute(
+        &mut g,
+        "UNWIND [1, 2, 3] AS i MATCH (n:Note) SET n.seen = n.seen + i RETURN n.seen AS s",
+        &write_opts(),
+    )
+    .unwrap();
     assert_eq!(table(&r), "s\n7\n7\n7");
     let r = execute(&mut g, "MATCH (n:Note) DETACH DELETE n", &write_opts()).unwrap();
     assert_eq!(

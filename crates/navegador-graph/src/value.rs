@@ -1,6 +1,7 @@
 //! Values stored in and returned from the graph: Cypher's property and result types.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::{EdgeId, NodeId};
 
@@ -30,7 +31,7 @@ pub struct Path {
 }
 
 /// A Cypher value. Properties hold only the first seven variants; nodes, relationships
-/// and paths appear in query results.
+/// and paths appear in query results (shared, so rows copy them cheaply).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum Value {
     #[default]
@@ -41,9 +42,9 @@ pub enum Value {
     String(String),
     List(Vec<Value>),
     Map(BTreeMap<String, Value>),
-    Node(Box<Node>),
-    Relationship(Box<Edge>),
-    Path(Box<Path>),
+    Node(Arc<Node>),
+    Relationship(Arc<Edge>),
+    Path(Arc<Path>),
 }
 
 impl Value {

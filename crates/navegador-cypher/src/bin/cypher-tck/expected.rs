@@ -2,6 +2,7 @@
 //! actual engine values are rendered the same way, so comparison is string equality.
 
 use navegador_graph::{Edge, Node, Value};
+use std::sync::Arc;
 
 pub fn render(v: &Value, sort_lists: bool) -> String {
     match v {
@@ -245,7 +246,7 @@ impl P<'_> {
                 self.i += 1;
                 if self.peek() == b':' {
                     self.i = save;
-                    return Ok(Value::Relationship(Box::new(self.rel()?)));
+                    return Ok(Value::Relationship(Arc::new(self.rel()?)));
                 }
                 let mut l = Vec::new();
                 if self.eat(b']') {
@@ -261,7 +262,7 @@ impl P<'_> {
                 Ok(Value::List(l))
             }
             b'{' => Ok(Value::Map(self.props()?)),
-            b'(' => Ok(Value::Node(Box::new(self.node()?))),
+            b'(' => Ok(Value::Node(Arc::new(self.node()?))),
             b'<' => {
                 self.i += 1;
                 let mut nodes = vec![self.node()?];
@@ -292,7 +293,7 @@ impl P<'_> {
                     nodes.push(n);
                 }
                 nodes[0].id = navegador_graph::NodeId(0);
-                Ok(Value::Path(Box::new(navegador_graph::Path {
+                Ok(Value::Path(Arc::new(navegador_graph::Path {
                     nodes,
                     edges,
                 })))
