@@ -708,10 +708,7 @@ pub fn binary_values(op: BinOp, l: Value, r: Value) -> Result<Value> {
                     BinOp::EndsWith => s.ends_with(p.as_str()),
                     BinOp::Contains => s.contains(p.as_str()),
                     _ => {
-                        let re = regex::Regex::new(&format!("^(?:{p})$")).map_err(|e| {
-                            CypherError::arg("InvalidArgumentValue", format!("invalid regex: {e}"))
-                        })?;
-                        re.is_match(s)
+                        regex_matches(p, s)?
                     }
                 }),
                 _ => Null,
@@ -885,4 +882,29 @@ fn slice(t: &Value, lo: Option<Value>, hi: Option<Value>) -> Result<Value> {
         return Ok(Value::List(vec![]));
     }
     Ok(Value::List(l[a as usize..b as usize].to_vec()))
+}
+
+/// `s =~ pattern` (whole-string match). Compiled patterns are cached per thread, since
+/// a WHERE clause applies the same pattern to every row; the size limits keep a
+/// hostile pattern from using unbounded memory.
+fn regex_matches(pattern: &str, s: &str) -> Result<bool> {
+    use std::collections::HashMap;
+    thread_local! {
+        static CACHE: std::cell::RefCell<HashMap<String, regex::Regex>> = std::cell::RefCell::new(HashMap::new());
+    }
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if !c.contains_key(pattern) {
+            let re = regex::RegexBuilder::new(&format!("^(?:{pattern})$"))
+                .size_limit(1 << 20)
+                .dfa_size_limit(1 << 20)
+                .build()
+                .map_err(|e| CypherError::arg("InvalidArgumentValue", format!("invalid regex: {e}")))?;
+            if c.len() >= 64 {
+                c.clear();
+            }
+            c.insert(pattern.to_string(), re);
+        }
+        Ok(c[pattern].is_match(s))
+    })
 }
