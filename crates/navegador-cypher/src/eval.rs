@@ -707,9 +707,7 @@ pub fn binary_values(op: BinOp, l: Value, r: Value) -> Result<Value> {
                     BinOp::StartsWith => s.starts_with(p.as_str()),
                     BinOp::EndsWith => s.ends_with(p.as_str()),
                     BinOp::Contains => s.contains(p.as_str()),
-                    _ => {
-                        regex_matches(p, s)?
-                    }
+                    _ => regex_matches(p, s)?,
                 }),
                 _ => Null,
             });
@@ -899,7 +897,9 @@ fn regex_matches(pattern: &str, s: &str) -> Result<bool> {
                 .size_limit(1 << 20)
                 .dfa_size_limit(1 << 20)
                 .build()
-                .map_err(|e| CypherError::arg("InvalidArgumentValue", format!("invalid regex: {e}")))?;
+                .map_err(|e| {
+                    CypherError::arg("InvalidArgumentValue", format!("invalid regex: {e}"))
+                })?;
             if c.len() >= 64 {
                 c.clear();
             }

@@ -187,6 +187,82 @@ pub fn part_vars(p: &PatternPart) -> Vec<String> {
     v
 }
 
+/// Splits a chain whose most selective node is in the middle (say
+/// `(a)-->(f {name: 'x'})-->(b)`) into two parts that both start there, so matching
+/// seeks `f` and expands outwards instead of scanning from an end. Parts with a path
+/// variable stay whole. Anonymous split points get an internal variable (leading space).
+pub fn split_at_selective_nodes(
+    parts: &[PatternPart],
+    bound: &dyn Fn(&str) -> bool,
+    hints: &[(String, String, Expr)],
+    stats: &GraphStats,
+) -> Vec<PatternPart> {
+    let mut out = Vec::with_capacity(parts.len());
+    for p in parts {
+        if p.var.is_some() || p.chain.len() < 2 || p.shortest != crate::ast::Shortest::No {
+            out.push(p.clone());
+            continue;
+        }
+        let nodes: Vec<&NodePat> = p.nodes().collect();
+        let costs: Vec<f64> = nodes
+            .iter()
+            .map(|n| access_for(n, bound, hints, stats).1)
+            .collect();
+        let ends = costs[0].min(costs[costs.len() - 1]);
+        let (k, best) = costs.iter().enumerate().take(costs.len() - 1).skip(1).fold(
+            (0, f64::INFINITY),
+            |acc, (i, c)| if *c < acc.1 { (i, *c) } else { acc },
+        );
+        // A variable-length relationship bound to a variable would list its
+        // relationships backwards in the left part.
+        let backwards_list = p.chain[..k]
+            .iter()
+            .any(|(r, _)| r.range.is_some() && r.var.is_some());
+        if k == 0 || best * 2.0 >= ends || backwards_list {
+            out.push(p.clone());
+            continue;
+        }
+        let mut mid = nodes[k].clone();
+        let var = mid
+            .var
+            .clone()
+            .unwrap_or_else(|| format!(" split{}", mid.span.0));
+        mid.var = Some(var.clone());
+        // Right part: mid, then the chain after it, as written.
+        out.push(PatternPart {
+            var: None,
+            start: mid.clone(),
+            chain: p.chain[k..].to_vec(),
+            shortest: crate::ast::Shortest::No,
+            span: p.span,
+        });
+        // Left part: mid, then the chain before it walked backwards with flipped arrows.
+        let mut chain = Vec::with_capacity(k);
+        for i in (0..k).rev() {
+            let mut rel = p.chain[i].0.clone();
+            rel.dir = match rel.dir {
+                Dir::Right => Dir::Left,
+                Dir::Left => Dir::Right,
+                Dir::Both => Dir::Both,
+            };
+            chain.push((rel, nodes[i].clone()));
+        }
+        let mut bound_mid = mid;
+        // The second part re-checks the shared node only through its variable.
+        bound_mid.labels.clear();
+        bound_mid.props = None;
+        bound_mid.var = Some(var);
+        out.push(PatternPart {
+            var: None,
+            start: bound_mid,
+            chain,
+            shortest: crate::ast::Shortest::No,
+            span: p.span,
+        });
+    }
+    out
+}
+
 /// Orders parts (bound first, then cheapest) and picks each part's direction.
 pub fn plan_parts<'p>(
     parts: &'p [PatternPart],
@@ -231,7 +307,8 @@ pub fn match_parts(
 ) -> Result<()> {
     let hints = equality_hints(where_);
     let bound = |v: &str| row.get(v).is_some();
-    let planned = plan_parts(parts, &bound, &hints, ctx.stats);
+    let parts = split_at_selective_nodes(parts, &bound, &hints, ctx.stats);
+    let planned = plan_parts(&parts, &bound, &hints, ctx.stats);
     let preps: Vec<(Prep, Access)> = planned
         .into_iter()
         .map(|(p, rev, a, _)| (prepare(p, rev), a))

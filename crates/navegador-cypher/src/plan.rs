@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use navegador_graph::GraphStats;
 
 use crate::ast::*;
-use crate::matcher::{equality_hints, part_vars, plan_parts, Access};
+use crate::matcher::{equality_hints, part_vars, plan_parts, split_at_selective_nodes, Access};
 
 /// One operator of the plan.
 #[derive(Clone, Debug, PartialEq)]
@@ -140,7 +140,8 @@ fn plan_single(
                 let bound = scope.clone();
                 let is_bound = |v: &str| bound.iter().any(|b| b == v);
                 let before = rows;
-                for (part, reversed, access, est) in plan_parts(pattern, &is_bound, &hints, stats) {
+                let split = split_at_selective_nodes(pattern, &is_bound, &hints, stats);
+                for (part, reversed, access, est) in plan_parts(&split, &is_bound, &hints, stats) {
                     let (name, detail) = match &access {
                         Access::Bound(v) => ("Argument", v.clone()),
                         Access::IndexSeek { label, key } => (

@@ -120,6 +120,14 @@ fn queries_over_the_code_graph() {
         ("MATCH (a:Function)-[r:CALLS]->(b) RETURN sum(r.count) AS s, avg(r.count) AS a, min(r.count) AS mn, max(r.count) AS mx", "s | a | mn | mx\n7 | 1.75 | 1 | 3"),
         ("MATCH (f:Function) RETURN f.name ORDER BY f.line DESC SKIP 1 LIMIT 2", "f.name\n'run'\n'parse'"),
         (
+            "MATCH (a)-[:CALLS]->(f:Function {name: 'run'})-[:CALLS]->(b) RETURN a.name, b.name ORDER BY b.name",
+            "a.name | b.name\n'main' | 'helper'\n'main' | 'parse'",
+        ),
+        (
+            "MATCH (x:File)-[:CONTAINS]->()-[:CALLS]->(:Function {name: 'helper'})<-[c:CALLS]-(y) RETURN x.file_path, y.name, c.count ORDER BY y.name",
+            "x.file_path | y.name | c.count\n'src/lib.rs' | 'parse' | 3\n'src/lib.rs' | 'run' | 1",
+        ),
+        (
             "MATCH p = shortestPath((:Function {name: 'main'})-[:CALLS*]->(:Function {name: 'helper'})) RETURN length(p) AS len",
             "len\n2",
         ),
@@ -316,6 +324,20 @@ fn complexity_limit_refuses_expensive_plans() {
         text.contains("NodeIndexSeek") && text.contains("Expand"),
         "{text}"
     );
+    // A selective node in the middle of a chain is where matching starts.
+    let text = explain(
+        &g,
+        "MATCH (a:Fn)-[:CALLS]->(f:Fn {name: 'f9'})-[:CALLS]->(b:Fn) RETURN a, b",
+    )
+    .unwrap()
+    .render();
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| l.contains("NodeIndexSeek")),
+        "{text}"
+    );
+    assert!(!text.contains("NodeByLabelScan"), "{text}");
     let r = execute_read(
         &g,
         "EXPLAIN MATCH (a:Fn), (b:Fn) RETURN a",
