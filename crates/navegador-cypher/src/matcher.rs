@@ -19,19 +19,54 @@ pub const MAX_HOPS: u64 = 10_000;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Access {
     Bound(String),
-    IndexSeek { label: Option<String>, key: String },
+    IndexSeek {
+        label: Option<String>,
+        key: String,
+    },
     LabelScan(String),
+    /// Nodes carrying any of these labels.
+    LabelUnion(Vec<String>),
     AllNodes,
 }
 
-/// Equality predicates `var.key = <constant>` usable for index seeks.
-pub fn equality_hints(where_: Option<&Expr>) -> Vec<(String, String, Expr)> {
+/// A WHERE conjunct usable for an index seek: `var.key = value` or, with `many`,
+/// `var.key IN value`.
+#[derive(Clone, Debug)]
+pub struct Hint {
+    pub var: String,
+    pub key: String,
+    pub value: Expr,
+    pub many: bool,
+}
+
+impl Hint {
+    fn usable(&self, bound: &dyn Fn(&str) -> bool) -> bool {
+        expr_vars(&self.value).iter().all(|x| bound(x))
+    }
+}
+
+/// Conjuncts of WHERE that can drive index seeks.
+pub fn equality_hints(where_: Option<&Expr>) -> Vec<Hint> {
     let mut out = Vec::new();
-    fn walk(e: &Expr, out: &mut Vec<(String, String, Expr)>) {
+    fn walk(e: &Expr, out: &mut Vec<Hint>) {
         match e {
             Expr::Binary(crate::ast::BinOp::And, a, b) => {
                 walk(a, out);
                 walk(b, out);
+            }
+            Expr::Binary(crate::ast::BinOp::In, l, r) => {
+                if let Expr::Prop(v, k) = &**l {
+                    if let Expr::Var(v) = &**v {
+                        if !expr_vars(r).contains(v) && !r.contains_aggregate() {
+                            out.push(Hint {
+                                var: v.clone(),
+                                key: k.clone(),
+                                value: (**r).clone(),
+                                many: true,
+                            });
+                        }
+                    }
+                }
             }
             Expr::Compare(l, rest) if rest.len() == 1 && rest[0].0 == CmpOp::Eq => {
                 let r = &rest[0].1;
@@ -40,7 +75,12 @@ pub fn equality_hints(where_: Option<&Expr>) -> Vec<(String, String, Expr)> {
                         if let Expr::Var(v) = &**v {
                             let vars = expr_vars(y);
                             if !vars.contains(v) && !y.contains_aggregate() {
-                                out.push((v.clone(), k.clone(), y.clone()));
+                                out.push(Hint {
+                                    var: v.clone(),
+                                    key: k.clone(),
+                                    value: y.clone(),
+                                    many: false,
+                                });
                             }
                         }
                     }
@@ -76,7 +116,7 @@ pub fn expr_vars(e: &Expr) -> Vec<String> {
 pub fn access_for(
     np: &NodePat,
     bound: &dyn Fn(&str) -> bool,
-    hints: &[(String, String, Expr)],
+    hints: &[Hint],
     stats: &GraphStats,
 ) -> (Access, f64) {
     if let Some(v) = &np.var {
@@ -111,8 +151,8 @@ pub fn access_for(
         keys.extend(
             hints
                 .iter()
-                .filter(|(hv, _, e)| hv == v && expr_vars(e).iter().all(|x| bound(x)))
-                .map(|(_, k, _)| k.clone()),
+                .filter(|h| &h.var == v && h.usable(bound))
+                .map(|h| h.key.clone()),
         );
     }
     if !keys.is_empty() {
@@ -138,6 +178,18 @@ pub fn access_for(
     if let Some(l) = smallest {
         let est = label_rows(&Some(l.clone()));
         return (Access::LabelScan(l), est);
+    }
+    // Only disjunctions (`:A|B`): scan the labels of the smallest one.
+    if let Some(g) = np.labels.iter().min_by_key(|g| {
+        g.iter()
+            .map(|l| stats.label_counts.get(l).copied().unwrap_or(0))
+            .sum::<u64>()
+    }) {
+        let est = g
+            .iter()
+            .map(|l| stats.label_counts.get(l).copied().unwrap_or(0))
+            .sum::<u64>();
+        return (Access::LabelUnion(g.clone()), est as f64);
     }
     (Access::AllNodes, stats.node_count as f64)
 }
@@ -194,7 +246,7 @@ pub fn part_vars(p: &PatternPart) -> Vec<String> {
 pub fn split_at_selective_nodes(
     parts: &[PatternPart],
     bound: &dyn Fn(&str) -> bool,
-    hints: &[(String, String, Expr)],
+    hints: &[Hint],
     stats: &GraphStats,
 ) -> Vec<PatternPart> {
     let mut out = Vec::with_capacity(parts.len());
@@ -267,7 +319,7 @@ pub fn split_at_selective_nodes(
 pub fn plan_parts<'p>(
     parts: &'p [PatternPart],
     initially_bound: &dyn Fn(&str) -> bool,
-    hints: &[(String, String, Expr)],
+    hints: &[Hint],
     stats: &GraphStats,
 ) -> Vec<(&'p PatternPart, bool, Access, f64)> {
     let mut bound_extra: Vec<String> = Vec::new();
@@ -329,7 +381,7 @@ pub fn match_parts(
 struct Matcher<'c, 'a, 'p, 'o> {
     ctx: &'c Ctx<'a>,
     preps: Vec<(Prep<'p>, Access)>,
-    hints: Vec<(String, String, Expr)>,
+    hints: Vec<Hint>,
     out: &'o mut dyn FnMut(Row) -> Result<bool>,
     used: Vec<EdgeId>,
     path_nodes: Vec<Arc<Node>>,
@@ -347,36 +399,70 @@ impl Matcher<'_, '_, '_, '_> {
                 _ => vec![],
             },
             Access::IndexSeek { label, key } => {
-                let mut value = None;
+                let is_bound = |v: &str| row.contains_key(v);
+                // Candidate values: one for an equality, several for IN.
+                let mut values: Option<Vec<Value>> = None;
                 if let Some(Expr::Map(items)) = &np.props {
-                    if let Some((_, e)) = items.iter().find(|(k, _)| k == key) {
-                        value = Some(eval(self.ctx, e, row)?);
+                    if let Some((_, e)) = items
+                        .iter()
+                        .find(|(k, e)| k == key && expr_vars(e).iter().all(|x| is_bound(x)))
+                    {
+                        values = Some(vec![eval(self.ctx, e, row)?]);
                     }
                 }
-                if value.is_none() {
-                    if let Some((_, _, e)) = self
+                if values.is_none() {
+                    let mut usable = self
                         .hints
                         .iter()
-                        .find(|(v, k, _)| Some(v) == np.var.as_ref() && k == key)
-                    {
-                        value = Some(eval(self.ctx, e, row)?);
+                        .filter(|h| {
+                            Some(&h.var) == np.var.as_ref() && &h.key == key && h.usable(&is_bound)
+                        })
+                        .collect::<Vec<_>>();
+                    usable.sort_by_key(|h| h.many);
+                    if let Some(h) = usable.first() {
+                        let v = eval(self.ctx, &h.value, row)?;
+                        values = Some(match (h.many, v) {
+                            (false, v) => vec![v],
+                            (true, Value::List(l)) => l,
+                            (true, Value::Null) => vec![],
+                            // Not a list: the filter reports the error.
+                            (true, _) => return self.scan(label.as_deref()),
+                        });
                     }
                 }
-                // Only lookups by a storable value can use the index.
-                if value.as_ref().is_some_and(|v| !v.is_storable()) {
-                    return Ok(match label {
-                        Some(l) => g.node_ids(Some(l))?,
-                        None => g.node_ids(None)?,
-                    });
+                let Some(values) = values else {
+                    return self.scan(label.as_deref());
+                };
+                // Only lookups by storable values can use the index.
+                if values.iter().any(|v| !v.is_null() && !v.is_storable()) {
+                    return self.scan(label.as_deref());
                 }
-                match value {
-                    Some(v) if !v.is_null() => g.node_ids_by_property(label.as_deref(), key, &v)?,
-                    _ => vec![],
+                let mut ids = Vec::new();
+                for v in values.iter().filter(|v| !v.is_null()) {
+                    ids.extend(g.node_ids_by_property(label.as_deref(), key, v)?);
                 }
+                if values.len() > 1 {
+                    ids.sort();
+                    ids.dedup();
+                }
+                ids
             }
             Access::LabelScan(l) => g.node_ids(Some(l))?,
+            Access::LabelUnion(ls) => {
+                let mut ids = Vec::new();
+                for l in ls {
+                    ids.extend(g.node_ids(Some(l))?);
+                }
+                ids.sort();
+                ids.dedup();
+                ids
+            }
             Access::AllNodes => g.node_ids(None)?,
         })
+    }
+
+    fn scan(&self, label: Option<&str>) -> Result<Vec<NodeId>> {
+        Ok(self.ctx.g.node_ids(label)?)
     }
 
     fn node_ok(&self, np: &NodePat, node: &Node, row: &Row) -> Result<bool> {

@@ -149,11 +149,14 @@ fn plan_single(
                             format!("{}.{}", label.clone().unwrap_or_else(|| "*".into()), key),
                         ),
                         Access::LabelScan(l) => ("NodeByLabelScan", format!(":{l}")),
+                        Access::LabelUnion(ls) => ("NodeByLabelScan", format!(":{}", ls.join("|"))),
                         Access::AllNodes => ("AllNodesScan", String::new()),
                     };
                     // A seek runs once per input row; only scans form a product.
-                    let product =
-                        matches!(access, Access::LabelScan(_) | Access::AllNodes) && rows > 1.0;
+                    let product = matches!(
+                        access,
+                        Access::LabelScan(_) | Access::LabelUnion(_) | Access::AllNodes
+                    ) && rows > 1.0;
                     rows = sat(rows * est);
                     ops.push(PlanOp {
                         name: if product {

@@ -120,6 +120,11 @@ fn queries_over_the_code_graph() {
         ("MATCH (a:Function)-[r:CALLS]->(b) RETURN sum(r.count) AS s, avg(r.count) AS a, min(r.count) AS mn, max(r.count) AS mx", "s | a | mn | mx\n7 | 1.75 | 1 | 3"),
         ("MATCH (f:Function) RETURN f.name ORDER BY f.line DESC SKIP 1 LIMIT 2", "f.name\n'run'\n'parse'"),
         (
+            "MATCH (f:Function) WHERE f.name IN ['run', 'main', null] RETURN f.name ORDER BY f.name",
+            "f.name\n'main'\n'run'",
+        ),
+        ("MATCH (x:Struct|File) RETURN count(*) AS c", "c\n3"),
+        (
             "MATCH (a)-[:CALLS]->(f:Function {name: 'run'})-[:CALLS]->(b) RETURN a.name, b.name ORDER BY b.name",
             "a.name | b.name\n'main' | 'helper'\n'main' | 'parse'",
         ),
@@ -338,6 +343,10 @@ fn complexity_limit_refuses_expensive_plans() {
         "{text}"
     );
     assert!(!text.contains("NodeByLabelScan"), "{text}");
+    let text = explain(&g, "MATCH (f:Fn) WHERE f.name IN ['f1', 'f2'] RETURN f")
+        .unwrap()
+        .render();
+    assert!(text.contains("NodeIndexSeek"), "{text}");
     let r = execute_read(
         &g,
         "EXPLAIN MATCH (a:Fn), (b:Fn) RETURN a",
