@@ -671,3 +671,43 @@ fn deepest_accepted_expressions_evaluate_on_a_small_stack() {
         execute_read(&g, &q, &QueryOptions::default()).unwrap_or_else(|e| panic!("depth {n}: {e}"));
     }
 }
+
+/// The openCypher TCK, when its feature files are beside the repository (`shared/tck`,
+/// or `NAVEGADOR_TCK_FEATURES`): every scenario that is not skipped must pass.
+#[test]
+fn tck_scenarios_pass() {
+    let dir = std::env::var_os("NAVEGADOR_TCK_FEATURES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/tck/features")
+        });
+    if !dir.is_dir() {
+        eprintln!(
+            "TCK features not found at {}; skipping the conformance run",
+            dir.display()
+        );
+        return;
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cypher-tck"))
+        .arg("--verbose")
+        .arg(&dir)
+        .output()
+        .expect("run cypher-tck");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or("");
+    let (passed, failed) = last
+        .split_once(" passed, ")
+        .and_then(|(p, f)| {
+            Some((
+                p.parse::<usize>().ok()?,
+                f.strip_suffix(" failed")?.parse::<usize>().ok()?,
+            ))
+        })
+        .unwrap_or_else(|| panic!("unexpected summary line: {last}\n{text}"));
+    let failures: Vec<&str> = text.lines().filter(|l| l.starts_with("FAIL ")).collect();
+    assert_eq!(failed, 0, "TCK failures:\n{}", failures.join("\n"));
+    assert!(
+        passed >= 2400,
+        "fewer TCK scenarios ran than expected: {last}"
+    );
+}
