@@ -199,6 +199,7 @@ struct Prep<'p> {
     nodes: Vec<&'p NodePat>,
     rels: Vec<(&'p RelPat, Direction)>,
     reversed: bool,
+    shortest: crate::ast::Shortest,
 }
 
 fn prepare<'p>(part: &'p PatternPart, reversed: bool) -> Prep<'p> {
@@ -224,6 +225,7 @@ fn prepare<'p>(part: &'p PatternPart, reversed: bool) -> Prep<'p> {
         nodes,
         rels,
         reversed,
+        shortest: part.shortest,
     }
 }
 
@@ -576,6 +578,18 @@ impl Matcher<'_, '_, '_, '_> {
             Some((lo, hi)) => {
                 let lo = lo.unwrap_or(1);
                 let hi = hi.unwrap_or(u64::MAX);
+                let shortest = self.preps[pi].0.shortest;
+                if shortest != crate::ast::Shortest::No && lo <= 1 {
+                    return self.shortest(
+                        pi,
+                        i,
+                        cur,
+                        &row,
+                        lo,
+                        hi,
+                        shortest == crate::ast::Shortest::All,
+                    );
+                }
                 self.varlen(pi, i, cur, &row, lo, hi)
             }
         }
@@ -682,6 +696,108 @@ impl Matcher<'_, '_, '_, '_> {
                 self.path_edges.pop();
                 self.path_nodes.pop();
             }
+        }
+        Ok(true)
+    }
+
+    /// Breadth-first search for `shortestPath` / `allShortestPaths`: every node is
+    /// reached once, at its smallest depth, and only shortest paths are emitted.
+    #[allow(clippy::too_many_arguments)]
+    fn shortest(
+        &mut self,
+        pi: usize,
+        i: usize,
+        start: Arc<Node>,
+        row: &Row,
+        lo: u64,
+        hi: u64,
+        all: bool,
+    ) -> Result<bool> {
+        use std::collections::HashMap;
+        let (rp, dir) = self.preps[pi].0.rels[i];
+        let np = self.preps[pi].0.nodes[i + 1];
+        if lo == 0 && !self.varlen_emit(pi, i, &start, row, &[])? {
+            return Ok(false);
+        }
+        let mut depth_of: HashMap<NodeId, u64> = HashMap::from([(start.id, 0)]);
+        let mut preds: HashMap<NodeId, Vec<(NodeId, Arc<Edge>)>> = HashMap::new();
+        let mut seen: HashMap<NodeId, Arc<Node>> = HashMap::from([(start.id, start.clone())]);
+        let mut frontier = vec![start.id];
+        let mut depth = 0u64;
+        while !frontier.is_empty() && depth < hi {
+            if depth >= MAX_HOPS {
+                return Err(CypherError::Unsupported(format!(
+                    "variable-length pattern deeper than {MAX_HOPS} hops"
+                )));
+            }
+            depth += 1;
+            let mut next = Vec::new();
+            for u in frontier {
+                for e in self.ctx.g.edges_of(u, dir, &rp.types)? {
+                    self.ctx.guard.check()?;
+                    if !props_ok(self.ctx, rp.props.as_ref(), &e.props, row)? {
+                        continue;
+                    }
+                    let v = other_end(&e, u, dir);
+                    match depth_of.get(&v) {
+                        None => {
+                            let Some(node) = self.ctx.g.node(v)? else {
+                                continue;
+                            };
+                            depth_of.insert(v, depth);
+                            seen.insert(v, Arc::new(node));
+                            preds.insert(v, vec![(u, Arc::new(e))]);
+                            next.push(v);
+                        }
+                        Some(d) if *d == depth && all => {
+                            preds.entry(v).or_default().push((u, Arc::new(e)));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            for v in &next {
+                let node = seen[v].clone();
+                if !self.node_ok(np, &node, row)? {
+                    continue;
+                }
+                // Walk the predecessor links back to the start: one path, or all of them.
+                let mut stack: Vec<(NodeId, Vec<Arc<Edge>>)> = vec![(*v, Vec::new())];
+                while let Some((at, back)) = stack.pop() {
+                    if at == start.id {
+                        let edges: Vec<Arc<Edge>> = back.into_iter().rev().collect();
+                        let mut ids = vec![start.id];
+                        for (k, e) in edges.iter().enumerate() {
+                            ids.push(other_end(e, ids[k], dir));
+                        }
+                        for (e, id) in edges.iter().zip(&ids[1..]) {
+                            self.path_edges.push(e.clone());
+                            self.path_nodes.push(seen[id].clone());
+                        }
+                        let cont = self.varlen_emit(pi, i, &node, row, &edges);
+                        for _ in &edges {
+                            self.path_edges.pop();
+                            self.path_nodes.pop();
+                        }
+                        if !cont? {
+                            return Ok(false);
+                        }
+                        if !all {
+                            break;
+                        }
+                        continue;
+                    }
+                    for (p, e) in preds.get(&at).into_iter().flatten() {
+                        let mut b = back.clone();
+                        b.push(e.clone());
+                        stack.push((*p, b));
+                        if !all {
+                            break;
+                        }
+                    }
+                }
+            }
+            frontier = next;
         }
         Ok(true)
     }

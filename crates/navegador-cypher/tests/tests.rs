@@ -711,3 +711,31 @@ fn tck_scenarios_pass() {
         "fewer TCK scenarios ran than expected: {last}"
     );
 }
+
+#[test]
+fn shortest_paths_use_breadth_first_search() {
+    let mut g = MemGraph::new();
+    execute(
+        &mut g,
+        "CREATE (a:N {n: 'a'})-[:E]->(b:N {n: 'b'})-[:E]->(d:N {n: 'd'}), (a)-[:E]->(c:N {n: 'c'})-[:E]->(d), (d)-[:E]->(e:N {n: 'e'}), (a)-[:E]->(x:N {n: 'x'})-[:E]->(y:N {n: 'y'})-[:E]->(e)",
+        &write_opts(),
+    )
+    .unwrap();
+    let q = |query: &str| table(&execute_read(&g, query, &QueryOptions::default()).unwrap());
+    assert_eq!(
+        q("MATCH p = allShortestPaths((:N {n: 'a'})-[:E*]->(:N {n: 'e'})) RETURN [x IN nodes(p) | x.n] AS via ORDER BY via"),
+        "via\n['a', 'b', 'd', 'e']\n['a', 'c', 'd', 'e']\n['a', 'x', 'y', 'e']"
+    );
+    assert_eq!(
+        q("MATCH p = shortestPath((:N {n: 'a'})-[:E*]->(:N {n: 'e'})) RETURN length(p) AS len"),
+        "len\n3"
+    );
+    assert_eq!(
+        q("MATCH p = shortestPath((:N {n: 'e'})<-[:E*..2]-(s:N)) RETURN s.n AS s, length(p) AS len ORDER BY s"),
+        "s | len\n'b' | 2\n'c' | 2\n'd' | 1\n'x' | 2\n'y' | 1"
+    );
+    assert_eq!(
+        q("MATCH p = shortestPath((:N {n: 'a'})-[:E*]-(:N {n: 'y'})) RETURN [x IN nodes(p) | x.n] AS via"),
+        "via\n['a', 'x', 'y']"
+    );
+}
