@@ -321,6 +321,8 @@ pub enum Expr {
     },
     /// `EXISTS { MATCH ... WITH ... RETURN ... }`: a correlated read-only subquery.
     ExistsQuery(Box<SingleQuery>),
+    /// `COUNT { ... }`: the number of rows a correlated read-only subquery returns.
+    CountQuery(Box<SingleQuery>),
     PatternPred(Box<PatternPart>),
     MapProj(String, Vec<MapItem>),
     HasLabels(Box<Expr>, Vec<Vec<String>>),
@@ -406,7 +408,7 @@ impl Expr {
                 f(expr)
             }
             Expr::Exists { where_, .. } => where_.iter().for_each(|e| f(e)),
-            Expr::PatternPred(_) | Expr::ExistsQuery(_) => {}
+            Expr::PatternPred(_) | Expr::ExistsQuery(_) | Expr::CountQuery(_) => {}
             Expr::MapProj(_, items) => items.iter().for_each(|i| {
                 if let MapItem::Lit(_, e) = i {
                     f(e)

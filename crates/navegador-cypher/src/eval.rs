@@ -177,6 +177,20 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             let out = ex.run_single_from(q, row.clone())?;
             Ok(Value::Bool(!out.rows.is_empty()))
         }
+        Expr::CountQuery(q) => {
+            let mut ex = crate::exec::Exec {
+                g: crate::exec::GraphHandle::Read(ctx.g),
+                params: ctx.params,
+                guard: ctx.guard.child(),
+                gstats: ctx.stats.clone(),
+                qstats: Default::default(),
+                deleted: ctx.deleted.clone(),
+                max_rows: usize::MAX,
+                limit_hint: None,
+            };
+            let out = ex.run_single_from(q, row.clone())?;
+            Ok(Value::Int(out.rows.len() as i64))
+        }
         Expr::HasLabels { .. } => eval_arm_13(ctx, e, row),
     }
 }

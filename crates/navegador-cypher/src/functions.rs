@@ -30,13 +30,15 @@ fn wrong(name: &str, v: &Value) -> CypherError {
 /// Number of arguments each known function accepts, for the semantic check.
 pub fn known_arity(lname: &str) -> Option<(usize, usize)> {
     Some(match lname {
-        "id" | "labels" | "type" | "properties" | "keys" | "size" | "length" | "nodes"
-        | "relationships" | "startnode" | "endnode" | "head" | "last" | "tail" | "reverse"
-        | "tostring" | "tointeger" | "tofloat" | "toboolean" | "tolower" | "toupper" | "trim"
-        | "ltrim" | "rtrim" | "abs" | "ceil" | "floor" | "sign" | "sqrt" | "exp" | "log"
-        | "log10" | "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "degrees" | "radians"
-        | "exists" | "tostringornull" | "tointegerornull" | "tofloatornull" | "tobooleanornull"
-        | "isempty" | "char_length" | "character_length" => (1, 1),
+        "id" | "elementid" | "labels" | "type" | "properties" | "keys" | "size" | "length"
+        | "nodes" | "relationships" | "startnode" | "endnode" | "head" | "last" | "tail"
+        | "reverse" | "tostring" | "tointeger" | "tofloat" | "toboolean" | "tolower"
+        | "toupper" | "trim" | "ltrim" | "rtrim" | "abs" | "ceil" | "floor" | "sign" | "sqrt"
+        | "exp" | "log" | "log10" | "sin" | "cos" | "tan" | "asin" | "acos" | "atan"
+        | "degrees" | "radians" | "exists" | "tostringornull" | "tointegerornull"
+        | "tofloatornull" | "tobooleanornull" | "isempty" | "char_length" | "character_length" => {
+            (1, 1)
+        }
         "round" => (1, 3),
         "coalesce" => (1, usize::MAX),
         "range" => (2, 3),
@@ -85,6 +87,11 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
         "id" => match &a0 {
             Node(n) => Int(n.id.0),
             Relationship(r) => Int(r.id.0),
+            other => return Err(wrong(name, other)),
+        },
+        "elementid" => match &a0 {
+            Node(n) => String(n.id.0.to_string()),
+            Relationship(r) => String(r.id.0.to_string()),
             other => return Err(wrong(name, other)),
         },
         "labels" => match &a0 {

@@ -1047,6 +1047,7 @@ impl<'a> Parser<'a> {
                         Ok(Expr::CountStar)
                     }
                     "EXISTS" if self.is_sym_at(1, "{") => self.exists_subquery(),
+                    "COUNT" if self.is_sym_at(1, "{") => self.count_subquery(),
                     "ALL" | "ANY" | "NONE" | "SINGLE"
                         if self.is_sym_at(1, "(")
                             && self.is_name_at(2)
@@ -1292,6 +1293,64 @@ impl<'a> Parser<'a> {
             whens,
             else_,
         })
+    }
+
+    fn count_subquery(&mut self) -> Result<Expr> {
+        self.expect_kw("COUNT")?;
+        let at = self.start();
+        self.expect_sym("{")?;
+        self.enter()?;
+        self.depth += PATTERN_COST;
+        let mut q = if CLAUSE_KWS.iter().any(|k| self.is_kw(k)) {
+            self.single_query()?
+        } else {
+            let start = self.start();
+            let pattern = self.pattern()?;
+            let where_ = if self.eat_kw("WHERE") {
+                Some(self.expr()?)
+            } else {
+                None
+            };
+            SingleQuery {
+                clauses: vec![Clause::Match {
+                    optional: false,
+                    pattern,
+                    where_,
+                    span: (start, self.prev_end()),
+                }],
+            }
+        };
+        self.expect_sym("}")?;
+        self.depth -= 1 + PATTERN_COST;
+        if let Some(c) = q
+            .clauses
+            .iter()
+            .find(|c| c.is_write() || matches!(c, Clause::Call { .. } | Clause::LoadCsv { .. }))
+        {
+            return Err(self.err_at(
+                at,
+                "InvalidClauseComposition",
+                format!("COUNT subqueries cannot contain {}", c.name()),
+            ));
+        }
+        if !matches!(q.clauses.last(), Some(Clause::Return(_))) {
+            // Count the rows the body produces.
+            q.clauses.push(Clause::Return(Projection {
+                distinct: false,
+                star: false,
+                items: vec![ProjItem {
+                    expr: Expr::Lit(Value::Int(1)),
+                    alias: Some(" row".into()),
+                    text: String::new(),
+                }],
+                order: vec![],
+                skip: None,
+                limit: None,
+                where_: None,
+                span: (at, at),
+            }));
+        }
+        Ok(Expr::CountQuery(Box::new(q)))
     }
 
     fn exists_subquery(&mut self) -> Result<Expr> {

@@ -125,6 +125,11 @@ fn queries_over_the_code_graph() {
         ),
         ("MATCH (x:Struct|File) RETURN count(*) AS c", "c\n3"),
         (
+            "MATCH (f:Function) RETURN f.name, COUNT { (f)-[:CALLS]->() } AS out, COUNT { MATCH (f)<-[:CALLS]-(c) WHERE c.name <> 'main' RETURN c } AS inn ORDER BY f.name",
+            "f.name | out | inn\n'helper' | 0 | 2\n'main' | 1 | 0\n'parse' | 1 | 1\n'run' | 2 | 0",
+        ),
+        ("MATCH (f:Function {name: 'main'}) RETURN elementId(f) = toString(id(f)) AS same", "same\ntrue"),
+        (
             "MATCH (a)-[:CALLS]->(f:Function {name: 'run'})-[:CALLS]->(b) RETURN a.name, b.name ORDER BY b.name",
             "a.name | b.name\n'main' | 'helper'\n'main' | 'parse'",
         ),
