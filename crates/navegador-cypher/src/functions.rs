@@ -4,7 +4,7 @@ use navegador_graph::Value;
 use std::sync::Arc;
 
 use crate::error::{CypherError, Result};
-use crate::eval::{format_float, scalar_string, Ctx};
+use crate::eval::{scalar_string, Ctx};
 use crate::values::type_name;
 
 fn arity(name: &str, args: &[Value], lo: usize, hi: usize) -> Result<()> {
@@ -392,8 +392,4 @@ pub fn parse_number(t: &str) -> Option<Value> {
         return None;
     }
     t.parse::<f64>().ok().map(Value::Float)
-}
-
-pub fn _float_text(f: f64) -> String {
-    format_float(f)
 }

@@ -2,20 +2,19 @@
 //!
 //! Stages, one module each: `lexer` -> `parser` (AST with spans) -> `semantic` (scope and
 //! clause checks, read-only policy) -> `plan` (logical plan with row estimates from
-//! `GraphRead::stats`) -> `exec` (row-at-a-time interpreter with a time budget, a row cap
-//! and a cancellation flag).
+//! `GraphRead::stats`) -> `exec` (clause-at-a-time interpreter with a time budget, a row
+//! cap, a memory budget and a cancellation flag). `matcher` binds patterns, `eval`
+//! evaluates expressions, `json` renders results. See `docs/cypher.md`.
 
 pub mod ast;
 mod error;
-mod lexer;
-mod parser;
-
-pub use error::{CypherError, Position};
 mod eval;
 mod exec;
 mod functions;
 mod json;
+mod lexer;
 mod matcher;
+mod parser;
 pub mod plan;
 mod semantic;
 mod values;
@@ -27,6 +26,7 @@ use std::time::Duration;
 
 use navegador_graph::{GraphRead, GraphWrite, Value};
 
+pub use error::{CypherError, Position};
 pub use exec::QueryStats;
 pub use json::{result_to_json, value_to_json};
 pub use plan::{Plan, PlanOp};
