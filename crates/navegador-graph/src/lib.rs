@@ -1,1 +1,151 @@
-//! navegador-graph
+//! navegador-graph: the property-graph vocabulary shared by the Cypher engine and the stores.
+//!
+//! The crate does no I/O. It defines values, nodes, edges, the read/write capability traits
+//! (`GraphRead`, `GraphWrite`, kept separate so a read-only query can run on a shared
+//! reference) and `MemGraph`, the in-memory implementation used by tests and the TCK runner.
+//! The traits return owned `Vec`s so a SQL backend can implement them one statement per call.
+
+pub mod conformance;
+mod mem;
+mod value;
+
+pub use mem::MemGraph;
+pub use value::{Edge, Node, Path, Value};
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Identifier of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(pub i64);
+
+/// Identifier of an edge (relationship).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EdgeId(pub i64);
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl fmt::Display for EdgeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Which edges of a node to follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Edges whose `src` is the node.
+    Outgoing,
+    /// Edges whose `dst` is the node.
+    Incoming,
+    /// Both; a self-loop is reported once.
+    Both,
+}
+
+/// Errors a graph backend can report.
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+pub enum GraphError {
+    #[error("node {0} not found")]
+    NodeNotFound(NodeId),
+    #[error("edge {0} not found")]
+    EdgeNotFound(EdgeId),
+    #[error("cannot delete node {0} because it still has relationships; use DETACH DELETE")]
+    NodeHasEdges(NodeId),
+    #[error("invalid property value for key '{key}': {reason}")]
+    InvalidProperty { key: String, reason: String },
+    #[error("storage error: {0}")]
+    Storage(String),
+}
+
+/// Statistics the Cypher planner uses to estimate rows per operator.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GraphStats {
+    pub node_count: u64,
+    /// Nodes per label.
+    pub label_counts: BTreeMap<String, u64>,
+    /// Edges per relationship type.
+    pub edge_counts: BTreeMap<String, u64>,
+    /// Average number of outgoing edges of a type per node that has at least one.
+    pub avg_out_degree: BTreeMap<String, f64>,
+    /// Average number of incoming edges of a type per node that has at least one.
+    pub avg_in_degree: BTreeMap<String, f64>,
+    /// Node property keys with an index (lookups by value are cheap).
+    pub indexed_properties: Vec<String>,
+}
+
+impl GraphStats {
+    /// Total number of edges.
+    pub fn edge_count(&self) -> u64 {
+        self.edge_counts.values().sum()
+    }
+}
+
+/// Labels, relationship types and property keys present in a graph.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schema {
+    pub labels: Vec<String>,
+    pub rel_types: Vec<String>,
+    pub node_property_keys: Vec<String>,
+    pub edge_property_keys: Vec<String>,
+}
+
+/// Read access to a property graph. Object-safe; every call returns owned data.
+pub trait GraphRead {
+    /// The node with this id, if it exists.
+    fn node(&self, id: NodeId) -> Result<Option<Node>, GraphError>;
+    /// The edge with this id, if it exists.
+    fn edge(&self, id: EdgeId) -> Result<Option<Edge>, GraphError>;
+    /// Ids of nodes carrying `label`, or of all nodes when `label` is `None`, ascending.
+    fn node_ids(&self, label: Option<&str>) -> Result<Vec<NodeId>, GraphError>;
+    /// Ids of nodes (with `label`, if given) whose property `key` equals `value`
+    /// (Cypher equality: `1 = 1.0`). Backends index some keys (see `GraphStats::indexed_properties`).
+    fn node_ids_by_property(
+        &self,
+        label: Option<&str>,
+        key: &str,
+        value: &Value,
+    ) -> Result<Vec<NodeId>, GraphError>;
+    /// Edges touching `node` in `direction`, restricted to `types` unless it is empty.
+    fn edges_of(
+        &self,
+        node: NodeId,
+        direction: Direction,
+        types: &[String],
+    ) -> Result<Vec<Edge>, GraphError>;
+    /// Counts and degrees for the cost model.
+    fn stats(&self) -> Result<GraphStats, GraphError>;
+    /// Labels, types and property keys in use.
+    fn schema(&self) -> Result<Schema, GraphError>;
+}
+
+/// Write access to a property graph.
+pub trait GraphWrite: GraphRead {
+    fn create_node(
+        &mut self,
+        labels: &[String],
+        props: BTreeMap<String, Value>,
+    ) -> Result<NodeId, GraphError>;
+    fn create_edge(
+        &mut self,
+        src: NodeId,
+        dst: NodeId,
+        rel_type: &str,
+        props: BTreeMap<String, Value>,
+    ) -> Result<EdgeId, GraphError>;
+    /// Sets a node property; a `Null` value removes it.
+    fn set_node_property(&mut self, id: NodeId, key: &str, value: Value) -> Result<(), GraphError>;
+    /// Sets an edge property; a `Null` value removes it.
+    fn set_edge_property(&mut self, id: EdgeId, key: &str, value: Value) -> Result<(), GraphError>;
+    /// Adds a label; returns whether the node did not have it.
+    fn add_label(&mut self, id: NodeId, label: &str) -> Result<bool, GraphError>;
+    /// Removes a label; returns whether the node had it.
+    fn remove_label(&mut self, id: NodeId, label: &str) -> Result<bool, GraphError>;
+    /// Deletes a node; fails with `NodeHasEdges` unless `detach` or the node has no edges.
+    /// Returns the number of edges deleted along with it.
+    fn delete_node(&mut self, id: NodeId, detach: bool) -> Result<usize, GraphError>;
+    fn delete_edge(&mut self, id: EdgeId) -> Result<(), GraphError>;
+}

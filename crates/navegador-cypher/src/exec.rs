@@ -1,0 +1,1201 @@
+//! The interpreter: runs clauses one after another over materialised rows.
+//!
+//! Every clause consumes all rows of the previous one before the next starts, which
+//! gives writes the "eager" semantics Cypher requires (a MATCH never sees rows a later
+//! CREATE in the same query makes).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use navegador_graph::{
+    Direction, Edge, EdgeId, GraphError, GraphRead, GraphStats, GraphWrite, Node, NodeId, Path,
+    Schema, Value,
+};
+
+use crate::ast::*;
+use crate::error::{CypherError, Result};
+use crate::eval::{eval, truthy, Ctx, Guard, Row};
+use crate::matcher::{match_parts, part_vars};
+use crate::values::{total_cmp, type_name, Key};
+
+/// Counters of side effects, as reported by `QueryResult::stats`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct QueryStats {
+    pub nodes_created: u64,
+    pub nodes_deleted: u64,
+    pub relationships_created: u64,
+    pub relationships_deleted: u64,
+    pub properties_set: u64,
+    pub labels_added: u64,
+    pub labels_removed: u64,
+}
+
+/// The graph a query runs against: read-only or writable.
+pub enum GraphHandle<'a> {
+    Read(&'a dyn GraphRead),
+    Write(&'a mut dyn GraphWrite),
+}
+
+impl GraphRead for GraphHandle<'_> {
+    fn node(&self, id: NodeId) -> Result<Option<Node>, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.node(id),
+            GraphHandle::Write(g) => g.node(id),
+        }
+    }
+    fn edge(&self, id: EdgeId) -> Result<Option<Edge>, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.edge(id),
+            GraphHandle::Write(g) => g.edge(id),
+        }
+    }
+    fn node_ids(&self, label: Option<&str>) -> Result<Vec<NodeId>, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.node_ids(label),
+            GraphHandle::Write(g) => g.node_ids(label),
+        }
+    }
+    fn node_ids_by_property(
+        &self,
+        label: Option<&str>,
+        key: &str,
+        value: &Value,
+    ) -> Result<Vec<NodeId>, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.node_ids_by_property(label, key, value),
+            GraphHandle::Write(g) => g.node_ids_by_property(label, key, value),
+        }
+    }
+    fn edges_of(
+        &self,
+        node: NodeId,
+        direction: Direction,
+        types: &[String],
+    ) -> Result<Vec<Edge>, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.edges_of(node, direction, types),
+            GraphHandle::Write(g) => g.edges_of(node, direction, types),
+        }
+    }
+    fn stats(&self) -> Result<GraphStats, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.stats(),
+            GraphHandle::Write(g) => g.stats(),
+        }
+    }
+    fn schema(&self) -> Result<Schema, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.schema(),
+            GraphHandle::Write(g) => g.schema(),
+        }
+    }
+}
+
+pub struct Output {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+pub struct Exec<'a, 'p> {
+    pub g: GraphHandle<'a>,
+    pub params: &'p BTreeMap<String, Value>,
+    pub guard: Guard,
+    pub gstats: GraphStats,
+    pub qstats: QueryStats,
+    pub deleted: BTreeSet<(bool, i64)>,
+    /// `QueryOptions::max_rows`: a plain RETURN needs no more than this plus one row.
+    pub max_rows: usize,
+    /// Rows the current clause may stop after (set per clause by `run_single`).
+    pub limit_hint: Option<usize>,
+}
+
+fn is_read(c: &Clause) -> bool {
+    matches!(c, Clause::Match { .. } | Clause::Unwind { .. })
+}
+
+/// Upper bound on rows any clause may produce; beyond it the query is refused rather
+/// than exhausting memory.
+pub const MAX_INTERMEDIATE_ROWS: usize = 2_000_000;
+
+fn too_many() -> CypherError {
+    CypherError::Unsupported(format!(
+        "intermediate result exceeded {MAX_INTERMEDIATE_ROWS} rows; add filters or a LIMIT"
+    ))
+}
+
+/// How many input rows the projection `p` can possibly use, if bounded: a plain
+/// projection (no aggregation, DISTINCT, ORDER BY or WHERE) with a literal LIMIT.
+fn rows_needed(p: &Projection, is_return: bool, max_rows: usize) -> Option<usize> {
+    if p.distinct
+        || !p.order.is_empty()
+        || p.where_.is_some()
+        || p.items.iter().any(|i| i.expr.contains_aggregate())
+    {
+        return None;
+    }
+    let lit = |e: &Option<Expr>| match e {
+        Some(Expr::Lit(Value::Int(i))) if *i >= 0 => Some(Some(*i as usize)),
+        None => Some(None),
+        _ => None,
+    };
+    let skip = lit(&p.skip)?.unwrap_or(0);
+    let limit = match lit(&p.limit)? {
+        Some(l) => Some(l),
+        None if is_return => Some(max_rows.saturating_add(1)),
+        None => None,
+    };
+    limit.map(|l| l.min(max_rows.saturating_add(1)).saturating_add(skip))
+}
+
+macro_rules! ctx {
+    ($s:expr) => {
+        Ctx {
+            g: &$s.g,
+            params: $s.params,
+            guard: &$s.guard,
+            stats: &$s.gstats,
+            deleted: &$s.deleted,
+        }
+    };
+}
+
+impl Exec<'_, '_> {
+    fn write(&mut self, clause: &str) -> Result<&mut dyn GraphWrite> {
+        match &mut self.g {
+            GraphHandle::Write(g) => Ok(&mut **g),
+            GraphHandle::Read(_) => Err(CypherError::ReadOnly {
+                clause: clause.to_string(),
+            }),
+        }
+    }
+
+    pub fn run_query(&mut self, q: &Query) -> Result<Output> {
+        let mut out = self.run_single(&q.parts[0])?;
+        for (i, part) in q.parts.iter().enumerate().skip(1) {
+            let next = self.run_single(part)?;
+            out.rows.extend(next.rows);
+            if !q.union_all[i - 1] {
+                let mut seen = BTreeSet::new();
+                out.rows.retain(|r| seen.insert(Key(r.clone())));
+            }
+        }
+        if q.parts.len() > 1 && q.union_all.iter().all(|a| !a) {
+            let mut seen = BTreeSet::new();
+            out.rows.retain(|r| seen.insert(Key(r.clone())));
+        }
+        Ok(out)
+    }
+
+    fn run_single(&mut self, q: &SingleQuery) -> Result<Output> {
+        self.run_single_from(q, Row::new())
+    }
+
+    /// Runs `q` starting from one row (the outer row of a correlated subquery).
+    pub fn run_single_from(&mut self, q: &SingleQuery, start: Row) -> Result<Output> {
+        let mut scope: Vec<String> = start.keys().cloned().collect();
+        let mut rows = vec![start];
+        for (i, c) in q.clauses.iter().enumerate() {
+            self.limit_hint = match q.clauses.get(i + 1) {
+                Some(Clause::Return(p)) if is_read(c) => rows_needed(p, true, self.max_rows),
+                Some(Clause::With(p)) if is_read(c) => rows_needed(p, false, self.max_rows),
+                _ => None,
+            };
+            if let Clause::Return(p) = c {
+                let (names, out) = self.project(rows, p, &scope)?;
+                let rows = out
+                    .into_iter()
+                    .map(|r| {
+                        names
+                            .iter()
+                            .map(|n| r.get(n).cloned().unwrap_or(Value::Null))
+                            .collect()
+                    })
+                    .collect();
+                return Ok(Output {
+                    columns: names,
+                    rows,
+                });
+            }
+            rows = self.clause(c, rows, &mut scope)?;
+        }
+        Ok(Output {
+            columns: vec![],
+            rows: vec![],
+        })
+    }
+
+    fn clause(&mut self, c: &Clause, rows: Vec<Row>, scope: &mut Vec<String>) -> Result<Vec<Row>> {
+        let add_scope = |scope: &mut Vec<String>, vars: Vec<String>| {
+            for v in vars {
+                if !scope.contains(&v) {
+                    scope.push(v);
+                }
+            }
+        };
+        Ok(match c {
+            Clause::Match {
+                optional,
+                pattern,
+                where_,
+                ..
+            } => {
+                let new_vars: Vec<String> = pattern.iter().flat_map(part_vars).collect();
+                add_scope(scope, new_vars.clone());
+                let mut out = Vec::new();
+                // shortestPath filters whole match sets, so it cannot stop early.
+                let shortest = pattern.iter().any(|p| p.shortest != Shortest::No);
+                let cap = if shortest {
+                    usize::MAX
+                } else {
+                    self.limit_hint.unwrap_or(usize::MAX)
+                };
+                let ctx = ctx!(self);
+                for row in rows {
+                    ctx.guard.check()?;
+                    if out.len() >= cap {
+                        break;
+                    }
+                    let before = out.len();
+                    let mut err = None;
+                    match_parts(&ctx, pattern, where_.as_ref(), &row, &mut |r| {
+                        if let Some(w) = where_ {
+                            match eval(&ctx, w, &r).and_then(|v| truthy(&v)) {
+                                Ok(Some(true)) => {}
+                                Ok(_) => return Ok(true),
+                                Err(e) => {
+                                    err = Some(e);
+                                    return Ok(false);
+                                }
+                            }
+                        }
+                        out.push(r);
+                        if out.len() > MAX_INTERMEDIATE_ROWS {
+                            err = Some(too_many());
+                            return Ok(false);
+                        }
+                        Ok(out.len() < cap)
+                    })?;
+                    if let Some(e) = err {
+                        return Err(e);
+                    }
+                    keep_shortest(pattern, &mut out, before);
+                    if *optional && out.len() == before {
+                        let mut r = row;
+                        for v in &new_vars {
+                            r.entry(v.clone()).or_insert(Value::Null);
+                        }
+                        out.push(r);
+                    }
+                }
+                out
+            }
+            Clause::Unwind { expr, alias, .. } => {
+                add_scope(scope, vec![alias.clone()]);
+                let ctx = ctx!(self);
+                let mut out = Vec::new();
+                for row in rows {
+                    ctx.guard.check()?;
+                    let items = match eval(&ctx, expr, &row)? {
+                        Value::Null => vec![],
+                        Value::List(l) => l,
+                        other => vec![other],
+                    };
+                    for it in items {
+                        let mut r = row.clone();
+                        r.insert(alias.clone(), it);
+                        out.push(r);
+                    }
+                    if out.len() > MAX_INTERMEDIATE_ROWS {
+                        return Err(too_many());
+                    }
+                }
+                out
+            }
+            Clause::With(p) => {
+                let (names, out) = self.project(rows, p, scope)?;
+                *scope = names;
+                out
+            }
+            Clause::Return(_) => unreachable!("RETURN is handled by run_single"),
+            Clause::Create { pattern, .. } => {
+                add_scope(scope, pattern.iter().flat_map(part_vars).collect());
+                let mut out = Vec::with_capacity(rows.len());
+                for mut row in rows {
+                    for part in pattern {
+                        self.create_part(part, &mut row)?;
+                    }
+                    out.push(row);
+                }
+                out
+            }
+            Clause::Merge {
+                part,
+                on_create,
+                on_match,
+                ..
+            } => {
+                add_scope(scope, part_vars(part));
+                let mut out = Vec::new();
+                for row in rows {
+                    let mut found = Vec::new();
+                    {
+                        let ctx = ctx!(self);
+                        let mut props: Vec<&Expr> =
+                            part.nodes().filter_map(|n| n.props.as_ref()).collect();
+                        props.extend(part.chain.iter().filter_map(|(r, _)| r.props.as_ref()));
+                        for p in props {
+                            if let Value::Map(m) = eval(&ctx, p, &row)? {
+                                if m.values().any(Value::is_null) {
+                                    return Err(CypherError::Runtime {
+                                        code: "MergeReadOwnWrites",
+                                        message: "MERGE cannot use null property values".into(),
+                                    });
+                                }
+                            }
+                        }
+                        match_parts(&ctx, std::slice::from_ref(part), None, &row, &mut |r| {
+                            found.push(r);
+                            Ok(true)
+                        })?;
+                    }
+                    if found.is_empty() {
+                        let mut r = row;
+                        self.create_part(part, &mut r)?;
+                        self.set_items(on_create, &mut r)?;
+                        out.push(r);
+                    } else {
+                        for mut r in found {
+                            self.set_items(on_match, &mut r)?;
+                            out.push(r);
+                        }
+                    }
+                }
+                self.refresh(out)?
+            }
+            Clause::Set { items, .. } => {
+                let mut out = Vec::with_capacity(rows.len());
+                for mut row in rows {
+                    self.set_items(items, &mut row)?;
+                    out.push(row);
+                }
+                self.refresh(out)?
+            }
+            Clause::Remove { items, .. } => {
+                let mut out = Vec::with_capacity(rows.len());
+                for mut row in rows {
+                    for it in items {
+                        match it {
+                            RemoveItem::Prop { target, key } => {
+                                let t = eval(&ctx!(self), target, &row)?;
+                                self.set_prop(&t, key, Value::Null, "REMOVE")?;
+                            }
+                            RemoveItem::Labels { var, labels } => {
+                                if let Some(Value::Node(n)) = row.get(var).cloned() {
+                                    for l in labels {
+                                        if self.write("REMOVE")?.remove_label(n.id, l)? {
+                                            self.qstats.labels_removed += 1;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        self.refresh_row(&mut row)?;
+                    }
+                    out.push(row);
+                }
+                self.refresh(out)?
+            }
+            Clause::Delete { detach, exprs, .. } => {
+                let mut nodes: Vec<NodeId> = Vec::new();
+                let mut edges: Vec<EdgeId> = Vec::new();
+                {
+                    let ctx = ctx!(self);
+                    for row in &rows {
+                        for e in exprs {
+                            collect_deletes(eval(&ctx, e, row)?, &mut nodes, &mut edges)?;
+                        }
+                    }
+                }
+                let name = if *detach { "DETACH DELETE" } else { "DELETE" };
+                for e in edges {
+                    self.deleted.insert((false, e.0));
+                    match self.write(name)?.delete_edge(e) {
+                        Ok(()) => self.qstats.relationships_deleted += 1,
+                        Err(GraphError::EdgeNotFound(_)) => {}
+                        Err(err) => return Err(err.into()),
+                    }
+                }
+                for n in nodes {
+                    if *detach {
+                        for e in self.g.edges_of(n, Direction::Both, &[])? {
+                            self.deleted.insert((false, e.id.0));
+                        }
+                    }
+                    self.deleted.insert((true, n.0));
+                    match self.write(name)?.delete_node(n, *detach) {
+                        Ok(k) => {
+                            self.qstats.nodes_deleted += 1;
+                            self.qstats.relationships_deleted += k as u64;
+                        }
+                        Err(GraphError::NodeNotFound(_)) => {}
+                        Err(GraphError::NodeHasEdges(id)) => {
+                            return Err(CypherError::Constraint {
+                                message: format!("cannot delete node {id} because it still has relationships; use DETACH DELETE"),
+                            })
+                        }
+                        Err(err) => return Err(err.into()),
+                    }
+                }
+                rows
+            }
+            Clause::Foreach {
+                var, list, body, ..
+            } => {
+                for row in &rows {
+                    let items = match eval(&ctx!(self), list, row)? {
+                        Value::Null => vec![],
+                        Value::List(l) => l,
+                        other => {
+                            return Err(CypherError::type_err(format!(
+                                "FOREACH expects a list, got {}",
+                                type_name(&other)
+                            )))
+                        }
+                    };
+                    for it in items {
+                        let mut r = row.clone();
+                        r.insert(var.clone(), it);
+                        let mut inner_rows = vec![r];
+                        let mut inner_scope = scope.clone();
+                        inner_scope.push(var.clone());
+                        for c in body {
+                            inner_rows = self.clause(c, inner_rows, &mut inner_scope)?;
+                        }
+                    }
+                }
+                self.refresh(rows)?
+            }
+            Clause::Call { name, .. } => return Err(CypherError::Procedure { name: name.clone() }),
+            Clause::LoadCsv { .. } => return Err(CypherError::Unsupported("LOAD CSV".into())),
+        })
+    }
+
+    /// Re-reads nodes and relationships bound in rows after a write.
+    fn refresh(&self, mut rows: Vec<Row>) -> Result<Vec<Row>> {
+        for r in &mut rows {
+            self.refresh_row(r)?;
+        }
+        Ok(rows)
+    }
+
+    fn refresh_row(&self, r: &mut Row) -> Result<()> {
+        for v in r.values_mut() {
+            self.refresh_value(v)?;
+        }
+        Ok(())
+    }
+
+    fn refresh_value(&self, v: &mut Value) -> Result<()> {
+        match v {
+            Value::Node(n) => {
+                if let Some(f) = self.g.node(n.id)? {
+                    *n = Arc::new(f);
+                }
+            }
+            Value::Relationship(e) => {
+                if let Some(f) = self.g.edge(e.id)? {
+                    *e = Arc::new(f);
+                }
+            }
+            Value::List(l) => {
+                for x in l {
+                    self.refresh_value(x)?;
+                }
+            }
+            Value::Path(p) => {
+                let p = Arc::make_mut(p);
+                for n in &mut p.nodes {
+                    if let Some(f) = self.g.node(n.id)? {
+                        *n = f;
+                    }
+                }
+                for e in &mut p.edges {
+                    if let Some(f) = self.g.edge(e.id)? {
+                        *e = f;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn eval_props(&self, e: Option<&Expr>, row: &Row) -> Result<BTreeMap<String, Value>> {
+        let Some(e) = e else {
+            return Ok(BTreeMap::new());
+        };
+        match eval(&ctx!(self), e, row)? {
+            Value::Map(m) => {
+                for (k, v) in &m {
+                    check_storable(k, v)?;
+                }
+                Ok(m.into_iter().filter(|(_, v)| !v.is_null()).collect())
+            }
+            Value::Null => Ok(BTreeMap::new()),
+            other => Err(CypherError::type_err(format!(
+                "properties must be a map, got {}",
+                type_name(&other)
+            ))),
+        }
+    }
+
+    fn create_part(&mut self, part: &PatternPart, row: &mut Row) -> Result<()> {
+        let mut nodes: Vec<Node> = Vec::new();
+        for np in part.nodes() {
+            if let Some(Value::Node(n)) = np.var.as_ref().and_then(|v| row.get(v)) {
+                nodes.push((**n).clone());
+                continue;
+            }
+            if let Some(Some(Value::Null)) = np.var.as_ref().map(|v| row.get(v)) {
+                return Err(CypherError::semantic(
+                    "VariableAlreadyBound",
+                    "cannot create a relationship to a null node",
+                ));
+            }
+            let props = self.eval_props(np.props.as_ref(), row)?;
+            let labels: Vec<String> = np.labels.iter().flatten().cloned().collect();
+            let nprops = props.len() as u64;
+            let g = self.write("CREATE")?;
+            let id = g.create_node(&labels, props)?;
+            let node = g.node(id)?.ok_or(GraphError::NodeNotFound(id))?;
+            self.qstats.nodes_created += 1;
+            self.qstats.labels_added += node.labels.len() as u64;
+            self.qstats.properties_set += nprops;
+            if let Some(v) = &np.var {
+                row.insert(v.clone(), Value::Node(Arc::new(node.clone())));
+            }
+            nodes.push(node);
+        }
+        let mut edges = Vec::new();
+        for (i, (rp, _)) in part.chain.iter().enumerate() {
+            let props = self.eval_props(rp.props.as_ref(), row)?;
+            let (src, dst) = match rp.dir {
+                Dir::Left => (nodes[i + 1].id, nodes[i].id),
+                _ => (nodes[i].id, nodes[i + 1].id),
+            };
+            let ty = rp.types.first().cloned().unwrap_or_default();
+            let nprops = props.len() as u64;
+            let g = self.write("CREATE")?;
+            let id = g.create_edge(src, dst, &ty, props)?;
+            let e = g.edge(id)?.ok_or(GraphError::EdgeNotFound(id))?;
+            self.qstats.relationships_created += 1;
+            self.qstats.properties_set += nprops;
+            if let Some(v) = &rp.var {
+                row.insert(v.clone(), Value::Relationship(Arc::new(e.clone())));
+            }
+            edges.push(e);
+        }
+        if let Some(v) = &part.var {
+            row.insert(v.clone(), Value::Path(Arc::new(Path { nodes, edges })));
+        }
+        Ok(())
+    }
+
+    fn set_prop(&mut self, target: &Value, key: &str, value: Value, clause: &str) -> Result<()> {
+        check_storable(key, &value)?;
+        match target {
+            Value::Null => {}
+            Value::Node(n) => {
+                self.write(clause)?.set_node_property(n.id, key, value)?;
+                self.qstats.properties_set += 1;
+            }
+            Value::Relationship(r) => {
+                self.write(clause)?.set_edge_property(r.id, key, value)?;
+                self.qstats.properties_set += 1;
+            }
+            other => {
+                return Err(CypherError::type_err(format!(
+                    "cannot set a property on {}",
+                    type_name(other)
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    fn set_items(&mut self, items: &[SetItem], row: &mut Row) -> Result<()> {
+        // Earlier rows of this clause may have written to entities this row holds.
+        if !items.is_empty() {
+            self.refresh_row(row)?;
+        }
+        for it in items {
+            match it {
+                SetItem::Prop { target, key, value } => {
+                    let (t, v) = {
+                        let ctx = ctx!(self);
+                        (eval(&ctx, target, row)?, eval(&ctx, value, row)?)
+                    };
+                    self.set_prop(&t, key, v, "SET")?;
+                }
+                SetItem::Replace { var, value } | SetItem::Merge { var, value } => {
+                    let replace = matches!(it, SetItem::Replace { .. });
+                    let t = row.get(var).cloned().unwrap_or(Value::Null);
+                    let v = eval(&ctx!(self), value, row)?;
+                    let map = match v {
+                        Value::Map(m) => m,
+                        Value::Node(n) => n.props.clone(),
+                        Value::Relationship(r) => r.props.clone(),
+                        Value::Null if replace => BTreeMap::new(),
+                        Value::Null => continue,
+                        other => {
+                            return Err(CypherError::type_err(format!(
+                                "SET expects a map, got {}",
+                                type_name(&other)
+                            )))
+                        }
+                    };
+                    let existing: Vec<String> = match &t {
+                        Value::Node(n) => n.props.keys().cloned().collect(),
+                        Value::Relationship(r) => r.props.keys().cloned().collect(),
+                        Value::Null => continue,
+                        other => {
+                            return Err(CypherError::type_err(format!(
+                                "cannot set properties on {}",
+                                type_name(other)
+                            )))
+                        }
+                    };
+                    if replace {
+                        for k in existing {
+                            if !map.contains_key(&k) {
+                                self.set_prop(&t, &k, Value::Null, "SET")?;
+                            }
+                        }
+                    }
+                    for (k, v) in map {
+                        self.set_prop(&t, &k, v, "SET")?;
+                    }
+                }
+                SetItem::Labels { var, labels } => {
+                    if let Some(Value::Node(n)) = row.get(var).cloned() {
+                        for l in labels {
+                            if self.write("SET")?.add_label(n.id, l)? {
+                                self.qstats.labels_added += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            self.refresh_row(row)?;
+        }
+        Ok(())
+    }
+
+    /// WITH / RETURN: projection, aggregation, DISTINCT, ORDER BY, SKIP, LIMIT, WHERE.
+    fn project(
+        &mut self,
+        rows: Vec<Row>,
+        p: &Projection,
+        scope: &[String],
+    ) -> Result<(Vec<String>, Vec<Row>)> {
+        let mut items: Vec<ProjItem> = Vec::new();
+        if p.star {
+            let mut vars: Vec<String> = scope
+                .iter()
+                .filter(|v| !v.starts_with(' '))
+                .cloned()
+                .collect();
+            vars.sort();
+            for v in vars {
+                items.push(ProjItem {
+                    expr: Expr::Var(v.clone()),
+                    alias: None,
+                    text: v,
+                });
+            }
+        }
+        items.extend(p.items.iter().cloned());
+        let names: Vec<String> = items.iter().map(|i| i.name().to_string()).collect();
+        let aggregating = items.iter().any(|i| i.expr.contains_aggregate());
+        let ctx = ctx!(self);
+
+        // (output row, context row for ORDER BY)
+        let mut produced: Vec<(Row, Row)> = Vec::new();
+        if aggregating {
+            let mut aggs: Vec<Expr> = Vec::new();
+            let rewritten: Vec<Expr> = items
+                .iter()
+                .map(|i| rewrite_aggs(&i.expr, &mut aggs))
+                .collect();
+            let order_rw: Vec<Expr> = p
+                .order
+                .iter()
+                .map(|(e, _)| rewrite_aggs(e, &mut aggs))
+                .collect();
+            let key_idx: Vec<usize> = (0..items.len())
+                .filter(|i| !items[*i].expr.contains_aggregate())
+                .collect();
+            let mut groups: BTreeMap<Key, usize> = BTreeMap::new();
+            let mut states: Vec<(Row, Vec<AggState>)> = Vec::new();
+            for row in rows {
+                ctx.guard.check()?;
+                let key = Key(key_idx
+                    .iter()
+                    .map(|i| eval(&ctx, &items[*i].expr, &row))
+                    .collect::<Result<_>>()?);
+                let gi = match groups.get(&key) {
+                    Some(g) => *g,
+                    None => {
+                        groups.insert(key, states.len());
+                        states.push((
+                            row.clone(),
+                            aggs.iter().map(|_| AggState::default()).collect(),
+                        ));
+                        states.len() - 1
+                    }
+                };
+                for (k, a) in aggs.iter().enumerate() {
+                    states[gi].1[k].update(&ctx, a, &row)?;
+                }
+            }
+            if states.is_empty() && key_idx.is_empty() {
+                states.push((
+                    Row::new(),
+                    aggs.iter().map(|_| AggState::default()).collect(),
+                ));
+            }
+            for (first, st) in states {
+                let mut r = first;
+                for (k, (a, s)) in aggs.iter().zip(st).enumerate() {
+                    r.insert(agg_name(k), s.finish(&ctx, a, &r)?);
+                }
+                let mut out = Row::new();
+                for (n, e) in names.iter().zip(&rewritten) {
+                    out.insert(n.clone(), eval(&ctx, e, &r)?);
+                }
+                let mut c = r;
+                c.extend(out.clone());
+                produced.push((out, c));
+            }
+            // ORDER BY expressions evaluated on the aggregated context.
+            if !p.order.is_empty() {
+                let mut keyed = Vec::with_capacity(produced.len());
+                for (out, c) in produced {
+                    let mut ks = Vec::new();
+                    for e in &order_rw {
+                        ks.push(eval(&ctx, e, &c)?);
+                    }
+                    keyed.push((ks, out, c));
+                }
+                return self.finish_projection(p, names, keyed, true);
+            }
+        } else {
+            for row in rows {
+                ctx.guard.check()?;
+                let mut out = Row::new();
+                for (n, i) in names.iter().zip(&items) {
+                    out.insert(n.clone(), eval(&ctx, &i.expr, &row)?);
+                }
+                let mut c = row;
+                c.extend(out.clone());
+                produced.push((out, c));
+            }
+        }
+        let keyed = produced
+            .into_iter()
+            .map(|(o, c)| (Vec::new(), o, c))
+            .collect();
+        self.finish_projection(p, names, keyed, false)
+    }
+
+    fn finish_projection(
+        &mut self,
+        p: &Projection,
+        names: Vec<String>,
+        mut rows: Vec<(Vec<Value>, Row, Row)>,
+        keys_ready: bool,
+    ) -> Result<(Vec<String>, Vec<Row>)> {
+        let ctx = ctx!(self);
+        if p.distinct {
+            let mut seen = BTreeSet::new();
+            rows.retain(|(_, o, _)| seen.insert(Key(names.iter().map(|n| o[n].clone()).collect())));
+        }
+        if !p.order.is_empty() {
+            if !keys_ready {
+                for (ks, _, c) in rows.iter_mut() {
+                    for (e, _) in &p.order {
+                        ks.push(eval(&ctx, e, c)?);
+                    }
+                }
+            }
+            let asc: Vec<bool> = p.order.iter().map(|(_, a)| *a).collect();
+            rows.sort_by(|a, b| {
+                for (i, up) in asc.iter().enumerate() {
+                    let o = total_cmp(&a.0[i], &b.0[i]);
+                    let o = if *up { o } else { o.reverse() };
+                    if o != std::cmp::Ordering::Equal {
+                        return o;
+                    }
+                }
+                std::cmp::Ordering::Equal
+            });
+        }
+        let skip = count_arg(&ctx, p.skip.as_ref(), "SKIP")?.unwrap_or(0);
+        let limit = count_arg(&ctx, p.limit.as_ref(), "LIMIT")?;
+        let mut rows: Vec<(Vec<Value>, Row, Row)> = rows.into_iter().skip(skip).collect();
+        if let Some(l) = limit {
+            rows.truncate(l);
+        }
+        let mut out = Vec::with_capacity(rows.len());
+        for (_, o, c) in rows {
+            if let Some(w) = &p.where_ {
+                if truthy(&eval(&ctx, w, &c)?)? != Some(true) {
+                    continue;
+                }
+            }
+            out.push(o);
+        }
+        Ok((names, out))
+    }
+}
+
+fn count_arg(ctx: &Ctx, e: Option<&Expr>, what: &str) -> Result<Option<usize>> {
+    let Some(e) = e else { return Ok(None) };
+    match eval(ctx, e, &Row::new()) {
+        Ok(Value::Int(i)) if i >= 0 => Ok(Some(i as usize)),
+        Ok(Value::Int(_)) => Err(CypherError::semantic(
+            "NegativeIntegerArgument",
+            format!("{what} must not be negative"),
+        )),
+        Ok(other) => Err(CypherError::semantic(
+            "InvalidArgumentType",
+            format!("{what} expects an integer, got {}", type_name(&other)),
+        )),
+        Err(CypherError::Semantic {
+            code: "UndefinedVariable",
+            ..
+        }) => Err(CypherError::semantic(
+            "NonConstantExpression",
+            format!("{what} must be a constant expression"),
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+fn check_storable(key: &str, v: &Value) -> Result<()> {
+    match v {
+        Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::String(_) => Ok(()),
+        Value::List(items) => {
+            let mut kind = None;
+            for it in items {
+                let k = type_name(it);
+                if matches!(
+                    it,
+                    Value::List(_)
+                        | Value::Map(_)
+                        | Value::Node(_)
+                        | Value::Relationship(_)
+                        | Value::Path(_)
+                ) {
+                    return Err(CypherError::type_err(format!(
+                        "property `{key}` cannot hold a list of {k}"
+                    )));
+                }
+                if it.is_null() {
+                    continue;
+                }
+                let k = if k == "FLOAT" { "INTEGER" } else { k };
+                if kind.is_some_and(|x| x != k) {
+                    return Err(CypherError::type_err(format!(
+                        "property `{key}` cannot hold a mixed list"
+                    )));
+                }
+                kind = Some(k);
+            }
+            Ok(())
+        }
+        other => Err(CypherError::type_err(format!(
+            "property `{key}` cannot hold a {}",
+            type_name(other)
+        ))),
+    }
+}
+
+fn collect_deletes(v: Value, nodes: &mut Vec<NodeId>, edges: &mut Vec<EdgeId>) -> Result<()> {
+    match v {
+        Value::Null => {}
+        Value::Node(n) => nodes.push(n.id),
+        Value::Relationship(r) => edges.push(r.id),
+        Value::Path(p) => {
+            edges.extend(p.edges.iter().map(|e| e.id));
+            nodes.extend(p.nodes.iter().map(|n| n.id));
+        }
+        Value::List(l) => {
+            for x in l {
+                collect_deletes(x, nodes, edges)?;
+            }
+        }
+        other => {
+            return Err(CypherError::type_err(format!(
+                "DELETE expects a node, relationship or path, got {}",
+                type_name(&other)
+            )))
+        }
+    }
+    Ok(())
+}
+
+fn agg_name(k: usize) -> String {
+    format!("  agg{k}")
+}
+
+/// Replaces aggregate calls with placeholder variables, collecting the calls.
+fn rewrite_aggs(e: &Expr, aggs: &mut Vec<Expr>) -> Expr {
+    if e.is_aggregate_call() {
+        aggs.push(e.clone());
+        return Expr::Var(agg_name(aggs.len() - 1));
+    }
+    let mut e = e.clone();
+    map_children(&mut e, &mut |c| *c = rewrite_aggs(c, aggs));
+    e
+}
+
+fn map_children(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    match e {
+        Expr::Prop(x, _) | Expr::Unary(_, x) | Expr::IsNull(x, _) | Expr::HasLabels(x, _) => f(x),
+        Expr::List(v) => v.iter_mut().for_each(f),
+        Expr::Map(v) => v.iter_mut().for_each(|(_, x)| f(x)),
+        Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            f(a);
+            f(b)
+        }
+        Expr::Compare(a, rest) => {
+            f(a);
+            rest.iter_mut().for_each(|(_, x)| f(x))
+        }
+        Expr::Slice(a, b, c) => {
+            f(a);
+            b.iter_mut().for_each(|x| f(x));
+            c.iter_mut().for_each(|x| f(x));
+        }
+        Expr::Func { args, .. } => args.iter_mut().for_each(f),
+        Expr::Case {
+            subject,
+            whens,
+            else_,
+        } => {
+            subject.iter_mut().for_each(|x| f(x));
+            whens.iter_mut().for_each(|(a, b)| {
+                f(a);
+                f(b)
+            });
+            else_.iter_mut().for_each(|x| f(x));
+        }
+        Expr::ListComp {
+            list, pred, proj, ..
+        } => {
+            f(list);
+            pred.iter_mut().for_each(|x| f(x));
+            proj.iter_mut().for_each(|x| f(x));
+        }
+        Expr::Quantifier { list, pred, .. } => {
+            f(list);
+            f(pred)
+        }
+        Expr::Reduce {
+            init, list, expr, ..
+        } => {
+            f(init);
+            f(list);
+            f(expr)
+        }
+        Expr::MapProj(_, items) => items.iter_mut().for_each(|i| {
+            if let MapItem::Lit(_, x) = i {
+                f(x)
+            }
+        }),
+        _ => {}
+    }
+}
+
+#[derive(Default)]
+struct AggState {
+    rows: u64,
+    values: Vec<Value>,
+}
+
+impl AggState {
+    fn update(&mut self, ctx: &Ctx, agg: &Expr, row: &Row) -> Result<()> {
+        self.rows += 1;
+        if let Expr::Func { args, .. } = agg {
+            if let Some(a) = args.first() {
+                let v = eval(ctx, a, row)?;
+                if !v.is_null() {
+                    ctx.guard.charge(1)?;
+                    self.values.push(v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self, ctx: &Ctx, agg: &Expr, row: &Row) -> Result<Value> {
+        let Expr::Func {
+            name,
+            distinct,
+            args,
+        } = agg
+        else {
+            return Ok(Value::Int(self.rows as i64));
+        };
+        let mut vals = self.values;
+        if *distinct {
+            let mut seen = BTreeSet::new();
+            vals.retain(|v| seen.insert(Key(vec![v.clone()])));
+        }
+        let lname = name.to_ascii_lowercase();
+        Ok(match lname.as_str() {
+            "count" => Value::Int(vals.len() as i64),
+            "collect" => Value::List(vals),
+            "min" => vals
+                .into_iter()
+                .min_by(total_cmp_ref)
+                .unwrap_or(Value::Null),
+            "max" => vals
+                .into_iter()
+                .max_by(total_cmp_ref)
+                .unwrap_or(Value::Null),
+            "sum" | "avg" => {
+                let mut int_sum: Option<i64> = Some(0);
+                let mut f_sum = 0.0;
+                for v in &vals {
+                    match v {
+                        Value::Int(i) => {
+                            int_sum = int_sum.and_then(|s| s.checked_add(*i));
+                            f_sum += *i as f64;
+                        }
+                        Value::Float(x) => {
+                            int_sum = None;
+                            f_sum += x;
+                        }
+                        other => {
+                            return Err(CypherError::type_err(format!(
+                                "{name}() expects numbers, got {}",
+                                type_name(other)
+                            )))
+                        }
+                    }
+                }
+                if lname == "avg" {
+                    if vals.is_empty() {
+                        Value::Null
+                    } else {
+                        Value::Float(f_sum / vals.len() as f64)
+                    }
+                } else if vals.iter().all(|v| matches!(v, Value::Int(_))) {
+                    Value::Int(int_sum.ok_or_else(|| {
+                        CypherError::arg("NumberOutOfRange", "integer overflow in sum()")
+                    })?)
+                } else {
+                    Value::Float(f_sum)
+                }
+            }
+            "stdev" | "stdevp" => {
+                let xs: Vec<f64> = vals.iter().map(crate::values::as_f64).collect();
+                let n = xs.len() as f64;
+                let denom = if lname == "stdev" { n - 1.0 } else { n };
+                if xs.is_empty() || denom <= 0.0 {
+                    Value::Float(0.0)
+                } else {
+                    let mean = xs.iter().sum::<f64>() / n;
+                    Value::Float(
+                        (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / denom).sqrt(),
+                    )
+                }
+            }
+            "percentilecont" | "percentiledisc" => {
+                let p = match args.get(1).map(|e| eval(ctx, e, row)).transpose()? {
+                    Some(Value::Int(i)) => i as f64,
+                    Some(Value::Float(f)) => f,
+                    _ => {
+                        return Err(CypherError::arg(
+                            "InvalidArgumentValue",
+                            "percentile must be a number",
+                        ))
+                    }
+                };
+                if !(0.0..=1.0).contains(&p) {
+                    return Err(CypherError::arg(
+                        "NumberOutOfRange",
+                        "percentile must be between 0.0 and 1.0",
+                    ));
+                }
+                let mut xs: Vec<Value> = vals;
+                xs.sort_by(total_cmp_ref);
+                if xs.is_empty() {
+                    return Ok(Value::Null);
+                }
+                if lname == "percentiledisc" {
+                    let idx = ((p * xs.len() as f64).ceil() as usize)
+                        .saturating_sub(1)
+                        .min(xs.len() - 1);
+                    xs[idx].clone()
+                } else {
+                    let pos = p * (xs.len() - 1) as f64;
+                    let lo = pos.floor() as usize;
+                    let hi = pos.ceil() as usize;
+                    let (a, b) = (
+                        crate::values::as_f64(&xs[lo]),
+                        crate::values::as_f64(&xs[hi]),
+                    );
+                    Value::Float(a + (b - a) * (pos - lo as f64))
+                }
+            }
+            _ => {
+                return Err(CypherError::semantic(
+                    "UnknownFunction",
+                    format!("unknown aggregate {name}()"),
+                ))
+            }
+        })
+    }
+}
+
+fn total_cmp_ref(a: &Value, b: &Value) -> std::cmp::Ordering {
+    total_cmp(a, b)
+}
+
+/// Applies `shortestPath` / `allShortestPaths` to the rows one input row produced
+/// (`rows[from..]`): per pair of end nodes only the shortest paths survive.
+fn keep_shortest(pattern: &[PatternPart], rows: &mut Vec<Row>, from: usize) {
+    for part in pattern.iter().filter(|p| p.shortest != Shortest::No) {
+        let Some(var) = &part.var else { continue };
+        let key = |r: &Row| match r.get(var) {
+            Some(Value::Path(p)) => {
+                Some((p.nodes[0].id, p.nodes[p.nodes.len() - 1].id, p.edges.len()))
+            }
+            _ => None,
+        };
+        let mut best: BTreeMap<(NodeId, NodeId), usize> = BTreeMap::new();
+        for r in &rows[from..] {
+            if let Some((a, b, len)) = key(r) {
+                let e = best.entry((a, b)).or_insert(len);
+                *e = (*e).min(len);
+            }
+        }
+        let mut taken: BTreeSet<(NodeId, NodeId)> = BTreeSet::new();
+        let tail: Vec<Row> = rows.drain(from..).collect();
+        for r in tail {
+            match key(&r) {
+                Some((a, b, len)) if best[&(a, b)] == len => {
+                    if part.shortest == Shortest::One && !taken.insert((a, b)) {
+                        continue;
+                    }
+                    rows.push(r);
+                }
+                Some(_) => {}
+                None => rows.push(r),
+            }
+        }
+    }
+}

@@ -1,0 +1,746 @@
+//! Integration tests of the Cypher engine: data-driven query checks over a small code
+//! graph, the read-only policy, limits (complexity, time, rows, cancellation), error
+//! positions, and a bounded-time robustness run over mutated queries.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use navegador_cypher::{execute, execute_read, explain, CypherError, QueryOptions, QueryResult};
+use navegador_graph::{GraphRead, MemGraph, Value};
+
+/// A tiny code graph: files, functions and calls.
+const FIXTURE: &str = "
+CREATE (m:File {file_path: 'src/main.rs'}), (l:File {file_path: 'src/lib.rs'}),
+       (main:Function {name: 'main', qualified_name: 'app::main', line: 1}),
+       (parse:Function {name: 'parse', qualified_name: 'app::parse', line: 10}),
+       (run:Function:Public {name: 'run', qualified_name: 'app::run', line: 20}),
+       (helper:Function {name: 'helper', qualified_name: 'app::util::helper', line: 30}),
+       (cfg:Struct {name: 'Config', qualified_name: 'app::Config'}),
+       (m)-[:CONTAINS]->(main), (l)-[:CONTAINS]->(parse), (l)-[:CONTAINS]->(run),
+       (l)-[:CONTAINS]->(helper), (l)-[:CONTAINS]->(cfg),
+       (main)-[:CALLS {count: 2}]->(run), (run)-[:CALLS {count: 1}]->(parse),
+       (parse)-[:CALLS {count: 3}]->(helper), (run)-[:CALLS {count: 1}]->(helper),
+       (parse)-[:USES]->(cfg)
+";
+
+fn fixture() -> MemGraph {
+    let mut g = MemGraph::new();
+    execute(&mut g, FIXTURE, &write_opts()).expect("fixture loads");
+    g
+}
+
+fn write_opts() -> QueryOptions {
+    QueryOptions {
+        read_only: false,
+        ..QueryOptions::default()
+    }
+}
+
+fn render(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => format!("{f:?}"),
+        Value::String(s) => format!("'{s}'"),
+        Value::List(l) => format!("[{}]", l.iter().map(render).collect::<Vec<_>>().join(", ")),
+        Value::Map(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{k}: {}", render(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Node(n) => format!(
+            "({}{})",
+            n.labels.iter().map(|l| format!(":{l}")).collect::<String>(),
+            n.props
+                .get("name")
+                .map(|v| format!(" {}", render(v)))
+                .unwrap_or_default()
+        ),
+        Value::Relationship(r) => format!("[:{}]", r.rel_type),
+        Value::Path(p) => format!("<path of {}>", p.edges.len()),
+    }
+}
+
+fn table(r: &QueryResult) -> String {
+    let mut s = r.columns.join(" | ");
+    for row in &r.rows {
+        s.push('\n');
+        s.push_str(&row.iter().map(render).collect::<Vec<_>>().join(" | "));
+    }
+    s
+}
+
+/// Runs `query` read-only on the fixture and compares the result table with `expected`
+/// (header line, then one line per row; leading indentation is ignored).
+fn check(query: &str, expected: &str) {
+    let g = fixture();
+    let r = execute_read(&g, query, &QueryOptions::default())
+        .unwrap_or_else(|e| panic!("{query}\nfailed: {e}"));
+    let want: Vec<&str> = expected.trim().lines().map(str::trim).collect();
+    assert_eq!(table(&r), want.join("\n"), "query: {query}");
+}
+
+#[test]
+fn queries_over_the_code_graph() {
+    let cases: &[(&str, &str)] = &[
+        ("MATCH (f:Function {name: 'run'}) RETURN f.qualified_name", "f.qualified_name\n'app::run'"),
+        ("MATCH (f:Function) WHERE f.name = 'parse' RETURN f.line AS line", "line\n10"),
+        (
+            "MATCH (a)-[:CALLS]->(b) RETURN a.name, b.name ORDER BY a.name, b.name",
+            "a.name | b.name\n'main' | 'run'\n'parse' | 'helper'\n'run' | 'helper'\n'run' | 'parse'",
+        ),
+        (
+            "MATCH (:Function {name: 'main'})-[:CALLS*1..3]->(x) RETURN DISTINCT x.name ORDER BY x.name",
+            "x.name\n'helper'\n'parse'\n'run'",
+        ),
+        ("MATCH (f:File)-[:CONTAINS]->(x) RETURN f.file_path, count(x) AS n ORDER BY n DESC", "f.file_path | n\n'src/lib.rs' | 4\n'src/main.rs' | 1"),
+        ("MATCH (x:Function|Struct) RETURN count(*) AS c", "c\n5"),
+        ("MATCH (f:Function) WHERE NOT (f)<-[:CALLS]-() RETURN f.name", "f.name\n'main'"),
+        ("MATCH (f:Function) WHERE f.name STARTS WITH 'h' OR f.name ENDS WITH 'un' RETURN f.name ORDER BY f.name", "f.name\n'helper'\n'run'"),
+        ("MATCH (f:Function) WHERE f.qualified_name =~ 'app::util::.*' RETURN f.name", "f.name\n'helper'"),
+        ("MATCH (f:Function) RETURN collect(f.name) AS names ORDER BY names", "names\n['main', 'parse', 'run', 'helper']"),
+        ("MATCH (f:Function {name: 'run'}) RETURN [(f)-[:CALLS]->(c) | c.name] AS callees", "callees\n['parse', 'helper']"),
+        ("MATCH (f:Function {name: 'run'}) RETURN f {.name, .line, kind: labels(f)} AS m", "m\n{kind: ['Function', 'Public'], line: 20, name: 'run'}"),
+        ("MATCH p = (:Function {name: 'main'})-[:CALLS*]->(:Function {name: 'helper'}) RETURN length(p) AS len ORDER BY len", "len\n2\n3"),
+        ("OPTIONAL MATCH (x:Nothing) RETURN x", "x\nnull"),
+        ("UNWIND [3, 1, 2] AS x WITH x WHERE x > 1 RETURN x ORDER BY x", "x\n2\n3"),
+        ("RETURN 1 AS x UNION RETURN 1 AS x", "x\n1"),
+        ("RETURN 1 AS x UNION ALL RETURN 1 AS x", "x\n1\n1"),
+        ("RETURN CASE WHEN 1 < 2 THEN 'yes' ELSE 'no' END AS c, [x IN range(1, 5) WHERE x % 2 = 1 | x * 10] AS l", "c | l\n'yes' | [10, 30, 50]"),
+        ("RETURN all(x IN [1, 2] WHERE x > 0) AS a, any(x IN [1, 2] WHERE x > 1) AS b, none(x IN [] WHERE true) AS c, single(x IN [1, 2] WHERE x = 2) AS d", "a | b | c | d\ntrue | true | true | true"),
+        ("MATCH (f:Function) WHERE EXISTS { (f)-[:USES]->(:Struct) } RETURN f.name", "f.name\n'parse'"),
+        ("RETURN toUpper('a') + toString(1) AS s, substring('hello', 1, 3) AS t, split('a,b', ',') AS u, 7 / 2 AS i, 7 / 2.0 AS f", "s | t | u | i | f\n'A1' | 'ell' | ['a', 'b'] | 3 | 3.5"),
+        ("RETURN null = null AS a, null OR true AS b, 1 IN [1, null] AS c, 2 IN [1, null] AS d", "a | b | c | d\nnull | true | true | null"),
+        ("RETURN [1, 2, 3][1..] AS s, [1, 2, 3][-1] AS l, {a: 1}.a AS m", "s | l | m\n[2, 3] | 3 | 1"),
+        ("MATCH (a:Function)-[r:CALLS]->(b) RETURN sum(r.count) AS s, avg(r.count) AS a, min(r.count) AS mn, max(r.count) AS mx", "s | a | mn | mx\n7 | 1.75 | 1 | 3"),
+        ("MATCH (f:Function) RETURN f.name ORDER BY f.line DESC SKIP 1 LIMIT 2", "f.name\n'run'\n'parse'"),
+        (
+            "MATCH (f:Function) WHERE f.name IN ['run', 'main', null] RETURN f.name ORDER BY f.name",
+            "f.name\n'main'\n'run'",
+        ),
+        ("MATCH (x:Struct|File) RETURN count(*) AS c", "c\n3"),
+        (
+            "MATCH (f:Function) RETURN f.name, COUNT { (f)-[:CALLS]->() } AS out, COUNT { MATCH (f)<-[:CALLS]-(c) WHERE c.name <> 'main' RETURN c } AS inn ORDER BY f.name",
+            "f.name | out | inn\n'helper' | 0 | 2\n'main' | 1 | 0\n'parse' | 1 | 1\n'run' | 2 | 0",
+        ),
+        ("MATCH (f:Function {name: 'main'}) RETURN elementId(f) = toString(id(f)) AS same", "same\ntrue"),
+        (
+            "MATCH (a)-[:CALLS]->(f:Function {name: 'run'})-[:CALLS]->(b) RETURN a.name, b.name ORDER BY b.name",
+            "a.name | b.name\n'main' | 'helper'\n'main' | 'parse'",
+        ),
+        (
+            "MATCH (x:File)-[:CONTAINS]->()-[:CALLS]->(:Function {name: 'helper'})<-[c:CALLS]-(y) RETURN x.file_path, y.name, c.count ORDER BY y.name",
+            "x.file_path | y.name | c.count\n'src/lib.rs' | 'parse' | 3\n'src/lib.rs' | 'run' | 1",
+        ),
+        (
+            "MATCH p = shortestPath((:Function {name: 'main'})-[:CALLS*]->(:Function {name: 'helper'})) RETURN length(p) AS len",
+            "len\n2",
+        ),
+        (
+            "MATCH (a:Function {name: 'main'}), (b:Function {name: 'helper'}) MATCH p = allShortestPaths((a)-[*]-(b)) RETURN [n IN nodes(p) | n.name] AS via",
+            "via\n['main', 'run', 'helper']",
+        ),
+    ];
+    for (q, want) in cases {
+        check(q, want);
+    }
+}
+
+#[test]
+fn parameters_are_bound() {
+    let g = fixture();
+    let mut params = BTreeMap::new();
+    params.insert("name".to_string(), Value::from("helper"));
+    let opts = QueryOptions {
+        params,
+        ..QueryOptions::default()
+    };
+    let r = execute_read(
+        &g,
+        "MATCH (n:Function {name: $name}) RETURN n.line AS line",
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(table(&r), "line\n30");
+}
+
+#[test]
+fn writes_report_side_effects() {
+    let mut g = fixture();
+    let r = execute(
+        &mut g,
+        "MATCH (f:Function {name: 'helper'}) SET f.dead = true, f:Unused CREATE (f)-[:NOTE]->(:Note {text: 'x'}) RETURN f.dead AS d",
+        &write_opts(),
+    )
+    .unwrap();
+    assert_eq!(table(&r), "d\ntrue");
+    assert_eq!(
+        (
+            r.stats.nodes_created,
+            r.stats.relationships_created,
+            r.stats.labels_added
+        ),
+        (1, 1, 2)
+    );
+    let r = execute(
+        &mut g,
+        "MERGE (n:Note {text: 'x'}) ON MATCH SET n.seen = 1 RETURN n.seen AS s",
+        &write_opts(),
+    )
+    .unwrap();
+    assert_eq!(table(&r), "s\n1");
+    // Each row sees the writes of the rows before it.
+    let r = execute(
+        &mut g,
+        "UNWIND [1, 2, 3] AS i MATCH (n:Note) SET n.seen = n.seen + i RETURN n.seen AS s",
+        &write_opts(),
+    )
+    .unwrap();
+    assert_eq!(table(&r), "s\n7\n7\n7");
+    let r = execute(&mut g, "MATCH (n:Note) DETACH DELETE n", &write_opts()).unwrap();
+    assert_eq!(
+        (r.stats.nodes_deleted, r.stats.relationships_deleted),
+        (1, 1)
+    );
+    let err = execute(&mut g, "MATCH (n:File) DELETE n", &write_opts()).unwrap_err();
+    assert_eq!(err.class(), "ConstraintVerificationFailed");
+}
+
+#[test]
+fn read_only_refuses_side_effects_however_spelled() {
+    let refused: &[(&str, &str)] = &[
+        ("CREATE (n)", "CREATE"),
+        ("cReAtE (n) RETURN n", "CREATE"),
+        ("MATCH (n) /* harmless? */ DETACH\n DELETE n", "DETACH DELETE"),
+        ("MATCH (n) // comment\nDELETE n", "DELETE"),
+        ("MATCH (n) SET n.x = 1 RETURN n", "SET"),
+        ("MATCH (n) REMOVE n:Function RETURN n", "REMOVE"),
+        ("MERGE (n:Function {name: 'x'}) RETURN n", "MERGE"),
+        ("UNWIND [1, 2] AS x CREATE (:T {x: x})", "CREATE"),
+        ("FOREACH (x IN [1] | CREATE (:T))", "FOREACH"),
+        ("CALL db.labels()", "CALL db.labels"),
+        ("CALL apoc.periodic.iterate('MATCH (n) RETURN n', 'DETACH DELETE n', {}) YIELD batches RETURN batches", "CALL apoc.periodic.iterate"),
+        ("LOAD CSV FROM 'file:///etc/passwd' AS line RETURN line", "LOAD CSV"),
+        ("RETURN 1 AS x UNION MATCH (n) DETACH DELETE n RETURN 1 AS x", "DETACH DELETE"),
+        ("MATCH (n) WITH n SKIP 0 SET n.x = 1", "SET"),
+        ("EXPLAIN CREATE (n)", "CREATE"),
+    ];
+    for (q, clause) in refused {
+        let mut g = fixture();
+        let before = g.stats().unwrap();
+        let err = execute(&mut g, q, &QueryOptions::default()).unwrap_err();
+        match &err {
+            CypherError::ReadOnly { clause: c } => assert_eq!(c, clause, "query: {q}"),
+            other => panic!("{q}: expected a read-only refusal, got {other}"),
+        }
+        assert_eq!(g.stats().unwrap(), before, "graph changed by {q}");
+        // A read-only handle refuses even when the options would allow writes.
+        let err = execute_read(&g, q, &write_opts()).unwrap_err();
+        assert!(matches!(err, CypherError::ReadOnly { .. }), "{q}: {err}");
+    }
+    // Writes hidden in a subquery are rejected by the parser.
+    let err = execute_read(
+        &fixture(),
+        "MATCH (n) WHERE EXISTS { MATCH (n) DETACH DELETE n RETURN 1 } RETURN n",
+        &write_opts(),
+    )
+    .unwrap_err();
+    assert_eq!(err.class(), "SyntaxError", "{err}");
+    let allowed = [
+        "RETURN 'CREATE (n) DETACH DELETE n' AS s",
+        "MATCH (n {name: 'delete'}) RETURN n",
+        "// CREATE (n)\nRETURN 1",
+        "/* SET n.x = 1 */ MATCH (`create`:Function) RETURN count(`create`)",
+        "MATCH (n) WHERE n.name CONTAINS 'merge' RETURN n",
+    ];
+    for q in allowed {
+        execute_read(&fixture(), q, &QueryOptions::default())
+            .unwrap_or_else(|e| panic!("{q}: {e}"));
+    }
+}
+
+fn dense_graph(n: usize) -> MemGraph {
+    let mut g = MemGraph::new();
+    execute(
+        &mut g,
+        &format!("UNWIND range(1, {n}) AS i CREATE (:Fn {{name: 'f' + toString(i)}})"),
+        &write_opts(),
+    )
+    .unwrap();
+    execute(
+        &mut g,
+        "MATCH (a:Fn), (b:Fn) WHERE a.name < b.name CREATE (a)-[:CALLS]->(b)",
+        &write_opts(),
+    )
+    .unwrap();
+    g
+}
+
+#[test]
+fn complexity_limit_refuses_expensive_plans() {
+    let g = dense_graph(30);
+    let opts = QueryOptions {
+        max_complexity: 1_000,
+        ..QueryOptions::default()
+    };
+    let cases: &[(&str, Option<&str>)] = &[
+        ("MATCH (a:Fn {name: 'f1'}) RETURN a.name", None),
+        (
+            "MATCH (a:Fn), (b:Fn), (c:Fn) RETURN count(*)",
+            Some("CartesianProduct"),
+        ),
+        (
+            "MATCH (a:Fn)-[:CALLS*]->(b) RETURN count(*)",
+            Some("VarLengthExpand"),
+        ),
+        (
+            "MATCH (a:Fn {name: 'f1'})-[:CALLS]->(b) RETURN b.name",
+            None,
+        ),
+    ];
+    for (q, driver) in cases {
+        let r = execute_read(&g, q, &opts);
+        match (driver, r) {
+            (None, Ok(_)) => {}
+            (
+                Some(d),
+                Err(CypherError::TooComplex {
+                    operator,
+                    estimate,
+                    limit,
+                }),
+            ) => {
+                assert!(operator.contains(d), "{q}: driven by {operator}");
+                assert!(estimate > limit);
+                let msg = CypherError::TooComplex {
+                    estimate,
+                    operator,
+                    limit,
+                }
+                .to_string();
+                assert!(msg.contains("estimated"), "{msg}");
+            }
+            (d, r) => panic!("{q}: expected {d:?}, got {:?}", r.map(|x| x.rows.len())),
+        }
+    }
+    let plan = explain(&g, "MATCH (a:Fn {name: 'f1'})-[:CALLS]->(b) RETURN b").unwrap();
+    let text = plan.render();
+    assert!(
+        text.contains("NodeIndexSeek") && text.contains("Expand"),
+        "{text}"
+    );
+    // A selective node in the middle of a chain is where matching starts.
+    let text = explain(
+        &g,
+        "MATCH (a:Fn)-[:CALLS]->(f:Fn {name: 'f9'})-[:CALLS]->(b:Fn) RETURN a, b",
+    )
+    .unwrap()
+    .render();
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| l.contains("NodeIndexSeek")),
+        "{text}"
+    );
+    assert!(!text.contains("NodeByLabelScan"), "{text}");
+    let text = explain(&g, "MATCH (f:Fn) WHERE f.name IN ['f1', 'f2'] RETURN f")
+        .unwrap()
+        .render();
+    assert!(text.contains("NodeIndexSeek"), "{text}");
+    let r = execute_read(
+        &g,
+        "EXPLAIN MATCH (a:Fn), (b:Fn) RETURN a",
+        &QueryOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(r.columns, vec!["plan".to_string()]);
+    assert!(r
+        .rows
+        .iter()
+        .any(|row| matches!(&row[0], Value::String(s) if s.contains("CartesianProduct"))));
+}
+
+#[test]
+fn time_budget_row_cap_and_cancellation() {
+    let g = dense_graph(40);
+    // Unbounded expansion over a dense DAG: stopped by the time budget.
+    let opts = QueryOptions {
+        timeout: Duration::from_millis(200),
+        ..QueryOptions::default()
+    };
+    let started = std::time::Instant::now();
+    let err =
+        execute_read(&g, "MATCH p = (a)-[*]->(b) RETURN p LIMIT 100000000", &opts).unwrap_err();
+    assert!(matches!(err, CypherError::Timeout(_)), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // A huge LIMIT is capped by max_rows and reported.
+    let opts = QueryOptions {
+        max_rows: 10,
+        ..QueryOptions::default()
+    };
+    let r = execute_read(
+        &g,
+        "MATCH (a:Fn), (b:Fn) RETURN a.name, b.name LIMIT 9223372036854775807",
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(r.rows.len(), 10);
+    assert!(r.truncated);
+    let r = execute_read(&g, "MATCH (a:Fn) RETURN a.name LIMIT 3", &opts).unwrap();
+    assert!(!r.truncated);
+    // Memory is bounded too: huge lists are refused, not built.
+    let err = execute_read(
+        &g,
+        "RETURN size([x IN range(1, 100000000) | [x]]) AS n",
+        &QueryOptions::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("list elements"), "{err}");
+    // A raised cancellation flag stops the query.
+    let cancel = Arc::new(AtomicBool::new(true));
+    let opts = QueryOptions {
+        cancel: Some(cancel),
+        ..QueryOptions::default()
+    };
+    let err = execute_read(&g, "MATCH (a), (b), (c) RETURN count(*)", &opts).unwrap_err();
+    assert!(matches!(err, CypherError::Cancelled), "{err}");
+}
+
+#[test]
+fn syntax_errors_point_at_the_problem() {
+    let cases: &[(&str, usize, usize, &str)] = &[
+        ("MATCH (n RETURN n", 1, 10, "expected ')'"),
+        ("MATCH (n)\nRETURN n.", 2, 10, "expected a property name"),
+        ("RETURN 'unterminated", 1, 8, "unterminated string"),
+        ("MATCH (n) WHERE RETURN n", 1, 17, "expected an expression"),
+        ("RETURN 9223372036854775808", 1, 8, "too large"),
+        (
+            "MATCH (a)-[:T*1..]->(b) RETURN a b",
+            1,
+            34,
+            "expected a clause",
+        ),
+    ];
+    for (q, line, column, msg) in cases {
+        match navegador_cypher::parse(q) {
+            Err(CypherError::Syntax {
+                pos,
+                message,
+                rendered,
+                ..
+            }) => {
+                assert_eq!((pos.line, pos.column), (*line, *column), "{q}: {message}");
+                assert!(message.contains(msg), "{q}: {message}");
+                let caret_line = rendered.lines().last().unwrap_or("");
+                assert_eq!(caret_line.len(), *column, "{rendered}");
+                assert!(caret_line.ends_with('^'));
+            }
+            other => panic!("{q}: expected a syntax error, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let n = 20_000;
+    let cases = [
+        format!("RETURN {}1{}", "(".repeat(n), ")".repeat(n)),
+        format!("RETURN {}1{}", "[".repeat(n), "]".repeat(n)),
+        format!("RETURN {}", vec!["1"; n].join(" + ")),
+        format!("RETURN {}true", "NOT ".repeat(n)),
+        format!("RETURN {}1", "-".repeat(n)),
+        format!("RETURN {}", "{a: ".repeat(n)),
+        format!("MATCH {}", vec!["()"; n].join("-->")),
+        format!("RETURN x{}", ".a".repeat(n)),
+        format!("RETURN x{}", "[0]".repeat(n)),
+        format!("RETURN 1{}", " IS NULL".repeat(n)),
+    ];
+    for q in &cases {
+        let err = navegador_cypher::parse(q).unwrap_err();
+        assert_eq!(err.class(), "SyntaxError", "{}", &q[..40]);
+    }
+}
+
+/// Deterministic xorshift generator: the robustness run is reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[test]
+fn mutated_queries_never_panic() {
+    let seeds = [
+        "MATCH (a:Function {name: 'run'})-[r:CALLS*1..3]->(b) WHERE b.line > 5 RETURN a, r, b ORDER BY b.name LIMIT 5",
+        "MATCH p = (a)-->(b)<--(c) RETURN nodes(p), relationships(p), length(p)",
+        "UNWIND [1, 2.5, 'x', null, [1], {a: 1}] AS v RETURN v, v + 1, v[0], v.a, toString(v), size(v)",
+        "WITH [x IN range(0, 10) WHERE x % 2 = 0 | x ^ 2] AS l RETURN l[1..-1], head(l), last(l), reverse(l)",
+        "MATCH (n) OPTIONAL MATCH (n)-[r]-(m) WITH n, count(m) AS c WHERE c > 0 RETURN n {.name, c: c} ORDER BY c DESC",
+        "RETURN CASE $x WHEN 1 THEN 'a' ELSE 'b' END, all(x IN [1] WHERE x > 0), exists { (n)-->() }",
+        "MATCH (n:Function) RETURN DISTINCT labels(n), keys(n), properties(n), id(n) UNION ALL RETURN 1, 2, 3, 4",
+        "RETURN 0x1F, 0o17, .5e3, 'a\\u0041\\n', `weird name`, -9223372036854775808, 1 <> 2 = true",
+        "MATCH (a)-[r]->(b) RETURN type(r), startNode(r) = a, endNode(r), coalesce(r.count, 0) * 2 / 3 % 4",
+        "RETURN substring('abc', 1), left('abc', 2), right('abc', 5), replace('aaa', 'a', 'b'), trim('  x '), sqrt(-1), abs(-3), round(2.5), sign(-0.5), ceil(1.1), floor(-1.1)",
+    ];
+    let tokens = [
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "-",
+        "->",
+        "<-",
+        "*",
+        "..",
+        ":",
+        "|",
+        ",",
+        ".",
+        "$x",
+        "'s'",
+        "1",
+        "null",
+        "MATCH",
+        "RETURN",
+        "WITH",
+        "WHERE",
+        "UNWIND",
+        "AS",
+        "ORDER BY",
+        "count(*)",
+        "n",
+        "=~",
+        "IN",
+        "CASE",
+        "END",
+        "\u{e9}",
+        "\u{2212}",
+        "`",
+        "/*",
+        "\"",
+        "\\",
+        "0x",
+        "1e",
+        "9999999999999999999999",
+    ];
+    let g = fixture();
+    let mut params = BTreeMap::new();
+    params.insert("x".to_string(), Value::Int(1));
+    let opts = QueryOptions {
+        timeout: Duration::from_millis(50),
+        max_rows: 50,
+        params,
+        ..QueryOptions::default()
+    };
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut parsed = 0;
+    for _ in 0..3000 {
+        let mut q: Vec<char> = seeds[rng.below(seeds.len())].chars().collect();
+        for _ in 0..1 + rng.below(4) {
+            let at = rng.below(q.len() + 1);
+            match rng.below(4) {
+                0 if !q.is_empty() => {
+                    let len = 1 + rng.below(8);
+                    let end = (at + len).min(q.len());
+                    q.drain(at.min(q.len())..end);
+                }
+                1 => {
+                    let t = tokens[rng.below(tokens.len())];
+                    for (k, c) in t.chars().enumerate() {
+                        q.insert(at + k, c);
+                    }
+                }
+                2 if !q.is_empty() => {
+                    let src = rng.below(q.len());
+                    let len = (1 + rng.below(12)).min(q.len() - src);
+                    let piece: Vec<char> = q[src..src + len].to_vec();
+                    for (k, c) in piece.into_iter().enumerate() {
+                        q.insert(at + k, c);
+                    }
+                }
+                _ => q.insert(at, (b' ' + rng.below(95) as u8) as char),
+            }
+        }
+        let q: String = q.into_iter().collect();
+        if navegador_cypher::parse(&q).is_ok() {
+            parsed += 1;
+            let _ = execute_read(&g, &q, &opts);
+        }
+    }
+    assert!(
+        parsed > 100,
+        "the mutations should keep some queries valid ({parsed})"
+    );
+}
+
+#[test]
+fn results_render_as_json() {
+    let g = fixture();
+    let r = execute_read(
+        &g,
+        "MATCH (a:Function {name: 'main'})-[c:CALLS]->(b) RETURN a.name AS name, c.count AS n, 0.0 / 0.0 AS nan, [1, 'x', null] AS l, {k: true} AS m",
+        &QueryOptions::default(),
+    )
+    .unwrap();
+    let json = navegador_cypher::result_to_json(&r).to_string();
+    assert_eq!(
+        json,
+        r#"{"columns":["name","n","nan","l","m"],"rows":[["main",2,"NaN",[1,"x",null],{"k":true}]],"stats":{"labels_added":0,"labels_removed":0,"nodes_created":0,"nodes_deleted":0,"properties_set":0,"relationships_created":0,"relationships_deleted":0},"truncated":false}"#
+    );
+    let r = execute_read(
+        &g,
+        "MATCH p = (a:Function {name: 'main'})-[:CALLS]->(b) RETURN a, p",
+        &QueryOptions::default(),
+    )
+    .unwrap();
+    let node = navegador_cypher::value_to_json(&r.rows[0][0]);
+    assert_eq!(node["labels"], serde_json::json!(["Function"]));
+    assert_eq!(node["properties"]["qualified_name"], "app::main");
+    let path = navegador_cypher::value_to_json(&r.rows[0][1]);
+    assert_eq!(path["relationships"][0]["type"], "CALLS");
+    assert_eq!(path["nodes"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn deepest_accepted_expressions_evaluate_on_a_small_stack() {
+    let shapes: Vec<Box<dyn Fn(usize) -> String>> = vec![
+        Box::new(|n| format!("RETURN {}1{}", "[".repeat(n), "]".repeat(n))),
+        Box::new(|n| format!("RETURN {}1{}", "{a: ".repeat(n), "}".repeat(n))),
+        Box::new(|n| format!("RETURN {}1{}", "1 + (".repeat(n), ")".repeat(n))),
+        Box::new(|n| {
+            format!(
+                "RETURN {}1{}",
+                "size([x IN [1] | ".repeat(n),
+                "])".repeat(n)
+            )
+        }),
+        Box::new(|n| {
+            format!(
+                "RETURN {}1{}",
+                "CASE WHEN true THEN ".repeat(n),
+                " END".repeat(n)
+            )
+        }),
+        Box::new(|n| {
+            format!(
+                "MATCH (a:Function) RETURN {}1{}",
+                "[(a)-[:CALLS]->(b) | ".repeat(n),
+                "]".repeat(n)
+            )
+        }),
+        Box::new(|n| {
+            format!(
+                "RETURN {}true{}",
+                "all(x IN [1] WHERE ".repeat(n),
+                ")".repeat(n)
+            )
+        }),
+        Box::new(|n| {
+            format!(
+                "MATCH (a:Function) RETURN {}true{}",
+                "EXISTS { MATCH (a)-->(b) WHERE ".repeat(n),
+                " }".repeat(n)
+            )
+        }),
+        Box::new(|n| {
+            format!(
+                "MATCH (a:Function) WHERE {}true{} RETURN a",
+                "(a)-->() AND (".repeat(n),
+                ")".repeat(n)
+            )
+        }),
+    ];
+    let g = fixture();
+    for shape in &shapes {
+        let n = (1..=120)
+            .rev()
+            .find(|n| navegador_cypher::parse(&shape(*n)).is_ok())
+            .expect("some depth parses");
+        let q = shape(n);
+        // Test threads have a 2 MiB stack: evaluation at the parser's limit must fit.
+        execute_read(&g, &q, &QueryOptions::default()).unwrap_or_else(|e| panic!("depth {n}: {e}"));
+    }
+}
+
+/// The openCypher TCK, when its feature files are beside the repository (`shared/tck`,
+/// or `NAVEGADOR_TCK_FEATURES`): every scenario that is not skipped must pass.
+#[test]
+fn tck_scenarios_pass() {
+    let dir = std::env::var_os("NAVEGADOR_TCK_FEATURES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/tck/features")
+        });
+    if !dir.is_dir() {
+        eprintln!(
+            "TCK features not found at {}; skipping the conformance run",
+            dir.display()
+        );
+        return;
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cypher-tck"))
+        .arg("--verbose")
+        .arg(&dir)
+        .output()
+        .expect("run cypher-tck");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or("");
+    let (passed, failed) = last
+        .split_once(" passed, ")
+        .and_then(|(p, f)| {
+            Some((
+                p.parse::<usize>().ok()?,
+                f.strip_suffix(" failed")?.parse::<usize>().ok()?,
+            ))
+        })
+        .unwrap_or_else(|| panic!("unexpected summary line: {last}\n{text}"));
+    let failures: Vec<&str> = text.lines().filter(|l| l.starts_with("FAIL ")).collect();
+    assert_eq!(failed, 0, "TCK failures:\n{}", failures.join("\n"));
+    assert!(
+        passed >= 2400,
+        "fewer TCK scenarios ran than expected: {last}"
+    );
+}
+
+#[test]
+fn shortest_paths_use_breadth_first_search() {
+    let mut g = MemGraph::new();
+    execute(
+        &mut g,
+        "CREATE (a:N {n: 'a'})-[:E]->(b:N {n: 'b'})-[:E]->(d:N {n: 'd'}), (a)-[:E]->(c:N {n: 'c'})-[:E]->(d), (d)-[:E]->(e:N {n: 'e'}), (a)-[:E]->(x:N {n: 'x'})-[:E]->(y:N {n: 'y'})-[:E]->(e)",
+        &write_opts(),
+    )
+    .unwrap();
+    let q = |query: &str| table(&execute_read(&g, query, &QueryOptions::default()).unwrap());
+    assert_eq!(
+        q("MATCH p = allShortestPaths((:N {n: 'a'})-[:E*]->(:N {n: 'e'})) RETURN [x IN nodes(p) | x.n] AS via ORDER BY via"),
+        "via\n['a', 'b', 'd', 'e']\n['a', 'c', 'd', 'e']\n['a', 'x', 'y', 'e']"
+    );
+    assert_eq!(
+        q("MATCH p = shortestPath((:N {n: 'a'})-[:E*]->(:N {n: 'e'})) RETURN length(p) AS len"),
+        "len\n3"
+    );
+    assert_eq!(
+        q("MATCH p = shortestPath((:N {n: 'e'})<-[:E*..2]-(s:N)) RETURN s.n AS s, length(p) AS len ORDER BY s"),
+        "s | len\n'b' | 2\n'c' | 2\n'd' | 1\n'x' | 2\n'y' | 1"
+    );
+    assert_eq!(
+        q("MATCH p = shortestPath((:N {n: 'a'})-[:E*]-(:N {n: 'y'})) RETURN [x IN nodes(p) | x.n] AS via"),
+        "via\n['a', 'x', 'y']"
+    );
+}
