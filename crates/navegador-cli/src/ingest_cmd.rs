@@ -49,8 +49,11 @@ impl Progress for Bar {
         if total > 0 {
             self.0.set_length(total);
             self.0.set_style(
-                ProgressStyle::with_template("{prefix:>10} [{bar:30}] {pos}/{len} files {per_sec} {eta}")
+                ProgressStyle::with_template("{prefix:>10} [{bar:30}] {pos}/{len} files, {rate} files/s, eta {eta}")
                     .unwrap()
+                    .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.0}", s.per_sec());
+                    })
                     .progress_chars("=> "),
             );
         } else {
