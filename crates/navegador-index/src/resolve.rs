@@ -182,6 +182,8 @@ struct FileInfo {
 
 struct Table {
     files: HashMap<String, FileInfo>,
+    /// Files by their last path segment (`kernel.h` -> `include/linux/kernel.h`, …).
+    by_basename: HashMap<String, Vec<String>>,
     /// Module key -> files (Python dotted module, Java package, Go directory, Rust
     /// `crate::a::b`, JS/TS/C path without extension).
     modules: HashMap<(Language, String), Vec<String>>,
@@ -234,9 +236,14 @@ impl Table {
             modules.entry((lang, key)).or_default().push(path.clone());
             files.insert(path, FileInfo { node, lang, module });
         }
+        let mut by_basename: HashMap<String, Vec<String>> = HashMap::default();
+        for p in files.keys() {
+            by_basename.entry(p.rsplit('/').next().unwrap_or(p).to_string()).or_default().push(p.clone());
+        }
         let syms = tx.symbols()?;
         let mut t = Table {
             files,
+            by_basename,
             modules,
             by_id: HashMap::with_capacity_and_hasher(syms.len(), Default::default()),
             sym_lang: Vec::new(),
@@ -510,7 +517,9 @@ impl Table {
             return Some(inc.to_string());
         }
         let suffix = format!("/{inc}");
-        let mut found: Vec<&String> = self.files.keys().filter(|p| p.ends_with(&suffix)).collect();
+        let base = inc.rsplit('/').next().unwrap_or(inc);
+        let mut found: Vec<&String> =
+            self.by_basename.get(base).into_iter().flatten().filter(|p| p.ends_with(&suffix)).collect();
         found.sort_by_key(|p| (p.len(), p.as_str()));
         found.first().map(|s| s.to_string())
     }
