@@ -11,6 +11,7 @@ macro_rules! w {
 
 mod db;
 mod ingest_cmd;
+mod mcp_cmd;
 mod stats_cmd;
 
 use std::process::ExitCode;
@@ -33,6 +34,8 @@ enum Command {
     Stats(stats_cmd::Args),
     /// Print the facts extracted from one file (for debugging extraction).
     Parse(ingest_cmd::ParseArgs),
+    /// Serve the graph to AI agents over MCP (stdio, or streamable HTTP).
+    Mcp(mcp_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Command::Ingest(a) => ingest_cmd::run(a),
         Command::Stats(a) => stats_cmd::run(a),
         Command::Parse(a) => ingest_cmd::parse(a),
+        Command::Mcp(a) => mcp_cmd::run(a),
     };
     match result {
         Ok(code) => code,

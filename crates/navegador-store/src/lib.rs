@@ -5,9 +5,11 @@
 //! [`IngestTx`], one transaction per ingest, so a reader (WAL mode) or a crash sees the old
 //! graph or the new one, never half. Readers use [`Store`]'s query methods.
 
+mod read;
 mod schema;
 mod sqlite;
 
+pub use read::SiteRow;
 pub use sqlite::{
     EdgeRow, FileState, ImportRow, IngestTx, NewNode, NodeRow, RefRow, RefStatus, Stats, Store,
     SymbolRow,
