@@ -6,3 +6,17 @@ cd "$(dirname "$0")/.."
 # Builds can be memory- and CPU-hungry on 2 cores; keep cargo's output readable in CI logs.
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 cargo test --workspace --locked --release
+cargo build --locked --release -p navegador-cli
+
+# The MCP server through real clients: the official Python SDK, pinned in
+# tests/mcp/requirements.txt, in a virtualenv that is rebuilt only when that file changes.
+venv=.venv-test
+req=tests/mcp/requirements.txt
+want=$(sha256sum "$req" | cut -d' ' -f1)
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" != "$want" ]; then
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$req"
+    echo "$want" > "$venv/.requirements.sha256"
+fi
+NAVEGADOR_BIN="$PWD/target/release/navegador" "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/mcp
