@@ -20,3 +20,8 @@ if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.requirements.sha256" 2>/dev/n
     echo "$want" > "$venv/.requirements.sha256"
 fi
 NAVEGADOR_BIN="$PWD/target/release/navegador" "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/mcp
+
+# The official MCP conformance suite (server scenarios that apply to a tools-only server)
+# and a load run: 50 concurrent HTTP sessions x 100 tool calls, zero errors allowed.
+bash scripts/conformance.sh "$PWD/target/release/navegador"
+"$venv/bin/python" tests/mcp/load.py "$PWD/target/release/navegador" 50 100
