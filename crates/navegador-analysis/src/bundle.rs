@@ -302,7 +302,8 @@ impl<'s> Builder<'s> {
                 .cmp(&(&b.relation, b.distance, &b.file_path, b.line_start, &b.qualified_name, &b.name))
         });
         self.edges.sort_by(|a, b| {
-            (&a.edge_type, &a.source_name, &a.target_name, a.line).cmp(&(&b.edge_type, &b.source_name, &b.target_name, b.line))
+            (&a.edge_type, &a.source_name, &a.target_name, &a.file_path, a.line, &a.resolution)
+                .cmp(&(&b.edge_type, &b.source_name, &b.target_name, &b.file_path, b.line, &b.resolution))
         });
         let metadata = Metadata {
             query: query.to_string(),
