@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Builds can be memory- and CPU-hungry on 2 cores; keep cargo's output readable in CI logs.
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+# This also builds target/release/navegador (the CLI's integration tests run it).
 cargo test --workspace --locked --release
-cargo build --locked --release -p navegador-cli
 
 # The MCP server through real clients: the official Python SDK, pinned in
 # tests/mcp/requirements.txt, in a virtualenv that is rebuilt only when that file changes.

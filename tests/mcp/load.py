@@ -3,6 +3,7 @@ each its own MCP session, each making M tool calls on the fixture graph. Fails o
 error; prints p50/p99 latency. Usage: load.py NAVEGADOR_BIN [clients] [calls]."""
 
 import asyncio
+import os
 import shutil
 import statistics
 import subprocess
@@ -47,6 +48,15 @@ async def run(url: str, clients: int, calls: int):
     return latencies, errors, time.perf_counter() - t
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux), to tell server cost from client cost."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def main() -> int:
     binary = sys.argv[1]
     clients = int(sys.argv[2]) if len(sys.argv) > 2 else 50
@@ -58,6 +68,7 @@ def main() -> int:
         server = start_http(binary, root)
         try:
             latencies, errors, wall = asyncio.run(run(server.url, clients, calls))
+            server_cpu = cpu_seconds(server.proc.pid)
         finally:
             code = server.stop()
     lat = sorted(latencies)
@@ -65,7 +76,9 @@ def main() -> int:
     print(
         f"load: {clients} clients x {calls} calls = {len(lat)} calls in {wall:.1f}s "
         f"({len(lat) / wall:.0f}/s), errors {len(errors)}, "
-        f"p50 {p(0.50):.1f} ms, p99 {p(0.99):.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms"
+        f"p50 {p(0.50):.1f} ms, p99 {p(0.99):.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms; "
+        f"server CPU {server_cpu:.1f} s ({server_cpu / len(lat) * 1000:.2f} ms/call), "
+        f"client CPU {time.process_time():.1f} s"
     )
     for e in errors[:10]:
         print("  error:", e)

@@ -133,18 +133,38 @@ impl NavegadorServer {
         &self.inner.ingest_lock
     }
 
-    /// A read-only connection to the graph; a missing file names the way to create it.
-    pub fn open_read(&self) -> Result<Store, ToolError> {
+    /// Runs `f` on a read-only connection to the graph; a missing file names the way to
+    /// create it. Connections are kept per blocking thread (a small pool: tokio reuses
+    /// those threads) and reopened when the file is replaced (`ingest --clear` after a
+    /// schema change deletes it); WAL lets each read see the latest committed ingest.
+    pub fn with_reader<T>(&self, f: impl FnOnce(&Store) -> Result<T, ToolError>) -> Result<T, ToolError> {
+        thread_local! {
+            static READER: std::cell::RefCell<Option<(PathBuf, FileIdentity, Store)>> = const { std::cell::RefCell::new(None) };
+        }
         let db = &self.inner.options.db_path;
-        if !db.exists() {
+        let Ok(meta) = std::fs::metadata(db) else {
             let how = if self.inner.options.read_only {
                 "run `navegador ingest PATH` from a shell (this server is read-only)"
             } else {
                 "call the `ingest` tool with the repository path first"
             };
-            return Err(ToolError::msg(format!("no graph at {} yet; {how}, or start the server with --db pointing at an existing graph", db.display())));
-        }
-        Store::open_read_only(db).map_err(tools::store_error)
+            return Err(ToolError::msg(format!(
+                "no graph at {} yet; {how}, or start the server with --db pointing at an existing graph",
+                db.display()
+            )));
+        };
+        let identity = file_identity(&meta);
+        READER.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let fresh = matches!(&*slot, Some((p, id, _)) if p == db && *id == identity);
+            if !fresh {
+                *slot = None;
+                let store = Store::open_read_only(db).map_err(tools::store_error)?;
+                *slot = Some((db.clone(), identity, store));
+            }
+            let (_, _, store) = slot.as_ref().expect("just opened");
+            f(store)
+        })
     }
 
     /// Serves over stdin/stdout until the client disconnects.
@@ -153,6 +173,21 @@ impl NavegadorServer {
         running.waiting().await.map_err(std::io::Error::other)?;
         Ok(())
     }
+}
+
+/// What tells a replaced database file from the one a cached connection has open.
+type FileIdentity = (u64, u64);
+
+#[cfg(unix)]
+fn file_identity(m: &std::fs::Metadata) -> FileIdentity {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
+}
+
+#[cfg(not(unix))]
+fn file_identity(m: &std::fs::Metadata) -> FileIdentity {
+    let created = m.created().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as u64);
+    (created, 0)
 }
 
 impl ServerHandler for NavegadorServer {

@@ -88,8 +88,8 @@ impl ToolDef {
         ToolDef { tool, handler }
     }
 
-    /// A read-only tool answered from a fresh read-only connection on a blocking thread,
-    /// so many sessions can read at once (and during an ingest: WAL).
+    /// A read-only tool answered on a blocking thread from that thread's read-only
+    /// connection, so many sessions can read at once (and during an ingest: WAL).
     pub fn read<P, O, F>(name: &'static str, description: &'static str, f: F) -> ToolDef
     where
         P: DeserializeOwned + JsonSchema + Send + 'static,
@@ -98,10 +98,7 @@ impl ToolDef {
     {
         ToolDef::new::<P, O, _, _>(name, description, true, move |call: Call, p: P| async move {
             let server = call.server.clone();
-            let run = tokio::task::spawn_blocking(move || {
-                let store = server.open_read()?;
-                f(&store, p, &server)
-            });
+            let run = tokio::task::spawn_blocking(move || server.with_reader(|store| f(store, p, &server)));
             match run.await {
                 Ok(r) => outcome(r),
                 Err(e) => ToolError::msg(format!("internal error in `{name}`: {e}; the server keeps serving, retry or report it")).into(),
