@@ -5,4 +5,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Builds can be memory- and CPU-hungry on 2 cores; keep cargo's output readable in CI logs.
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+# This also builds target/release/navegador (the CLI's integration tests run it).
 cargo test --workspace --locked --release
+
+# The MCP server through real clients: the official Python SDK, pinned in
+# tests/mcp/requirements.txt, in a virtualenv that is rebuilt only when that file changes.
+venv=.venv-test
+req=tests/mcp/requirements.txt
+want=$(sha256sum "$req" | cut -d' ' -f1)
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" != "$want" ]; then
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$req"
+    echo "$want" > "$venv/.requirements.sha256"
+fi
+NAVEGADOR_BIN="$PWD/target/release/navegador" "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/mcp
+
+# The official MCP conformance suite (server scenarios that apply to a tools-only server)
+# and a load run: 50 concurrent HTTP sessions x 100 tool calls, zero errors allowed.
+bash scripts/conformance.sh "$PWD/target/release/navegador"
+"$venv/bin/python" tests/mcp/load.py "$PWD/target/release/navegador" 50 100

@@ -13,6 +13,7 @@ mod analysis_cmd;
 mod db;
 mod ingest_cmd;
 mod knowledge_cmd;
+mod mcp_cmd;
 mod stats_cmd;
 
 use std::process::ExitCode;
@@ -55,6 +56,8 @@ enum Command {
     Concept(analysis_cmd::MembersArgs),
     /// A domain and everything belonging to it.
     Domain(analysis_cmd::MembersArgs),
+    /// Serve the graph to AI agents over MCP (stdio, or streamable HTTP).
+    Mcp(mcp_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -79,6 +82,7 @@ fn main() -> ExitCode {
         Command::Owners(a) => analysis_cmd::owners(a),
         Command::Concept(a) => analysis_cmd::members(a, navegador_model::Label::Concept),
         Command::Domain(a) => analysis_cmd::members(a, navegador_model::Label::Domain),
+        Command::Mcp(a) => mcp_cmd::run(a),
     };
     match result {
         Ok(code) => code,

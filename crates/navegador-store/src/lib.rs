@@ -6,10 +6,12 @@
 //! graph or the new one, never half. Readers use [`Store`]'s query methods.
 
 mod knowledge;
+mod read;
 mod schema;
 mod sqlite;
 
 pub use knowledge::{Link, LinkTarget, Neighbor, Reader, SearchHit, KNOWLEDGE_LABELS};
+pub use read::SiteRow;
 
 pub use sqlite::{
     EdgeRow, FileState, ImportRow, IngestTx, NewNode, NodeRow, RefRow, RefStatus, Stats, Store,

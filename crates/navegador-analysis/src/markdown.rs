@@ -1,0 +1,88 @@
+//! A context bundle as markdown a person can read: a heading for the target, its related
+//! nodes grouped by relation, the relationships, and what could not be seen.
+
+use std::fmt::Write as _;
+
+use crate::types::{ContextBundle, ContextNode};
+
+fn place(n: &ContextNode) -> String {
+    match (&n.file_path, n.line_start, n.line_end) {
+        (Some(f), Some(a), Some(b)) if a != b => format!("{f}:{a}-{b}"),
+        (Some(f), Some(a), _) => format!("{f}:{a}"),
+        (Some(f), None, _) => f.clone(),
+        _ => String::new(),
+    }
+}
+
+fn title(n: &ContextNode) -> String {
+    n.qualified_name.clone().unwrap_or_else(|| n.name.clone())
+}
+
+/// Renders a bundle as markdown.
+pub fn bundle_markdown(b: &ContextBundle) -> String {
+    let mut s = String::new();
+    let t = &b.target;
+    let _ = writeln!(s, "# {} `{}`\n", t.node_type, title(t));
+    let mut facts = vec![place(t)];
+    facts.extend(t.language.clone());
+    facts.extend(t.kind.clone());
+    facts.retain(|f| !f.is_empty());
+    if !facts.is_empty() {
+        let _ = writeln!(s, "{}\n", facts.join(" · "));
+    }
+    if let Some(sig) = &t.signature {
+        let _ = writeln!(s, "```\n{sig}\n```\n");
+    }
+    for text in [&t.docstring, &t.description, &t.rationale].into_iter().flatten() {
+        let _ = writeln!(s, "> {}\n", text.replace('\n', "\n> "));
+    }
+    if !b.nodes.is_empty() {
+        let _ = writeln!(s, "## Related nodes\n");
+        let mut relations: Vec<&str> = Vec::new();
+        for n in &b.nodes {
+            let r = n.relation.as_deref().unwrap_or("related");
+            if !relations.contains(&r) {
+                relations.push(r);
+            }
+        }
+        for r in relations {
+            let _ = writeln!(s, "### {r}\n");
+            for n in b.nodes.iter().filter(|n| n.relation.as_deref().unwrap_or("related") == r) {
+                let dist = n.distance.filter(|d| *d > 1).map(|d| format!(" (distance {d})")).unwrap_or_default();
+                let at = place(n);
+                let at = if at.is_empty() { String::new() } else { format!(" — {at}") };
+                let _ = writeln!(s, "- {} `{}`{at}{dist}", n.node_type, title(n));
+            }
+            s.push('\n');
+        }
+    }
+    if !b.edges.is_empty() {
+        let _ = writeln!(s, "## Relationships\n");
+        for e in &b.edges {
+            let mut extra = Vec::new();
+            extra.extend(e.resolution.clone());
+            if let (Some(f), Some(l)) = (&e.file_path, e.line) {
+                extra.push(format!("{f}:{l}"));
+            }
+            let extra = if extra.is_empty() { String::new() } else { format!(" ({})", extra.join(", ")) };
+            let _ = writeln!(s, "- `{}` —{}→ `{}`{extra}", e.source_name, e.edge_type, e.target_name);
+        }
+        s.push('\n');
+    }
+    let m = &b.metadata;
+    if m.unresolved_count > 0 {
+        let _ = writeln!(s, "## Unresolved ({})\n", m.unresolved_count);
+        for u in &m.unresolved {
+            let from = u.from.as_deref().map(|f| format!(" in `{f}`")).unwrap_or_default();
+            let _ = writeln!(s, "- {} `{}` at {}:{}{from}", u.kind, u.name, u.file_path, u.line);
+        }
+        s.push('\n');
+    }
+    if !m.notes.is_empty() {
+        let _ = writeln!(s, "## Notes\n");
+        for n in &m.notes {
+            let _ = writeln!(s, "- {n}");
+        }
+    }
+    s.trim_end().to_string() + "\n"
+}

@@ -1,0 +1,248 @@
+//! navegador's MCP server: the tools of `navegador-mcp.md` over stdio and streamable HTTP,
+//! on the official Rust SDK (`rmcp`).
+//!
+//! This crate is the only one that knows MCP: it turns the analysis layer's plain answers
+//! into tool results (structured JSON plus text), publishes input and output schemas and
+//! annotations, and maps failures to tool errors that name the fix. Each read opens its own
+//! read-only SQLite connection, so many sessions are served at once, also during an ingest
+//! (WAL). Logs go to stderr only: on stdio, stdout carries JSON-RPC and nothing else.
+//!
+//! The spec's `create_mcp_server(store, db_path, read_only, max_query_complexity)` is
+//! [`create_mcp_server`] with [`ServerOptions`]; a database path replaces the `store`
+//! argument because every request opens its own connection. To embed navegador in a
+//! larger server, register more tools before running it:
+//!
+//! ```no_run
+//! use navegador_mcp::{create_mcp_server, Reply, ServerOptions, ToolDef};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct EchoParams {
+//!     /// Text to send back
+//!     text: String,
+//! }
+//! #[derive(serde::Serialize, schemars::JsonSchema)]
+//! struct Echoed {
+//!     text: String,
+//! }
+//!
+//! # async fn run() -> std::io::Result<()> {
+//! let server = create_mcp_server(ServerOptions::new(".", ".navegador/graph.db"));
+//! server.add_tool(ToolDef::new::<EchoParams, Echoed, _, _>("echo", "Send text back", true, |_call, p: EchoParams| async move {
+//!     Reply::json(&Echoed { text: p.text }).into()
+//! }));
+//! assert!(server.tools().iter().any(|t| t.name == "echo"));
+//! server.serve_stdio().await
+//! # }
+//! ```
+
+mod http;
+mod params;
+mod paths;
+mod tools;
+
+pub use http::{serve_http, shutdown_signal, HttpOptions};
+pub use navegador_analysis::Limits;
+pub use tools::{builtin_tools, Call, Handler, ProgressSink, Reply, ToolDef, ToolError};
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use navegador_store::Store;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+
+/// How the server is set up (the spec's `create_mcp_server` arguments, and the bounds).
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// The graph database (`.navegador/graph.db` under the workspace root by default).
+    pub db_path: PathBuf,
+    /// The only tree the server reads or indexes; tool paths are relative to it.
+    pub workspace_root: PathBuf,
+    /// Refuse `ingest` (and, once `query` lands, any Cypher that writes).
+    pub read_only: bool,
+    /// Reject Cypher whose estimated cost exceeds this (0: no limit). Used by `query`.
+    pub max_query_complexity: u64,
+    /// Size bounds of one answer.
+    pub limits: Limits,
+}
+
+impl ServerOptions {
+    /// Options for a workspace and a database path, with defaults for the rest. The root
+    /// is canonicalised when it exists, so path checks see through symlinks.
+    pub fn new(workspace_root: impl AsRef<Path>, db_path: impl AsRef<Path>) -> Self {
+        let root = workspace_root.as_ref();
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        let db = db_path.as_ref();
+        let db_path = if db.is_absolute() { db.to_path_buf() } else { root.join(db) };
+        ServerOptions { db_path, workspace_root: root, read_only: false, max_query_complexity: 0, limits: Limits::default() }
+    }
+}
+
+/// Creates the server with navegador's tools registered.
+pub fn create_mcp_server(options: ServerOptions) -> NavegadorServer {
+    NavegadorServer {
+        inner: Arc::new(Inner {
+            options,
+            tools: RwLock::new(builtin_tools()),
+            ingest_lock: tokio::sync::Mutex::new(()),
+        }),
+    }
+}
+
+/// The MCP server. Cheap to clone: clones share the tool table and options, so one value
+/// serves every HTTP session.
+#[derive(Clone)]
+pub struct NavegadorServer {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    options: ServerOptions,
+    tools: RwLock<Vec<ToolDef>>,
+    ingest_lock: tokio::sync::Mutex<()>,
+}
+
+impl NavegadorServer {
+    pub fn options(&self) -> &ServerOptions {
+        &self.inner.options
+    }
+
+    /// Registers a tool (replacing one of the same name).
+    pub fn add_tool(&self, def: ToolDef) {
+        let mut tools = self.inner.tools.write().unwrap();
+        match tools.iter_mut().find(|t| t.tool.name == def.tool.name) {
+            Some(t) => *t = def,
+            None => tools.push(def),
+        }
+    }
+
+    /// The published tool definitions.
+    pub fn tools(&self) -> Vec<Tool> {
+        self.inner.tools.read().unwrap().iter().map(|t| t.tool.clone()).collect()
+    }
+
+    fn handler(&self, name: &str) -> Option<Handler> {
+        self.inner.tools.read().unwrap().iter().find(|t| t.tool.name == name).map(|t| t.handler.clone())
+    }
+
+    pub(crate) fn ingest_lock(&self) -> &tokio::sync::Mutex<()> {
+        &self.inner.ingest_lock
+    }
+
+    /// Runs `f` on a read-only connection to the graph; a missing file names the way to
+    /// create it. Connections are kept per blocking thread (a small pool: tokio reuses
+    /// those threads) and reopened when the file is replaced (`ingest --clear` after a
+    /// schema change deletes it); WAL lets each read see the latest committed ingest.
+    pub fn with_reader<T>(&self, f: impl FnOnce(&Store) -> Result<T, ToolError>) -> Result<T, ToolError> {
+        thread_local! {
+            static READER: std::cell::RefCell<Option<(PathBuf, FileIdentity, Store)>> = const { std::cell::RefCell::new(None) };
+        }
+        let db = &self.inner.options.db_path;
+        let Ok(meta) = std::fs::metadata(db) else {
+            let how = if self.inner.options.read_only {
+                "run `navegador ingest PATH` from a shell (this server is read-only)"
+            } else {
+                "call the `ingest` tool with the repository path first"
+            };
+            return Err(ToolError::msg(format!(
+                "no graph at {} yet; {how}, or start the server with --db pointing at an existing graph",
+                db.display()
+            )));
+        };
+        let identity = file_identity(&meta);
+        READER.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let fresh = matches!(&*slot, Some((p, id, _)) if p == db && *id == identity);
+            if !fresh {
+                *slot = None;
+                let store = Store::open_read_only(db).map_err(tools::store_error)?;
+                *slot = Some((db.clone(), identity, store));
+            }
+            let (_, _, store) = slot.as_ref().expect("just opened");
+            f(store)
+        })
+    }
+
+    /// Serves over stdin/stdout until the client disconnects.
+    pub async fn serve_stdio(self) -> std::io::Result<()> {
+        let running = self.serve(rmcp::transport::stdio()).await.map_err(std::io::Error::other)?;
+        running.waiting().await.map_err(std::io::Error::other)?;
+        Ok(())
+    }
+}
+
+/// What tells a replaced database file from the one a cached connection has open.
+type FileIdentity = (u64, u64);
+
+#[cfg(unix)]
+fn file_identity(m: &std::fs::Metadata) -> FileIdentity {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
+}
+
+#[cfg(not(unix))]
+fn file_identity(m: &std::fs::Metadata) -> FileIdentity {
+    let created = m.created().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as u64);
+    (created, 0)
+}
+
+impl ServerHandler for NavegadorServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("navegador", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "navegador answers questions about this repository's code graph: `context` (a file), `function`, \
+                 `class`, `explain` (any node), `blast_radius` (what breaks if a node changes), `ingest` (re-index). \
+                 Names may be bare (`save`) or qualified (`Base.save`); when a name is ambiguous the answer lists \
+                 candidates: call again with `file`.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.inner.tools.read().unwrap().iter().find(|t| t.tool.name == name).map(|t| t.tool.clone())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(handler) = self.handler(&request.name) else {
+            let names: Vec<String> = self.tools().iter().map(|t| t.name.to_string()).collect();
+            return Ok(ToolError::msg(format!(
+                "unknown tool `{}`; this server has: {}",
+                request.name,
+                names.join(", ")
+            ))
+            .into_result()
+            .into());
+        };
+        let progress = context.meta.get_progress_token().map(|token| ProgressSink { token, peer: context.peer.clone() });
+        tracing::debug!(tool = %request.name, "call");
+        let call = Call {
+            server: self.clone(),
+            args: request.arguments.unwrap_or_default(),
+            progress,
+            cancel: context.ct.clone(),
+        };
+        Ok(handler(call).await.into())
+    }
+}
+
+impl ToolError {
+    fn into_result(self) -> rmcp::model::CallToolResult {
+        self.into()
+    }
+}

@@ -1,0 +1,367 @@
+//! The tool table: each tool is a name, a description, typed input and output (their JSON
+//! schemas are published), annotations, and a handler. Adding a tool is one entry in
+//! [`builtin_tools`] (or [`crate::NavegadorServer::add_tool`] from outside the crate).
+//!
+//! Not registered yet, on purpose: `query` (Cypher engine), `search`, `search_knowledge`,
+//! `get_rationale`, `find_owners` (knowledge layer). Each lands here when its engine does.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use navegador_analysis::{self as analysis, AnalysisError, BlastRadius, ContextBundle, IngestionResult};
+use navegador_index::{IngestConfig, Progress};
+use navegador_store::{Store, StoreError};
+use rmcp::model::{
+    CallToolResult, ContentBlock, JsonObject, ProgressNotificationParam, ProgressToken, Tool, ToolAnnotations,
+};
+use rmcp::{Peer, RoleServer};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::params::{self, BlastRadiusParams, ClassParams, ContextParams, ExplainParams, Format, FunctionParams, IngestParams};
+use crate::{paths, NavegadorServer};
+
+/// One tool call as a handler sees it.
+pub struct Call {
+    pub server: NavegadorServer,
+    pub args: JsonObject,
+    /// Where to send progress notifications, when the client asked for them.
+    pub progress: Option<ProgressSink>,
+    /// Cancelled when the client cancels the request or the connection closes.
+    pub cancel: CancellationToken,
+}
+
+/// A client's progress token and the peer to notify.
+#[derive(Clone)]
+pub struct ProgressSink {
+    pub token: ProgressToken,
+    pub peer: Peer<RoleServer>,
+}
+
+pub type BoxFuture = Pin<Box<dyn Future<Output = CallToolResult> + Send>>;
+pub type Handler = Arc<dyn Fn(Call) -> BoxFuture + Send + Sync>;
+
+/// A tool: its published definition and its handler.
+#[derive(Clone)]
+pub struct ToolDef {
+    pub tool: Tool,
+    pub handler: Handler,
+}
+
+impl ToolDef {
+    /// A tool with input `P` and output `O` (both publish their JSON schema). Arguments
+    /// that do not deserialize into `P` are answered with a tool error naming the field.
+    pub fn new<P, O, F, Fut>(name: &'static str, description: &'static str, read_only: bool, f: F) -> ToolDef
+    where
+        P: DeserializeOwned + JsonSchema + Send + 'static,
+        O: JsonSchema + 'static,
+        F: Fn(Call, P) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = CallToolResult> + Send + 'static,
+    {
+        let annotations = ToolAnnotations::new()
+            .read_only(read_only)
+            .destructive(!read_only)
+            .idempotent(true)
+            .open_world(false);
+        let tool = Tool::new(name, description, JsonObject::new())
+            .with_input_schema::<P>()
+            .with_output_schema::<O>()
+            .with_annotations(annotations);
+        let f = Arc::new(f);
+        let handler: Handler = Arc::new(move |call: Call| {
+            let f = f.clone();
+            Box::pin(async move {
+                match serde_json::from_value::<P>(Value::Object(call.args.clone())) {
+                    Ok(p) => f(call, p).await,
+                    Err(e) => ToolError::msg(format!(
+                        "invalid arguments for `{name}`: {e}; the tool's input schema (tools/list) names each field and its type"
+                    ))
+                    .into(),
+                }
+            })
+        });
+        ToolDef { tool, handler }
+    }
+
+    /// A read-only tool answered on a blocking thread from that thread's read-only
+    /// connection, so many sessions can read at once (and during an ingest: WAL).
+    pub fn read<P, O, F>(name: &'static str, description: &'static str, f: F) -> ToolDef
+    where
+        P: DeserializeOwned + JsonSchema + Send + 'static,
+        O: JsonSchema + 'static,
+        F: Fn(&Store, P, &NavegadorServer) -> Result<Reply, ToolError> + Send + Sync + Copy + 'static,
+    {
+        ToolDef::new::<P, O, _, _>(name, description, true, move |call: Call, p: P| async move {
+            let server = call.server.clone();
+            let run = tokio::task::spawn_blocking(move || server.with_reader(|store| f(store, p, &server)));
+            match run.await {
+                Ok(r) => outcome(r),
+                Err(e) => ToolError::msg(format!("internal error in `{name}`: {e}; the server keeps serving, retry or report it")).into(),
+            }
+        })
+    }
+}
+
+/// A successful answer: structured JSON, and the text content (the JSON itself unless a
+/// tool renders something else, like markdown).
+pub struct Reply {
+    pub structured: Value,
+    pub text: Option<String>,
+}
+
+impl Reply {
+    pub fn json<T: Serialize>(v: &T) -> Reply {
+        Reply { structured: serde_json::to_value(v).unwrap_or(Value::Null), text: None }
+    }
+}
+
+impl From<Reply> for CallToolResult {
+    fn from(r: Reply) -> Self {
+        let text = r.text.unwrap_or_else(|| r.structured.to_string());
+        let mut out = CallToolResult::success(vec![ContentBlock::text(text)]);
+        out.structured_content = Some(r.structured);
+        out
+    }
+}
+
+/// A failure the model can read: a message that names the fix, and details (candidates,
+/// suggestions) as structured content.
+#[derive(Debug)]
+pub struct ToolError {
+    pub message: String,
+    pub details: Option<Value>,
+}
+
+impl ToolError {
+    pub fn msg(message: impl Into<String>) -> Self {
+        ToolError { message: message.into(), details: None }
+    }
+}
+
+impl From<ToolError> for CallToolResult {
+    fn from(e: ToolError) -> Self {
+        let mut structured = json!({ "error": e.message });
+        let mut text = e.message.clone();
+        if let Some(Value::Object(d)) = e.details {
+            for (k, v) in &d {
+                structured[k] = v.clone();
+            }
+            if let Some(Value::Array(cands)) = d.get("candidates") {
+                text.push_str("\ncandidates:");
+                for c in cands {
+                    let q = c.get("qualified_name").or(c.get("name")).and_then(Value::as_str).unwrap_or("?");
+                    let t = c.get("type").and_then(Value::as_str).unwrap_or("");
+                    let f = c.get("file_path").and_then(Value::as_str).unwrap_or("?");
+                    let l = c.get("line_start").and_then(Value::as_u64).map(|l| format!(":{l}")).unwrap_or_default();
+                    text.push_str(&format!("\n- {t} {q} — {f}{l}"));
+                }
+            }
+        }
+        let mut out = CallToolResult::error(vec![ContentBlock::text(text)]);
+        out.structured_content = Some(structured);
+        out
+    }
+}
+
+/// A handler's outcome as a tool result.
+pub fn outcome(r: Result<Reply, ToolError>) -> CallToolResult {
+    match r {
+        Ok(r) => r.into(),
+        Err(e) => e.into(),
+    }
+}
+
+impl From<AnalysisError> for ToolError {
+    fn from(e: AnalysisError) -> Self {
+        let message = e.to_string();
+        match e {
+            AnalysisError::Ambiguous { candidates, .. } => {
+                ToolError { message, details: Some(json!({ "ambiguous": true, "candidates": candidates })) }
+            }
+            AnalysisError::NotFound { suggestions, .. } | AnalysisError::FileNotIndexed { suggestions, .. } => {
+                ToolError { message, details: Some(json!({ "suggestions": suggestions })) }
+            }
+            AnalysisError::Store(s) => store_error(s),
+            AnalysisError::Index(navegador_index::IndexError::Store(s)) => store_error(s),
+            _ => ToolError::msg(message),
+        }
+    }
+}
+
+/// Store failures with the fix spelled out.
+pub(crate) fn store_error(e: StoreError) -> ToolError {
+    let fix = match &e {
+        StoreError::Sql(s) | StoreError::Open { source: s, .. } => {
+            let t = s.to_string();
+            if t.contains("locked") || t.contains("busy") {
+                "; the graph is locked by a writer, retry in a moment"
+            } else if t.contains("not a database") || t.contains("malformed") || t.contains("corrupt") {
+                "; the file is damaged: delete it and re-index (`navegador ingest --clear`, or the `ingest` tool with clear=true)"
+            } else {
+                "; check --db / NAVEGADOR_DB, or re-index the repository"
+            }
+        }
+        _ => "",
+    };
+    ToolError::msg(format!("{e}{fix}"))
+}
+
+const CONTEXT_DESC: &str = "Return the full context bundle for a source file: every symbol it defines with its relationships, the files it imports and the files that import it, and the call sites the graph could not resolve.";
+const FUNCTION_DESC: &str = "Return a function's context bundle including callers, callees (to `depth`, each with file, line and resolution), decorators, docstring and signature.";
+const CLASS_DESC: &str = "Return a class context bundle including hierarchy (bases, subclasses, interfaces, implementations), methods, and references.";
+const EXPLAIN_DESC: &str = "Universal lookup: explain any node (function, class, file, concept, rule, decision) by name, with all its relationships in and out.";
+const BLAST_DESC: &str = "Return what could break if a node changes: its dependents via incoming CALLS, REFERENCES, IMPORTS, INHERITS and IMPLEMENTS edges, transitively to `depth`, ordered by distance, each with the path that reaches it and its owners; unresolved call sites that may hide more dependents are counted.";
+const INGEST_DESC: &str = "Ingest a repository into the graph (incremental: only changed files are re-parsed). Paths outside the workspace root are refused; disabled in read-only mode.";
+
+/// The tools of this server, in the order `tools/list` shows them.
+pub fn builtin_tools() -> Vec<ToolDef> {
+    vec![
+        ToolDef::new::<IngestParams, IngestionResult, _, _>("ingest", INGEST_DESC, false, ingest),
+        ToolDef::read::<ContextParams, ContextBundle, _>("context", CONTEXT_DESC, |store, p, server| {
+            let rel = paths::relative_file(&server.options().workspace_root, &p.file).map_err(ToolError::msg)?;
+            let b = analysis::context(store, &rel, &server.options().limits)?;
+            let mut reply = Reply::json(&b);
+            if p.format == Format::Markdown {
+                reply.text = Some(analysis::bundle_markdown(&b));
+            }
+            Ok(reply)
+        }),
+        ToolDef::read::<FunctionParams, ContextBundle, _>("function", FUNCTION_DESC, |store, p, server| {
+            let file = file_arg(server, p.file.as_deref())?;
+            let b = analysis::function(store, &p.name, file.as_deref(), params::depth(p.depth), &server.options().limits)?;
+            Ok(Reply::json(&b))
+        }),
+        ToolDef::read::<ClassParams, ContextBundle, _>("class", CLASS_DESC, |store, p, server| {
+            let file = file_arg(server, p.file.as_deref())?;
+            Ok(Reply::json(&analysis::class(store, &p.name, file.as_deref(), &server.options().limits)?))
+        }),
+        ToolDef::read::<ExplainParams, ContextBundle, _>("explain", EXPLAIN_DESC, |store, p, server| {
+            let file = file_arg(server, p.file.as_deref())?;
+            Ok(Reply::json(&analysis::explain(store, &p.name, file.as_deref(), &server.options().limits)?))
+        }),
+        ToolDef::read::<BlastRadiusParams, BlastRadius, _>("blast_radius", BLAST_DESC, |store, p, server| {
+            let file = file_arg(server, p.file.as_deref())?;
+            let depth = params::depth(p.depth);
+            Ok(Reply::json(&analysis::blast_radius(store, &p.name, file.as_deref(), depth, &server.options().limits)?))
+        }),
+    ]
+}
+
+/// An optional `file` disambiguation argument, made workspace-relative.
+fn file_arg(server: &NavegadorServer, file: Option<&str>) -> Result<Option<String>, ToolError> {
+    match file.map(str::trim).filter(|f| !f.is_empty()) {
+        None => Ok(None),
+        Some(f) => paths::relative_file(&server.options().workspace_root, f).map(Some).map_err(ToolError::msg),
+    }
+}
+
+async fn ingest(call: Call, p: IngestParams) -> CallToolResult {
+    let server = call.server.clone();
+    let opts = server.options();
+    if opts.read_only {
+        return ToolError::msg(
+            "ingest is disabled: this server runs read-only (--read-only); index with `navegador ingest PATH` \
+             from a shell, or restart the server without --read-only",
+        )
+        .into();
+    }
+    let root = match paths::dir_inside(&opts.workspace_root, &p.path) {
+        Ok(r) => r,
+        Err(m) => return ToolError::msg(m).into(),
+    };
+    if !root.is_dir() {
+        return ToolError::msg(format!(
+            "{} is a file; ingest indexes a directory (incrementally: unchanged files are not re-parsed), pass the repository root",
+            p.path
+        ))
+        .into();
+    }
+    // One writer at a time; readers keep being served meanwhile.
+    let _writer = server.ingest_lock().lock().await;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(f64, String)>();
+    let forward = call.progress.clone().map(|sink| {
+        tokio::spawn(async move {
+            while let Some((progress, message)) = rx.recv().await {
+                let _ = sink
+                    .peer
+                    .notify_progress(ProgressNotificationParam::new(sink.token.clone(), progress).with_message(message))
+                    .await;
+            }
+        })
+    });
+    let cancel = Arc::new(AtomicBool::new(false));
+    let watcher = {
+        let (ct, flag) = (call.cancel.clone(), cancel.clone());
+        tokio::spawn(async move {
+            ct.cancelled().await;
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    let db = opts.db_path.clone();
+    let clear = p.clear;
+    let progress = ChannelProgress { tx: call.progress.is_some().then_some(tx), state: Mutex::new((String::new(), 0, 0)), done: AtomicU64::new(0) };
+    let run = tokio::task::spawn_blocking(move || -> Result<IngestionResult, ToolError> {
+        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| ToolError::msg(format!("cannot create {}: {e}", dir.display())))?;
+        }
+        let mut store = match Store::open(&db) {
+            Err(StoreError::SchemaMismatch { .. }) if clear => {
+                Store::reset(&db).map_err(store_error)?;
+                Store::open(&db).map_err(store_error)?
+            }
+            other => other.map_err(store_error)?,
+        };
+        let cfg = IngestConfig { clear, ..Default::default() };
+        let r = analysis::ingest(&root, &mut store, &cfg, &progress, Some(&cancel))?;
+        drop(progress);
+        Ok(r)
+    });
+    let result = run.await;
+    watcher.abort();
+    if let Some(f) = forward {
+        let _ = f.await;
+    }
+    match result {
+        Ok(Ok(r)) => Reply::json(&r).into(),
+        Ok(Err(e)) => e.into(),
+        Err(e) => ToolError::msg(format!("internal error during ingest: {e}; the previous graph is unchanged")).into(),
+    }
+}
+
+/// Ingest progress as MCP progress notifications: a monotonic count of items done across
+/// phases, and a message naming the phase (`parsing 120/400`). At most ~50 per phase.
+struct ChannelProgress {
+    tx: Option<tokio::sync::mpsc::UnboundedSender<(f64, String)>>,
+    /// (phase, total, done in phase)
+    state: Mutex<(String, u64, u64)>,
+    done: AtomicU64,
+}
+
+impl Progress for ChannelProgress {
+    fn phase(&self, name: &str, total: u64) {
+        let Some(tx) = &self.tx else { return };
+        let mut s = self.state.lock().unwrap();
+        *s = (name.to_string(), total, 0);
+        let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        let msg = if total > 0 { format!("{name} 0/{total}") } else { name.to_string() };
+        let _ = tx.send((n as f64, msg));
+    }
+
+    fn advance(&self, n: u64) {
+        let Some(tx) = &self.tx else { return };
+        let mut s = self.state.lock().unwrap();
+        let before = s.2;
+        s.2 += n;
+        let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
+        let step = (s.1 / 50).max(1);
+        if before / step != s.2 / step || s.2 == s.1 {
+            let msg = if s.1 > 0 { format!("{} {}/{}", s.0, s.2, s.1) } else { format!("{} {}", s.0, s.2) };
+            let _ = tx.send((done as f64, msg));
+        }
+    }
+}

@@ -1,0 +1,84 @@
+"""Shared setup of the MCP client tests: the built `navegador` binary, a copy of the
+fixture repository as the workspace, and helpers to start the server over stdio or HTTP."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+
+
+def navegador_bin() -> str:
+    b = os.environ.get("NAVEGADOR_BIN") or str(REPO / "target" / "release" / "navegador")
+    if not Path(b).exists():
+        pytest.fail(f"{b} does not exist: build it with `cargo build --release -p navegador-cli` or set NAVEGADOR_BIN")
+    return b
+
+
+@pytest.fixture(scope="session")
+def binary() -> str:
+    return navegador_bin()
+
+
+@pytest.fixture(scope="session")
+def workspace(tmp_path_factory: pytest.TempPathFactory, binary: str) -> Path:
+    """The fixture repository, copied and indexed once (tests that ingest use their own)."""
+    root = tmp_path_factory.mktemp("ws") / "repo"
+    shutil.copytree(HERE / "fixture", root)
+    subprocess.run([binary, "ingest", str(root)], check=True, capture_output=True)
+    return root
+
+
+@pytest.fixture()
+def fresh_workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    shutil.copytree(HERE / "fixture", root)
+    return root
+
+
+class HttpServer:
+    def __init__(self, proc: subprocess.Popen, url: str) -> None:
+        self.proc = proc
+        self.url = url
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+
+def start_http(binary: str, root: Path, *extra: str, env: dict | None = None) -> HttpServer:
+    """Starts `navegador mcp --transport streamable-http --port 0` and waits for its URL."""
+    proc = subprocess.Popen(
+        [binary, "mcp", "--transport", "streamable-http", "--port", "0", "--workspace-root", str(root), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited with {proc.returncode}")
+            continue
+        m = re.search(r"listening on (http://\S+)", line)
+        if m:
+            return HttpServer(proc, m.group(1))
+    proc.kill()
+    raise RuntimeError("server did not report its address")

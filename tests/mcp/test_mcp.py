@@ -1,0 +1,395 @@
+"""navegador's MCP server driven by the official Python SDK, over stdio and streamable HTTP,
+on the fixture repository (tests/mcp/fixture). Each tool is called with asserted results;
+read-only mode, bad input, path checks and the HTTP protections are exercised too."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+from conftest import HERE, start_http
+
+GOLDEN = HERE / "tools.golden.json"
+IMPLEMENTED = ["ingest", "context", "function", "class", "explain", "blast_radius"]
+
+
+def stdio(binary: str, root: Path, *extra: str, env: dict | None = None) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=binary, args=["mcp", "--workspace-root", str(root), *extra], cwd=str(root), env=env
+    )
+
+
+def session(target, body):
+    """Runs `body(client)` in one MCP session with `target` (stdio params, URL or transport)."""
+
+    async def main():
+        async with Client(target) as client:
+            return await body(client)
+
+    return asyncio.run(main())
+
+
+def ok(result) -> dict:
+    assert not result.is_error, result.content[0].text
+    s = result.structured_content
+    # The text content is the same JSON (unless a tool renders markdown).
+    assert json.loads(result.content[0].text) == s
+    return s
+
+
+def err(result) -> str:
+    assert result.is_error, result
+    return result.content[0].text
+
+
+@pytest.fixture(scope="module")
+def http_server(binary, workspace):
+    server = start_http(binary, workspace)
+    yield server
+    assert server.stop() == 0, "graceful shutdown exits 0"
+
+
+@pytest.fixture(params=["stdio", "http"])
+def target(request, binary, workspace):
+    if request.param == "stdio":
+        return stdio(binary, workspace)
+    return request.getfixturevalue("http_server").url
+
+
+# -- the contract ---------------------------------------------------------------------------
+
+
+def raw_stdio(binary: str, root: Path, messages: list[dict], env: dict | None = None) -> tuple[list[str], str]:
+    """Speaks JSON-RPC by hand; returns stdout lines and stderr."""
+    data = "".join(json.dumps(m) + "\n" for m in messages)
+    p = subprocess.run(
+        [binary, "mcp", "--workspace-root", str(root)],
+        input=data,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+        cwd=root,
+    )
+    return p.stdout.splitlines(), p.stderr
+
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+}
+
+
+def test_stdout_carries_only_jsonrpc_and_tools_list_matches_golden(binary, workspace):
+    messages = [
+        INIT,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "function", "arguments": {"name": "log"}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "function", "arguments": {"name": 7}}},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "ingest", "arguments": {"path": "."}}},
+        {"jsonrpc": "2.0", "id": 6, "method": "ping"},
+    ]
+    lines, stderr = raw_stdio(binary, workspace, messages, env={"NAVEGADOR_LOG": "debug"})
+    replies = {}
+    for line in lines:
+        m = json.loads(line)  # every stdout line is a JSON-RPC message, nothing else
+        assert m.get("jsonrpc") == "2.0", line
+        if "id" in m:
+            replies[m["id"]] = m
+    assert set(replies) == {1, 2, 3, 4, 5, 6}, replies.keys()
+    assert stderr.strip(), "debug logs go to stderr"
+    golden = json.loads(GOLDEN.read_text())
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.write_text(json.dumps({"tools": replies[2]["result"]["tools"]}, indent=2, sort_keys=True) + "\n")
+    assert replies[2]["result"] == golden
+    assert [t["name"] for t in golden["tools"]] == IMPLEMENTED
+    assert replies[4]["result"]["isError"] is True
+    assert replies[5]["result"].get("isError") is not True
+
+
+def test_client_sees_schemas_and_annotations(target):
+    async def body(c):
+        return (await c.list_tools()).tools
+
+    tools = session(target, body)
+    golden = {t["name"]: t for t in json.loads(GOLDEN.read_text())["tools"]}
+    assert [t.name for t in tools] == IMPLEMENTED
+    for t in tools:
+        assert t.input_schema == golden[t.name]["inputSchema"]
+        assert t.output_schema == golden[t.name]["outputSchema"]
+        assert t.annotations.read_only_hint is (t.name != "ingest")
+
+
+# -- every tool ------------------------------------------------------------------------------
+
+
+def test_function(target):
+    async def body(c):
+        r = ok(await c.call_tool("function", {"name": "User.rename"}))
+        assert r["target"]["qualified_name"] == "app.models.User.rename"
+        assert r["target"]["signature"] == "def rename(self, name)"
+        calls = [e for e in r["edges"] if e["type"] == "CALLS"]
+        callees = {e["target_name"] for e in calls if e["source_name"] == "app.models.User.rename"}
+        assert {"app.util.clean", "app.util.log", "app.base.Base.save"} <= callees
+        assert all(e["line"] and e["resolution"] and e["file_path"] for e in calls)
+        callers = [n for n in r["nodes"] if n["relation"] == "caller"]
+        assert [n["qualified_name"] for n in callers] == ["app.models.Admin.promote"]
+        assert r["metadata"]["unresolved_count"] >= 1  # super().save()
+
+        # Depth: a caller's caller; a huge depth is clamped, and said.
+        r = ok(await c.call_tool("function", {"name": "validate", "depth": 2}))
+        assert any(n["name"] == "__init__" and n["distance"] == 2 for n in r["nodes"])
+        r = ok(await c.call_tool("function", {"name": "log", "depth": 10**9}))
+        assert r["metadata"]["depth"] == 10 and any("clamped" in n for n in r["metadata"]["notes"])
+        assert r["target"]["docstring"] == "Log a message at info level."
+
+        # Decorators.
+        r = ok(await c.call_tool("function", {"name": "create"}))
+        assert any(n["relation"] == "decorator" and n["name"] == "classmethod" for n in r["nodes"])
+
+        # An ambiguous name lists the candidates and never picks one.
+        text = err(await c.call_tool("function", {"name": "clean"}))
+        assert "matches 2 nodes" in text and "app/util.py" in text and "app/text.py" in text
+        r = ok(await c.call_tool("function", {"name": "clean", "file": "app/util.py"}))
+        assert r["target"]["qualified_name"] == "app.util.clean"
+
+        # Bad input is a tool error naming the fix; the server keeps serving.
+        assert "must not be empty" in err(await c.call_tool("function", {"name": "  "}))
+        assert "invalid arguments" in err(await c.call_tool("function", {"name": 5}))
+        assert "no function or method named" in err(await c.call_tool("function", {"name": "nope_nothing"}))
+        assert "unknown tool" in err(await c.call_tool("no_such_tool", {}))
+        await c.list_tools()
+
+    session(target, body)
+
+
+def test_class(target):
+    async def body(c):
+        r = ok(await c.call_tool("class", {"name": "User"}))
+        rel = {(n["relation"], n["name"]) for n in r["nodes"]}
+        assert {("base", "Base"), ("subclass", "Admin"), ("member", "__init__"), ("member", "rename")} <= rel
+        assert ("reference", "make") in rel  # User("a") in views.make
+        r = ok(await c.call_tool("class", {"name": "Square"}))
+        assert ("interface", "Shape") in {(n["relation"], n["name"]) for n in r["nodes"]}
+        r = ok(await c.call_tool("class", {"name": "Shape"}))
+        assert ("implementation", "Square") in {(n["relation"], n["name"]) for n in r["nodes"]}
+        assert "no class named" in err(await c.call_tool("class", {"name": "log"}))
+
+    session(target, body)
+
+
+def test_context(target):
+    async def body(c):
+        r = ok(await c.call_tool("context", {"file": "app/models.py"}))
+        assert r["target"]["type"] == "File"
+        defined = {n.get("qualified_name") for n in r["nodes"] if n["relation"] == "defined"}
+        assert {"app.models.User", "app.models.Admin", "app.models.User.rename"} <= defined
+        imports = {n["file_path"] for n in r["nodes"] if n["relation"] == "imports"}
+        assert {"app/base.py", "app/util.py"} <= imports
+        assert {n["file_path"] for n in r["nodes"] if n["relation"] == "imported_by"} >= {"app/views.py", "app/__init__.py"}
+
+        md = await c.call_tool("context", {"file": "app/views.py", "format": "markdown"})
+        assert not md.is_error
+        text = md.content[0].text
+        assert text.startswith("# File `app/views.py`") and "## Relationships" in text and "## Unresolved" in text
+        assert md.structured_content["target"]["file_path"] == "app/views.py"
+
+        assert "leaves the workspace root" in err(await c.call_tool("context", {"file": "../../etc/passwd"}))
+        assert "outside the workspace root" in err(await c.call_tool("context", {"file": "/etc/passwd"}))
+        assert "not in the graph" in err(await c.call_tool("context", {"file": "nothing/here.py"}))
+        assert "invalid arguments" in err(await c.call_tool("context", {"file": "app/views.py", "format": "yaml"}))
+
+    session(target, body)
+
+
+def test_explain(target):
+    async def body(c):
+        r = ok(await c.call_tool("explain", {"name": "Base"}))
+        assert r["target"]["qualified_name"] == "app.base.Base"
+        assert any(e["type"] == "INHERITS" and e["source_name"] == "app.models.User" for e in r["edges"])
+        assert any(e["type"] == "CONTAINS" and e["target_name"] == "app.base.Base.save" for e in r["edges"])
+        r = ok(await c.call_tool("explain", {"name": "app/util.py"}))
+        assert r["target"]["type"] == "File"
+        r = ok(await c.call_tool("explain", {"name": "Shape"}))
+        assert r["target"]["kind"] == "interface"
+
+    session(target, body)
+
+
+def test_blast_radius(target):
+    async def body(c):
+        r = ok(await c.call_tool("blast_radius", {"name": "Base.save"}))
+        assert r["target"]["qualified_name"] == "app.base.Base.save"
+        d = [i["distance"] for i in r["items"]]
+        assert d == sorted(d) and d[0] == 1
+        names = {i["qualified_name"]: i for i in r["items"]}
+        assert {"app.models.User.__init__", "app.models.User.rename", "app.views.handler"} <= set(names)
+        promote = names["app.models.Admin.promote"]
+        assert promote["distance"] == 2
+        assert [h["name"] for h in promote["path"]] == ["app.base.Base.save", "app.models.User.rename", "app.models.Admin.promote"]
+        assert all("owners" in i for i in r["items"])
+        for key in ("total", "truncated", "depth", "unresolved_count", "unresolved"):
+            assert key in r
+
+        r = ok(await c.call_tool("blast_radius", {"name": "log", "depth": 1}))
+        assert {i["qualified_name"] for i in r["items"]} >= {"app.views.make", "app.models.User.rename"}
+        assert all(i["distance"] == 1 for i in r["items"])
+        # A name called where the graph could not resolve it is counted, not ignored.
+        r = ok(await c.call_tool("blast_radius", {"name": "handler"}))
+        assert r["items"] == [] and r["unresolved_count"] == 0
+        r = ok(await c.call_tool("blast_radius", {"name": "promote"}))
+        assert r["unresolved_count"] == 0 and any(i["name"] == "handler" for i in r["items"])
+
+    session(target, body)
+
+
+# -- ingest, read-only, broken databases -----------------------------------------------------
+
+
+def test_ingest_with_progress(binary, fresh_workspace):
+    progress = []
+
+    async def on_progress(p, total, message):
+        progress.append((p, message))
+
+    async def body(c):
+        text = err(await c.call_tool("function", {"name": "log"}))
+        assert "no graph at" in text and "ingest" in text
+        r = ok(await c.call_tool("ingest", {"path": "."}, progress_callback=on_progress))
+        assert r["files"] == 7 and r["parsed"] == 7
+        assert r["symbols"]["Function"] >= 8 and r["relationships"] > 0
+        assert r["call_sites"]["unresolved"] >= 1
+        ok(await c.call_tool("function", {"name": "log"}))
+        r = ok(await c.call_tool("ingest", {"path": ".", "clear": True}))
+        assert r["parsed"] == 7
+        r = ok(await c.call_tool("ingest", {"path": "."}))
+        assert r["parsed"] == 0 and r["unchanged"] == 7
+        assert "outside the workspace root" in err(await c.call_tool("ingest", {"path": ".."}))
+        assert "is a file" in err(await c.call_tool("ingest", {"path": "app/util.py"}))
+
+    session(stdio(binary, fresh_workspace), body)
+    assert progress, "ingest sends progress notifications when asked"
+    values = [p for p, _ in progress]
+    assert values == sorted(values)
+    assert any("parsing" in (m or "") for _, m in progress)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_read_only(binary, workspace, transport):
+    async def body(c):
+        text = err(await c.call_tool("ingest", {"path": "."}))
+        assert "read-only" in text and "navegador ingest" in text
+        ok(await c.call_tool("function", {"name": "log"}))
+
+    if transport == "stdio":
+        session(stdio(binary, workspace, "--read-only"), body)
+    else:
+        server = start_http(binary, workspace, "--read-only")
+        try:
+            session(server.url, body)
+        finally:
+            assert server.stop() == 0
+
+
+def test_broken_databases(binary, tmp_path, workspace):
+    corrupt = tmp_path / "corrupt.db"
+    corrupt.write_bytes(b"this is not sqlite at all" * 100)
+    other = tmp_path / "other.db"
+    import sqlite3
+
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE t (x)")
+    con.commit()
+    con.close()
+
+    for db, expect in [(corrupt, "delete it"), (other, "not a navegador graph"), (tmp_path / "missing.db", "no graph at")]:
+
+        async def body(c, expect=expect):
+            text = err(await c.call_tool("function", {"name": "log"}))
+            assert expect in text, text
+            await c.list_tools()
+            assert expect in err(await c.call_tool("class", {"name": "User"}))
+
+        session(stdio(binary, workspace, "--db", str(db)), body)
+
+
+# -- streamable HTTP for teams ---------------------------------------------------------------
+
+
+def post_init(url: str, headers: dict | None = None, content: bytes | None = None) -> httpx2.Response:
+    h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **(headers or {})}
+    with httpx2.Client(timeout=30) as http:
+        return http.post(url, headers=h, content=content if content is not None else json.dumps(INIT).encode())
+
+
+def test_http_rejects_rebinding_and_huge_bodies(http_server):
+    assert post_init(http_server.url).status_code == 200
+    host = http_server.url.split("/")[2]
+    port = host.rsplit(":", 1)[1]
+    assert post_init(http_server.url, {"Host": f"evil.example:{port}"}).status_code == 403
+    assert post_init(http_server.url, {"Origin": "http://evil.example"}).status_code == 403
+    assert post_init(http_server.url, {"Origin": f"http://localhost:{port}"}).status_code == 200
+    assert post_init(http_server.url, content=b"{" + b" " * (5 * 1024 * 1024) + b"}").status_code == 413
+
+
+def test_http_bearer_token(binary, workspace):
+    server = start_http(binary, workspace, env={"NAVEGADOR_AUTH_TOKEN": "s3cret"})
+    try:
+        r = post_init(server.url)
+        assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
+        assert post_init(server.url, {"Authorization": "Bearer wrong"}).status_code == 401
+
+        async def body(c):
+            return ok(await c.call_tool("function", {"name": "log"}))
+
+        transport = streamable_http_client(
+            server.url, http_client=httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret"}, timeout=30)
+        )
+        assert session(transport, body)["target"]["name"] == "log"
+    finally:
+        assert server.stop() == 0
+
+
+def test_http_non_loopback_bind_needs_a_token(binary, workspace):
+    p = subprocess.run(
+        [binary, "mcp", "--transport", "streamable-http", "--host", "0.0.0.0", "--port", "0", "--workspace-root", str(workspace)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={k: v for k, v in os.environ.items() if k != "NAVEGADOR_AUTH_TOKEN"},
+    )
+    assert p.returncode != 0 and "auth-token" in p.stderr and p.stdout == ""
+
+
+def test_http_concurrent_sessions(http_server):
+    async def one(i: int):
+        async with Client(http_server.url) as c:
+            for _ in range(5):
+                r = await c.call_tool("function", {"name": "log"})
+                assert not r.is_error
+            return i
+
+    async def main():
+        return await asyncio.gather(*(one(i) for i in range(12)))
+
+    assert sorted(asyncio.run(main())) == list(range(12))
+
+
+def test_http_graceful_shutdown(binary, workspace):
+    server = start_http(binary, workspace)
+    assert post_init(server.url).status_code == 200
+    server.proc.send_signal(signal.SIGTERM)
+    assert server.proc.wait(timeout=15) == 0
