@@ -76,10 +76,23 @@ pub(crate) fn resolve(
     // files that import a changed file (before or after the change), whose target was
     // removed, or whose name or receiver root is defined or bound in a changed file.
     let refs: Vec<RefRow> = if full {
-        // Nothing to clear on a first build; after a tsconfig change, everything.
+        // Nothing to clear on a first build; after a tsconfig change, everything. The
+        // sites are then read page by page (a kernel has millions), bases first.
         tx.clear_all_resolution()?;
         t.bases = HashMap::default();
-        tx.refs(None, &[])?
+        for bases in [true, false] {
+            let mut after = 0;
+            loop {
+                let page = tx.refs_page(bases, after, 50_000)?;
+                let Some(last) = page.last() else { break };
+                after = last.id;
+                for r in &page {
+                    bind(tx, &mut t, &mut stats, r)?;
+                }
+            }
+        }
+        tracing::info!(elapsed = ?t0.elapsed(), "all sites resolved");
+        return Ok(stats);
     } else {
         let changed: HashSet<&str> = changes.files.iter().map(String::as_str).collect();
         let mut files: HashSet<String> = changes.files.iter().cloned().collect();
@@ -117,53 +130,59 @@ pub(crate) fn resolve(
     let (bases_refs, other): (Vec<&RefRow>, Vec<&RefRow>) =
         refs.iter().partition(|r| matches!(r.kind, RefKind::Inherits | RefKind::Implements));
     for r in bases_refs.into_iter().chain(other) {
-        let (mut status, mut targets) = t.resolve_ref(r);
-        let from = match (r.from_node, r.kind) {
-            (Some(f), _) => f,
-            // `impl Trait for T` away from T: the implementing class is named, not enclosing.
-            (None, RefKind::Inherits | RefKind::Implements) => {
-                let lang = t.lang(&r.file_path);
-                match r.receiver_type.as_deref().and_then(|ty| t.lookup_type(&r.file_path, lang, ty, None)) {
-                    Some(c) => t.syms[c].id,
-                    None => {
-                        status = RefStatus::Unresolved;
-                        targets.clear();
-                        0
-                    }
-                }
-            }
-            (None, _) => t.files.get(&r.file_path).map_or(0, |f| f.node),
-        };
-        let ty = match r.kind {
-            RefKind::Call | RefKind::New => EdgeType::Calls,
-            RefKind::Reference => EdgeType::References,
-            RefKind::Inherits => EdgeType::Inherits,
-            RefKind::Implements => EdgeType::Implements,
-        };
-        let res = match status {
-            RefStatus::Exact => Resolution::Exact,
-            RefStatus::Inferred => Resolution::Inferred,
-            _ => Resolution::Ambiguous,
-        };
-        for target in &targets {
-            let dst = t.syms[*target].id;
-            if dst == from {
-                if ty != EdgeType::Calls {
-                    continue; // a class is not its own base
-                }
-            }
-            tx.insert_edge(from, dst, ty, Some(res), Some((r.line, r.col)), Some(r.id))?;
-            stats.edges += 1;
-            if matches!(r.kind, RefKind::Inherits | RefKind::Implements) {
-                t.bases.entry(from).or_default().push(dst);
-            }
-        }
-        tx.set_ref_status(r.id, status)?;
-        if matches!(r.kind, RefKind::Call | RefKind::New) {
-            *stats.outcomes.entry(status.as_str().to_string()).or_default() += 1;
-        }
+        bind(tx, &mut t, &mut stats, r)?;
     }
     Ok(stats)
+}
+
+/// Resolves one site and writes what it binds to.
+fn bind(tx: &IngestTx<'_>, t: &mut Table, stats: &mut ResolveStats, r: &RefRow) -> Result<(), StoreError> {
+    let (mut status, mut targets) = t.resolve_ref(r);
+    let from = match (r.from_node, r.kind) {
+        (Some(f), _) => f,
+        // `impl Trait for T` away from T: the implementing class is named, not enclosing.
+        (None, RefKind::Inherits | RefKind::Implements) => {
+            let lang = t.lang(&r.file_path);
+            match r.receiver_type.as_deref().and_then(|ty| t.lookup_type(&r.file_path, lang, ty, None)) {
+                Some(c) => t.syms[c].id,
+                None => {
+                    status = RefStatus::Unresolved;
+                    targets.clear();
+                    0
+                }
+            }
+        }
+        (None, _) => t.files.get(&r.file_path).map_or(0, |f| f.node),
+    };
+    let ty = match r.kind {
+        RefKind::Call | RefKind::New => EdgeType::Calls,
+        RefKind::Reference => EdgeType::References,
+        RefKind::Inherits => EdgeType::Inherits,
+        RefKind::Implements => EdgeType::Implements,
+    };
+    let res = match status {
+        RefStatus::Exact => Resolution::Exact,
+        RefStatus::Inferred => Resolution::Inferred,
+        _ => Resolution::Ambiguous,
+    };
+    for target in &targets {
+        let dst = t.syms[*target].id;
+        if dst == from {
+            if ty != EdgeType::Calls {
+                continue; // a class is not its own base
+            }
+        }
+        tx.insert_edge(from, dst, ty, Some(res), Some((r.line, r.col)), Some(r.id))?;
+        stats.edges += 1;
+        if matches!(r.kind, RefKind::Inherits | RefKind::Implements) {
+            t.bases.entry(from).or_default().push(dst);
+        }
+    }
+    tx.set_ref_status(r.id, status)?;
+    if matches!(r.kind, RefKind::Call | RefKind::New) {
+        *stats.outcomes.entry(status.as_str().to_string()).or_default() += 1;
+    }
+    Ok(())
 }
 
 #[derive(Debug, Clone)]

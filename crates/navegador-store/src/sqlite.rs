@@ -142,7 +142,7 @@ impl Store {
         conn.pragma_update(None, "journal_mode", "WAL").map_err(open_err)?;
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(open_err)?;
         conn.pragma_update(None, "cache_size", -256_000).map_err(open_err)?;
-        conn.pragma_update(None, "mmap_size", 4_i64 << 30).map_err(open_err)?;
+        conn.pragma_update(None, "mmap_size", 256_i64 << 20).map_err(open_err)?;
         conn.pragma_update(None, "temp_store", "MEMORY").map_err(open_err)?;
         let store = Store { conn, path: path.to_path_buf() };
         store.check_or_init_schema()?;
@@ -785,5 +785,35 @@ impl IngestTx<'_> {
              DELETE FROM nodes WHERE label = 'Module' AND json_extract(props, '$.derived') = 1;",
         )?;
         Ok(())
+    }
+}
+
+impl IngestTx<'_> {
+    /// A page of reference sites in id order after `after`: base-class sites
+    /// (`inherits`, `implements`) when `bases`, the others otherwise.
+    pub fn refs_page(&self, bases: bool, after: i64, limit: usize) -> Result<Vec<RefRow>> {
+        let sql = if bases {
+            "SELECT id, file_path, from_node, kind, name, receiver, receiver_type, line, col FROM refs
+             WHERE id > ?1 AND kind IN ('inherits', 'implements') ORDER BY id LIMIT ?2"
+        } else {
+            "SELECT id, file_path, from_node, kind, name, receiver, receiver_type, line, col FROM refs
+             WHERE id > ?1 AND kind NOT IN ('inherits', 'implements') ORDER BY id LIMIT ?2"
+        };
+        let mut st = self.tx.prepare_cached(sql)?;
+        let rows = st.query_map(params![after, limit as i64], |r| {
+            let kind: String = r.get(3)?;
+            Ok(RefRow {
+                id: r.get(0)?,
+                file_path: r.get(1)?,
+                from_node: r.get(2)?,
+                kind: RefKind::parse(&kind).unwrap_or(RefKind::Call),
+                name: r.get(4)?,
+                receiver: r.get(5)?,
+                receiver_type: r.get(6)?,
+                line: r.get(7)?,
+                col: r.get(8)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 }
