@@ -132,7 +132,7 @@ pub fn ingest(
 
     let mut changes = Changes::default();
     for path in &removed {
-        changes.forget(&tx, path)?;
+        changes.forget(&tx, path, true)?;
         changes.files.push(path.clone());
     }
     report.files_removed = removed.len() as u64;
@@ -160,7 +160,7 @@ pub fn ingest(
                 Outcome::Skipped(path, reason) => {
                     // A file that was indexed before and is now unreadable loses its facts.
                     if previous.contains_key(&path) {
-                        match changes.forget(&tx, &path) {
+                        match changes.forget(&tx, &path, true) {
                             Ok(()) => changes.files.push(path.clone()),
                             Err(e) => write_err = Some(e.into()),
                         }
@@ -183,16 +183,12 @@ pub fn ingest(
                         report.diagnostics.push((f.rel.clone(), d.line, d.message.clone()));
                     }
                     let mut go = || -> Result<(), IndexError> {
-                        if previous.contains_key(&f.rel) {
-                            changes.forget(&tx, &f.rel)?;
+                        let existed = previous.contains_key(&f.rel);
+                        if existed {
+                            changes.forget(&tx, &f.rel, false)?;
                         }
-                        let touched_names = &mut changes.names;
-                        touched_names.extend(facts.symbols.iter().map(|s| s.name.clone()));
-                        if let Some(m) = &facts.module {
-                            touched_names.extend(m.split(['.', '/', ':']).filter(|s| !s.is_empty()).map(str::to_string));
-                        }
-                        touched_names.extend(facts.imports.iter().filter_map(|i| i.local_name().map(str::to_string)));
                         write_file(&tx, repo_id, &f, &hash, &facts, &mut report)?;
+                        changes.learn(&tx, &f.rel, !existed)?;
                         changes.files.push(f.rel.clone());
                         Ok(())
                     };
@@ -252,8 +248,11 @@ pub fn ingest(
 pub(crate) struct Changes {
     /// Files written, rewritten or removed.
     pub files: Vec<String>,
-    /// Names defined or bound in those files, before and after.
+    /// Names whose definitions or bindings in those files differ before and after (see
+    /// `touched_names`), and module path segments of files that appeared or disappeared.
     pub names: HashSet<String>,
+    before: HashMap<String, Vec<String>>,
+    after: HashMap<String, Vec<String>>,
     /// Reference sites elsewhere whose target was removed.
     pub orphaned: Vec<i64>,
     /// Files that imported a removed or rewritten file.
@@ -262,11 +261,43 @@ pub(crate) struct Changes {
 
 impl Changes {
     /// Removes a file's facts, remembering what depended on them.
-    fn forget(&mut self, tx: &IngestTx<'_>, path: &str) -> Result<(), navegador_store::StoreError> {
-        self.names.extend(tx.names_in_file(path)?);
+    fn forget(&mut self, tx: &IngestTx<'_>, path: &str, gone: bool) -> Result<(), navegador_store::StoreError> {
+        for (name, key) in tx.defs_in_file(path)? {
+            self.before.entry(name).or_default().push(key);
+        }
+        if gone {
+            self.names.extend(tx.module_names_of(path)?);
+        }
         self.importers.extend(tx.importers_of(&[path.to_string()])?);
         self.orphaned.extend(tx.remove_file(path)?);
         Ok(())
+    }
+
+    /// Records what a freshly written file defines.
+    fn learn(&mut self, tx: &IngestTx<'_>, path: &str, new: bool) -> Result<(), navegador_store::StoreError> {
+        for (name, key) in tx.defs_in_file(path)? {
+            self.after.entry(name).or_default().push(key);
+        }
+        if new {
+            self.names.extend(tx.module_names_of(path)?);
+        }
+        Ok(())
+    }
+
+    /// Names whose set of definitions changed: only sites with these names elsewhere can
+    /// resolve differently (sites bound to a rewritten definition are `orphaned`).
+    pub(crate) fn touched_names(&self) -> HashSet<String> {
+        let mut out = self.names.clone();
+        for name in self.before.keys().chain(self.after.keys()) {
+            let mut a = self.before.get(name).cloned().unwrap_or_default();
+            let mut b = self.after.get(name).cloned().unwrap_or_default();
+            a.sort();
+            b.sort();
+            if a != b {
+                out.insert(name.clone());
+            }
+        }
+        out
     }
 }
 

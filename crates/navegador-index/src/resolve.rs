@@ -110,7 +110,7 @@ pub(crate) fn resolve(
         }
         let mut files: Vec<String> = files.into_iter().collect();
         files.sort();
-        let mut names: Vec<String> = changes.names.iter().cloned().collect();
+        let mut names: Vec<String> = changes.touched_names().into_iter().collect();
         names.sort();
         let mut extra = tx.ref_ids_named(&names)?;
         extra.extend_from_slice(&changes.orphaned);

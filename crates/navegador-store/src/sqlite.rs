@@ -429,11 +429,9 @@ impl IngestTx<'_> {
                 orphaned.push(r?);
             }
         }
-        self.tx.execute(
-            "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path = ?1)
-                OR dst IN (SELECT id FROM nodes WHERE file_path = ?1)",
-            [path],
-        )?;
+        // Two statements: each uses its own index (an OR of both would scan every edge).
+        self.tx.execute("DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path = ?1)", [path])?;
+        self.tx.execute("DELETE FROM edges WHERE dst IN (SELECT id FROM nodes WHERE file_path = ?1)", [path])?;
         self.tx.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM refs WHERE file_path = ?1)", [path])?;
         self.tx.execute("DELETE FROM refs WHERE file_path = ?1", [path])?;
         self.tx.execute("DELETE FROM nodes WHERE file_path = ?1", [path])?;
@@ -815,5 +813,42 @@ impl IngestTx<'_> {
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+impl IngestTx<'_> {
+    /// Every name a file defines or binds, with a key that changes whenever what the name
+    /// denotes changes (label, qualified name, kind, import source, export flags). Comparing
+    /// the keys before and after an edit tells which names elsewhere may resolve differently.
+    pub fn defs_in_file(&self, path: &str) -> Result<Vec<(String, String)>> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT coalesce(json_extract(props, '$.alias'), name),
+                    label || ':' || coalesce(qualified_name, '') || ':' || coalesce(json_extract(props, '$.kind'), '')
+                    || ':' || coalesce(json_extract(props, '$.module'), '') || ':' || coalesce(json_extract(props, '$.imported'), '')
+                    || ':' || coalesce(json_extract(props, '$.is_exported'), '') || ':' || coalesce(json_extract(props, '$.is_default_export'), '')
+                    || ':' || coalesce(json_extract(props, '$.class_name'), '')
+             FROM nodes
+             WHERE file_path = ?1 AND label IN ('Class', 'Function', 'Method', 'Variable', 'Module', 'Import')",
+        )?;
+        let rows = st.query_map([path], |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, String>(1)?)))?;
+        let mut out = Vec::new();
+        for r in rows {
+            if let (Some(n), k) = r? {
+                out.push((n, k));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The segments of a file's module path (`django`, `db`, `models`): receivers that name
+    /// the module, whose resolution changes when the file appears or disappears.
+    pub fn module_names_of(&self, path: &str) -> Result<Vec<String>> {
+        Ok(self
+            .tx
+            .query_row("SELECT module FROM files WHERE path = ?1", [path], |r| r.get::<_, Option<String>>(0))
+            .optional()?
+            .flatten()
+            .map(|m| m.split(['.', '/', ':']).filter(|s| !s.is_empty()).map(str::to_string).collect())
+            .unwrap_or_default())
     }
 }
