@@ -10,9 +10,11 @@ macro_rules! w {
 }
 
 mod analysis_cmd;
+mod check_cmd;
 mod db;
 mod ingest_cmd;
 mod knowledge_cmd;
+mod query_cmd;
 mod stats_cmd;
 
 use std::process::ExitCode;
@@ -55,6 +57,12 @@ enum Command {
     Concept(analysis_cmd::MembersArgs),
     /// A domain and everything belonging to it.
     Domain(analysis_cmd::MembersArgs),
+    /// Run an openCypher query (read-only unless --write; EXPLAIN prints the plan).
+    Query(query_cmd::QueryArgs),
+    /// Labels, relationship types and property keys, with counts.
+    Schema(query_cmd::SchemaArgs),
+    /// Run every rule's constraint; exit 1 when a critical rule is violated.
+    Check(check_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -79,6 +87,9 @@ fn main() -> ExitCode {
         Command::Owners(a) => analysis_cmd::owners(a),
         Command::Concept(a) => analysis_cmd::members(a, navegador_model::Label::Concept),
         Command::Domain(a) => analysis_cmd::members(a, navegador_model::Label::Domain),
+        Command::Query(a) => query_cmd::query(a),
+        Command::Schema(a) => query_cmd::schema(a),
+        Command::Check(a) => check_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -592,3 +592,44 @@ impl Store {
         }
     }
 }
+
+/// How many nodes (edges) carry each property key, as `navegador schema` shows them.
+#[derive(Debug, Clone, Default)]
+pub struct PropertyCounts {
+    pub node_keys: Vec<(String, u64)>,
+    pub edge_keys: Vec<(String, u64)>,
+}
+
+impl Store {
+    /// Counts of property keys over the whole graph (one scan of `nodes` and of `edges`).
+    pub fn property_counts(&self) -> crate::Result<PropertyCounts> {
+        let c = self.conn();
+        let mut out = PropertyCounts::default();
+        let count = |sql: &str, into: &mut Vec<(String, u64)>| -> crate::Result<()> {
+            let mut st = c.prepare(sql)?;
+            for r in st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))? {
+                let (k, n) = r?;
+                if n > 0 {
+                    match into.iter_mut().find(|(x, _)| *x == k) {
+                        Some((_, m)) => *m += n,
+                        None => into.push((k, n)),
+                    }
+                }
+            }
+            Ok(())
+        };
+        let cols = NODE_COLUMNS.iter().map(|k| format!("SELECT '{k}', count({k}) FROM nodes")).collect::<Vec<_>>();
+        count(&cols.join(" UNION ALL "), &mut out.node_keys)?;
+        count("SELECT j.key, count(*) FROM nodes, json_each(nodes.props) j GROUP BY j.key", &mut out.node_keys)?;
+        let cols =
+            EDGE_COLUMNS.iter().map(|(k, c)| format!("SELECT '{k}', count({c}) FROM edges")).collect::<Vec<_>>();
+        count(&cols.join(" UNION ALL "), &mut out.edge_keys)?;
+        count(
+            "SELECT j.key, count(*) FROM edges, json_each(edges.props) j WHERE edges.props IS NOT NULL GROUP BY j.key",
+            &mut out.edge_keys,
+        )?;
+        out.node_keys.sort();
+        out.edge_keys.sort();
+        Ok(out)
+    }
+}

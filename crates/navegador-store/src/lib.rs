@@ -6,6 +6,7 @@
 //! graph or the new one, never half. Readers use [`Store`]'s query methods.
 
 mod graph;
+pub use graph::PropertyCounts;
 mod knowledge;
 mod schema;
 mod sqlite;
