@@ -55,6 +55,10 @@ pub struct QueryArgs {
     /// JSON only: print `{columns, rows, truncated, stats}` instead of the plain array.
     #[arg(long)]
     envelope: bool,
+    /// Benchmarking: run a read-only query N times on one open store and print the
+    /// p50/p99/max latency to stderr (`scripts/bench_cypher.py` uses it).
+    #[arg(long, value_name = "N", hide = true)]
+    repeat: Option<usize>,
 }
 
 pub fn query(a: QueryArgs) -> anyhow::Result<ExitCode> {
@@ -72,6 +76,9 @@ pub fn query(a: QueryArgs) -> anyhow::Result<ExitCode> {
         params,
         cancel: None,
     };
+    if let Some(n) = a.repeat.filter(|_| !a.write) {
+        return bench(&path, &a.query, &opts, n);
+    }
     let result = if a.write {
         let mut store = db::open_rw(&path)?;
         store.write_atomically(|s| navegador_cypher::execute(s, &a.query, &opts))
@@ -244,5 +251,24 @@ pub fn schema(a: SchemaArgs) -> anyhow::Result<ExitCode> {
     section(&mut out, "\nnode properties", &mut keys.node_keys.clone().into_iter());
     section(&mut out, "\nrelationship properties", &mut keys.edge_keys.clone().into_iter());
     crate::emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `query` `n` times (after one warm-up run that also fills the stats cache) and prints
+/// `{"p50_ms", "p99_ms", "max_ms", "rows"}` on stdout.
+fn bench(path: &Path, query: &str, opts: &QueryOptions, n: usize) -> anyhow::Result<ExitCode> {
+    let store = db::open_ro(path)?;
+    let run = || navegador_cypher::execute_read(&store, query, opts).map_err(|e| anyhow::anyhow!("{e}"));
+    let rows = run()?.rows.len();
+    let mut times = Vec::with_capacity(n);
+    for _ in 0..n.max(1) {
+        let t = std::time::Instant::now();
+        run()?;
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    let out = json!({"p50_ms": at(0.5), "p99_ms": at(0.99), "max_ms": at(1.0), "runs": times.len(), "rows": rows});
+    crate::emit(&format!("{out}\n"))?;
     Ok(ExitCode::SUCCESS)
 }
