@@ -60,7 +60,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             timeout: std::time::Duration::from_millis(a.timeout_ms),
             ..QueryOptions::default()
         };
-        match navegador_cypher::execute_read(&store, constraint, &opts) {
+        match store.read_snapshot(|s| navegador_cypher::execute_read(s, constraint, &opts)) {
             Err(e) => o.error = Some(e.to_string()),
             Ok(r) => {
                 o.truncated = r.truncated;

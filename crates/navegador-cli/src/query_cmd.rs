@@ -84,7 +84,7 @@ pub fn query(a: QueryArgs) -> anyhow::Result<ExitCode> {
         store.write_atomically(|s| navegador_cypher::execute(s, &a.query, &opts))
     } else {
         let store = db::open_ro(&path)?;
-        navegador_cypher::execute_read(&store, &a.query, &opts)
+        store.read_snapshot(|s| navegador_cypher::execute_read(s, &a.query, &opts))
     };
     // The error's Display carries the position and the caret under the query text.
     let r = result.map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -258,7 +258,9 @@ pub fn schema(a: SchemaArgs) -> anyhow::Result<ExitCode> {
 /// `{"p50_ms", "p99_ms", "max_ms", "rows"}` on stdout.
 fn bench(path: &Path, query: &str, opts: &QueryOptions, n: usize) -> anyhow::Result<ExitCode> {
     let store = db::open_ro(path)?;
-    let run = || navegador_cypher::execute_read(&store, query, opts).map_err(|e| anyhow::anyhow!("{e}"));
+    let run = || {
+        store.read_snapshot(|s| navegador_cypher::execute_read(s, query, opts)).map_err(|e| anyhow::anyhow!("{e}"))
+    };
     let rows = run()?.rows.len();
     let mut times = Vec::with_capacity(n);
     for _ in 0..n.max(1) {
