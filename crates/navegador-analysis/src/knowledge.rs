@@ -144,6 +144,8 @@ pub struct RationaleAnswer {
 
 /// Decisions and rules behind a node.
 pub fn get_rationale(store: &Store, name: &str, file: Option<&str>) -> Result<RationaleAnswer> {
+    let (name, file) = subject_key(store, name, file)?;
+    let (name, file) = (name.as_str(), file.as_deref());
     let r = navegador_knowledge::get_rationale(&store.reader(), name, file).map_err(|e| subject_error(store, name, file, e))?;
     let mut items: Vec<RationaleItem> = r
         .entries
@@ -189,6 +191,8 @@ pub struct OwnersAnswer {
 
 /// People and domains owning a node.
 pub fn find_owners(store: &Store, name: &str, file: Option<&str>) -> Result<OwnersAnswer> {
+    let (name, file) = subject_key(store, name, file)?;
+    let (name, file) = (name.as_str(), file.as_deref());
     let (subject, owners) =
         navegador_knowledge::find_owners(&store.reader(), name, file).map_err(|e| subject_error(store, name, file, e))?;
     let items: Vec<OwnerItem> = owners
@@ -196,6 +200,27 @@ pub fn find_owners(store: &Store, name: &str, file: Option<&str>) -> Result<Owne
         .map(|o| OwnerItem { source: o.source.clone(), via: o.via.clone(), node: context_node(&o.node) })
         .collect();
     Ok(OwnersAnswer { subject: context_node(&subject), count: items.len(), items, complete: true })
+}
+
+/// The name and file the knowledge layer should look up: a code name is resolved the way
+/// the other tools resolve it (`Class.method`, partial qualified names, paths, `file`;
+/// ambiguity is an error listing the candidates), then handed over by its exact qualified
+/// name and file. Names no code matches go to the knowledge layer as typed (a decision,
+/// rule or concept).
+fn subject_key(store: &Store, name: &str, file: Option<&str>) -> Result<(String, Option<String>)> {
+    if name.trim().is_empty() {
+        return Err(AnalysisError::Empty { field: "name" });
+    }
+    match resolve(store, name, file, &[], "node") {
+        Ok(n) if n.label == "File" => Ok((n.file_path.clone().unwrap_or_else(|| name.to_string()), None)),
+        Ok(n) => match (&n.qualified_name, &n.file_path) {
+            (Some(q), Some(f)) => Ok((q.clone(), Some(f.clone()))),
+            _ => Ok((name.trim().to_string(), file.map(str::to_string))),
+        },
+        Err(e @ AnalysisError::Ambiguous { .. }) => Err(e),
+        Err(AnalysisError::NotFound { .. }) if file.is_none() => Ok((name.trim().to_string(), None)),
+        Err(e) => Err(e),
+    }
 }
 
 /// A knowledge-layer failure to resolve `name`, as the analysis layer's structured error
