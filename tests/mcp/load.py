@@ -23,6 +23,11 @@ CALLS = [
     ("context", {"file": "app/models.py"}),
     ("explain", {"name": "Base"}),
     ("blast_radius", {"name": "Base.save"}),
+    ("search", {"query": "clean"}),
+    ("query", {"cypher": "MATCH (c:Class)-[:INHERITS]->(b:Class) RETURN c.name AS sub, b.name AS base"}),
+    ("get_rationale", {"name": "Base.save"}),
+    ("find_owners", {"name": "User"}),
+    ("search_knowledge", {"query": "validate"}),
 ]
 
 

@@ -54,6 +54,12 @@ CALLS = [
     ("context", {"file": "app/views.py", "format": "markdown"}),
     ("explain", {"name": "Shape"}),
     ("blast_radius", {"name": "Base.save", "depth": 3}),
+    ("search", {"query": "clean"}),
+    ("search_knowledge", {"query": "validate"}),
+    ("get_rationale", {"name": "Base.save"}),
+    ("find_owners", {"name": "User"}),
+    ("query", {"cypher": "MATCH (s:Class)-[:INHERITS]->(b:Class) RETURN s.name AS sub, b.name AS base ORDER BY sub"}),
+    ("query", {"cypher": "MATCH (n RETURN n"}),
     ("function", {"name": "clean"}),
 ]
 

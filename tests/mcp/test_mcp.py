@@ -20,7 +20,21 @@ from mcp.client.streamable_http import streamable_http_client
 from conftest import HERE, start_http
 
 GOLDEN = HERE / "tools.golden.json"
-IMPLEMENTED = ["ingest", "context", "function", "class", "explain", "blast_radius"]
+IMPLEMENTED = [
+    "ingest",
+    "context",
+    "function",
+    "class",
+    "explain",
+    "blast_radius",
+    "search",
+    "query",
+    "get_rationale",
+    "find_owners",
+    "search_knowledge",
+]
+# Tools that may change the graph on a writable server (`query` runs CREATE/SET/DELETE).
+WRITERS = {"ingest", "query"}
 
 
 def stdio(binary: str, root: Path, *extra: str, env: dict | None = None) -> StdioServerParameters:
@@ -130,7 +144,7 @@ def test_client_sees_schemas_and_annotations(target):
     for t in tools:
         assert t.input_schema == golden[t.name]["inputSchema"]
         assert t.output_schema == golden[t.name]["outputSchema"]
-        assert t.annotations.read_only_hint is (t.name != "ingest")
+        assert t.annotations.read_only_hint is (t.name not in WRITERS)
 
 
 # -- every tool ------------------------------------------------------------------------------
@@ -256,6 +270,159 @@ def test_blast_radius(target):
     session(target, body)
 
 
+def test_search(target):
+    async def body(c):
+        # Ranked: the exact name matches first, each with its rank and why it matched.
+        r = ok(await c.call_tool("search", {"query": "clean"}))
+        assert r["query"] == "clean" and r["limit"] == 20 and r["truncated"] is False
+        assert [i["rank"] for i in r["items"]] == list(range(1, r["count"] + 1))
+        top = r["items"][:2]
+        assert {i["qualified_name"] for i in top} == {"app.util.clean", "app.text.clean"}
+        assert all(i["match"] == "exact" and i["type"] == "Function" and i["file_path"] for i in top)
+        # Docstrings are searched too (text matches rank after name matches).
+        r = ok(await c.call_tool("search", {"query": "info level"}))
+        assert r["items"][0]["qualified_name"] == "app.util.log" and r["items"][0]["match"] == "text"
+        # Code only by default; `all` reaches the knowledge layer.
+        r = ok(await c.call_tool("search", {"query": "Validate before save"}))
+        assert all(i["type"] != "Decision" for i in r["items"])
+        r = ok(await c.call_tool("search", {"query": "Validate before save", "all": True}))
+        assert r["items"][0]["type"] == "Decision" and r["items"][0]["match"] == "exact"
+        # Limits: cut (and said), clamped (and said).
+        r = ok(await c.call_tool("search", {"query": "clean", "limit": 1}))
+        assert r["count"] == 1 and r["truncated"] is True
+        r = ok(await c.call_tool("search", {"query": "clean", "limit": 10**9}))
+        assert r["limit"] == 200 and any("clamped" in n for n in r["notes"])
+        assert "must not be empty" in err(await c.call_tool("search", {"query": " "}))
+        r = ok(await c.call_tool("search", {"query": "zzzz_no_such_thing"}))
+        assert r["items"] == [] and r["count"] == 0
+
+    session(target, body)
+
+
+def test_search_knowledge(target):
+    async def body(c):
+        r = ok(await c.call_tool("search_knowledge", {"query": "validate"}))
+        assert r["count"] >= 1 and all(i["file_path"] is None for i in r["items"] if "file_path" in i)
+        d = r["items"][0]
+        assert d["type"] == "Decision" and d["name"] == "Validate before save" and d["status"] == "accepted"
+        # Knowledge only: code named `validate` is not listed.
+        assert all(i["type"] not in ("Function", "Method", "Class", "File") for i in r["items"])
+        r = ok(await c.call_tool("search_knowledge", {"query": "clean"}))
+        assert r["items"] == []
+
+    session(target, body)
+
+
+def test_get_rationale(target):
+    async def body(c):
+        r = ok(await c.call_tool("get_rationale", {"name": "Base.save"}))
+        assert r["subject"]["qualified_name"] == "app.base.Base.save" and r["complete"] is True
+        d = r["items"][0]
+        assert d["type"] == "Decision" and d["name"] == "Validate before save"
+        assert d["relationship"] in ("GOVERNS", "DOCUMENTS") and d["via"] == "direct"
+        assert d["date"] == "2026-01-15"
+        assert "validate" in d["rationale"].lower()
+        assert r["count"] == len(r["items"])
+        # Nothing recorded: an empty, complete answer.
+        r = ok(await c.call_tool("get_rationale", {"name": "log"}))
+        assert r["items"] == [] and r["count"] == 0
+        # Ambiguous and unknown names are tool errors naming the fix.
+        text = err(await c.call_tool("get_rationale", {"name": "clean"}))
+        assert "app/util.py" in text and "app/text.py" in text
+        r = ok(await c.call_tool("get_rationale", {"name": "clean", "file": "app/text.py"}))
+        assert r["subject"]["qualified_name"] == "app.text.clean"
+        assert "nope_nothing" in err(await c.call_tool("get_rationale", {"name": "nope_nothing"}))
+
+    session(target, body)
+
+
+def test_find_owners(target):
+    async def body(c):
+        r = ok(await c.call_tool("find_owners", {"name": "User"}))
+        assert r["subject"]["qualified_name"] == "app.models.User" and r["complete"] is True
+        owners = {(i["type"], i["name"]): i for i in r["items"]}
+        assert set(owners) == {("Person", "alice"), ("Person", "acme/models")}
+        assert owners[("Person", "alice")]["source"] == "codeowners:app/models.py"
+        assert owners[("Person", "alice")]["via"] == "file app/models.py"
+        # The last matching CODEOWNERS line wins: util.py falls under `*`.
+        r = ok(await c.call_tool("find_owners", {"name": "log"}))
+        assert [(i["type"], i["name"], i["source"]) for i in r["items"]] == [("Person", "lead", "codeowners:*")]
+        r = ok(await c.call_tool("find_owners", {"name": "app/models.py"}))
+        assert {i["name"] for i in r["items"]} == {"alice", "acme/models"}
+        assert "must not be empty" in err(await c.call_tool("find_owners", {"name": ""}))
+
+    session(target, body)
+
+
+def test_query(target):
+    async def body(c):
+        r = ok(
+            await c.call_tool(
+                "query",
+                {
+                    "cypher": "MATCH (c:Class) WHERE c.name = $name RETURN c.qualified_name AS q, c.file_path AS f",
+                    "params": {"name": "User"},
+                },
+            )
+        )
+        assert r["columns"] == ["q", "f"]
+        assert r["items"] == [{"q": "app.models.User", "f": "app/models.py"}]
+        assert r["count"] == 1 and r["truncated"] is False and r["stats"]["nodes_created"] == 0
+        r = ok(
+            await c.call_tool(
+                "query",
+                {"cypher": "MATCH (s:Class)-[:INHERITS]->(b:Class {name: 'Base'}) RETURN s.name AS sub ORDER BY sub"},
+            )
+        )
+        assert [row["sub"] for row in r["items"]] == ["User"]
+        # Nodes come back as objects with their labels and properties.
+        r = ok(await c.call_tool("query", {"cypher": "MATCH (d:Decision) RETURN d"}))
+        node = r["items"][0]["d"]
+        assert "Decision" in json.dumps(node) and "Validate before save" in json.dumps(node)
+        # A syntax error names the line and column, also as structured content.
+        res = await c.call_tool("query", {"cypher": "MATCH (n RETURN n"})
+        text = err(res)
+        assert "syntax error at line 1, column" in text
+        assert res.structured_content["position"]["line"] == 1
+        assert "must not be empty" in err(await c.call_tool("query", {"cypher": ""}))
+        assert "invalid arguments" in err(await c.call_tool("query", {"cypher": "RETURN 1", "params": [1]}))
+
+    session(target, body)
+
+
+def test_query_writes_on_a_writable_server(binary, fresh_workspace):
+    subprocess.run([binary, "ingest", str(fresh_workspace)], check=True, capture_output=True)
+
+    async def body(c):
+        r = ok(await c.call_tool("query", {"cypher": "CREATE (:Concept {name: 'Caching', description: 'Keep hot rows'})"}))
+        assert r["stats"]["nodes_created"] == 1 and r["items"] == []
+        r = ok(await c.call_tool("query", {"cypher": "MATCH (k:Concept {name: 'Caching'}) RETURN k.description AS d"}))
+        assert r["items"] == [{"d": "Keep hot rows"}]
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        assert tools["query"].annotations.read_only_hint is False
+
+    session(stdio(binary, fresh_workspace), body)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_query_complexity_limit(binary, workspace, transport):
+    async def body(c):
+        text = err(await c.call_tool("query", {"cypher": "MATCH (a), (b), (c) RETURN count(*) AS n"}))
+        assert "too complex" in text and "max-query-complexity" in text
+        r = ok(await c.call_tool("query", {"cypher": "MATCH (c:Class {name: 'User'}) RETURN c.name AS n"}))
+        assert r["items"] == [{"n": "User"}]
+
+    args = ("--max-query-complexity", "1000")
+    if transport == "stdio":
+        session(stdio(binary, workspace, *args), body)
+    else:
+        server = start_http(binary, workspace, *args)
+        try:
+            session(server.url, body)
+        finally:
+            assert server.stop() == 0
+
+
 # -- ingest, read-only, broken databases -----------------------------------------------------
 
 
@@ -293,6 +460,15 @@ def test_read_only(binary, workspace, transport):
         text = err(await c.call_tool("ingest", {"path": "."}))
         assert "read-only" in text and "navegador ingest" in text
         ok(await c.call_tool("function", {"name": "log"}))
+        # `query` accepts only reads, decided on the parsed query; the graph is unchanged.
+        res = await c.call_tool("query", {"cypher": "CREATE (:Concept {name: 'Sneaky'}) RETURN 1"})
+        text = err(res)
+        assert "read-only" in text and "CREATE" in text
+        assert res.structured_content["read_only"] is True
+        r = ok(await c.call_tool("query", {"cypher": "MATCH (k:Concept {name: 'Sneaky'}) RETURN count(k) AS n"}))
+        assert r["items"] == [{"n": 0}]
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        assert tools["query"].annotations.read_only_hint is True
 
     if transport == "stdio":
         session(stdio(binary, workspace, "--read-only"), body)

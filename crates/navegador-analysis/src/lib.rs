@@ -11,6 +11,7 @@
 mod blast;
 mod bundle;
 mod ingest;
+mod knowledge;
 mod lookup;
 mod markdown;
 mod types;
@@ -18,6 +19,12 @@ mod types;
 pub use blast::blast_radius;
 pub use bundle::{class, context, explain, function};
 pub use ingest::ingest;
+pub use knowledge::{
+    find_owners, get_rationale, query_is_read_only, query_read, query_write, search, GovernedItem, OwnerItem,
+    OwnersAnswer, QueryAnswer, QueryLimits, QueryStatsOut, RationaleAnswer, RationaleItem, SearchItem, SearchLayers,
+    SearchResults, MAX_SEARCH_LIMIT,
+};
+pub use navegador_cypher::CypherError;
 pub use markdown::bundle_markdown;
 pub use types::{
     BlastRadius, Candidate, ContextBundle, ContextEdge, ContextNode, Dependent, Diagnostic, Hop, IngestionResult,
@@ -64,6 +71,13 @@ pub enum AnalysisError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Index(#[from] navegador_index::IndexError),
+    /// A knowledge-layer failure (message from `navegador-knowledge`).
+    #[error("{0}")]
+    Knowledge(String),
+    /// A Cypher query failed: syntax (with line, column and a caret), read-only refusal,
+    /// complexity limit, timeout, type errors.
+    #[error("{0}")]
+    Query(navegador_cypher::CypherError),
 }
 
 fn not_found_message(what: &str, name: &str, file: Option<&str>, suggestions: &[String]) -> String {

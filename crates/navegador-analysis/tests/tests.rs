@@ -44,19 +44,31 @@ fn strip_ids(v: &mut Value) {
 
 /// Runs one case line: `tool arg=value ...`.
 fn run(store: &Store, line: &str) -> String {
+    // `query <cypher>`: the rest of the line is the query.
+    if let Some(cypher) = line.strip_prefix("query ") {
+        let r = analysis::query_read(store, cypher, &Default::default(), &analysis::QueryLimits::default());
+        return match r {
+            Ok(a) => serde_json::to_string_pretty(&serde_json::to_value(a).unwrap()).unwrap(),
+            Err(e) => format!("error: {e}"),
+        };
+    }
     let mut parts = line.split_whitespace();
     let tool = parts.next().unwrap();
     let mut name = String::new();
     let mut file: Option<String> = None;
     let mut depth = 1u32;
     let mut markdown = false;
+    let mut all = false;
+    let mut limit = 20i64;
     for p in parts {
         let (k, v) = p.split_once('=').unwrap();
         match k {
-            "name" => name = v.to_string(),
+            "name" => name = v.replace('~', " "), // `~` stands for a space
             "file" => file = Some(v.to_string()),
             "depth" => depth = v.parse().unwrap(),
             "format" => markdown = v == "markdown",
+            "all" => all = v == "true",
+            "limit" => limit = v.parse().unwrap(),
             _ => panic!("unknown argument {k}"),
         }
     }
@@ -73,6 +85,14 @@ fn run(store: &Store, line: &str) -> String {
         "blast_radius" => {
             analysis::blast_radius(store, &name, f, depth, &limits).map(|b| serde_json::to_value(b).unwrap())
         }
+        "search" => {
+            let layers = if all { analysis::SearchLayers::All } else { analysis::SearchLayers::Code };
+            analysis::search(store, &name, layers, limit).map(|b| serde_json::to_value(b).unwrap())
+        }
+        "search_knowledge" => analysis::search(store, &name, analysis::SearchLayers::Knowledge, limit)
+            .map(|b| serde_json::to_value(b).unwrap()),
+        "get_rationale" => analysis::get_rationale(store, &name, f).map(|b| serde_json::to_value(b).unwrap()),
+        "find_owners" => analysis::find_owners(store, &name, f).map(|b| serde_json::to_value(b).unwrap()),
         _ => panic!("unknown tool {tool}"),
     };
     match answer {

@@ -10,10 +10,12 @@ macro_rules! w {
 }
 
 mod analysis_cmd;
+mod check_cmd;
 mod db;
 mod ingest_cmd;
 mod knowledge_cmd;
 mod mcp_cmd;
+mod query_cmd;
 mod stats_cmd;
 
 use std::process::ExitCode;
@@ -58,6 +60,12 @@ enum Command {
     Domain(analysis_cmd::MembersArgs),
     /// Serve the graph to AI agents over MCP (stdio, or streamable HTTP).
     Mcp(mcp_cmd::Args),
+    /// Run an openCypher query (read-only unless --write; EXPLAIN prints the plan).
+    Query(query_cmd::QueryArgs),
+    /// Labels, relationship types and property keys, with counts.
+    Schema(query_cmd::SchemaArgs),
+    /// Run every rule's constraint; exit 1 when a critical rule is violated.
+    Check(check_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -83,6 +91,9 @@ fn main() -> ExitCode {
         Command::Concept(a) => analysis_cmd::members(a, navegador_model::Label::Concept),
         Command::Domain(a) => analysis_cmd::members(a, navegador_model::Label::Domain),
         Command::Mcp(a) => mcp_cmd::run(a),
+        Command::Query(a) => query_cmd::query(a),
+        Command::Schema(a) => query_cmd::schema(a),
+        Command::Check(a) => check_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -192,3 +192,5 @@ fn knowledge_commands_match_golden() {
     let want = std::fs::read_to_string(&golden).unwrap_or_default();
     assert!(want == got, "CLI output changed (UPDATE_GOLDEN=1 to accept):\n--- want\n{want}\n+++ got\n{got}");
 }
+
+mod query;

@@ -62,7 +62,7 @@ pub struct ServerOptions {
     pub db_path: PathBuf,
     /// The only tree the server reads or indexes; tool paths are relative to it.
     pub workspace_root: PathBuf,
-    /// Refuse `ingest` (and, once `query` lands, any Cypher that writes).
+    /// Refuse `ingest` and any Cypher that writes (`query` then accepts only reads).
     pub read_only: bool,
     /// Reject Cypher whose estimated cost exceeds this (0: no limit). Used by `query`.
     pub max_query_complexity: u64,
@@ -84,10 +84,18 @@ impl ServerOptions {
 
 /// Creates the server with navegador's tools registered.
 pub fn create_mcp_server(options: ServerOptions) -> NavegadorServer {
+    let mut tools = builtin_tools();
+    if options.read_only {
+        // `query` may write on a writable server; a read-only server only runs reads.
+        for t in tools.iter_mut().filter(|t| t.tool.name == "query") {
+            let a = t.tool.annotations.clone().unwrap_or_default().read_only(true).destructive(false);
+            t.tool.annotations = Some(a);
+        }
+    }
     NavegadorServer {
         inner: Arc::new(Inner {
             options,
-            tools: RwLock::new(builtin_tools()),
+            tools: RwLock::new(tools),
             ingest_lock: tokio::sync::Mutex::new(()),
         }),
     }

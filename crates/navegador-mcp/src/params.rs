@@ -91,3 +91,60 @@ pub struct BlastRadiusParams {
 pub fn depth(d: i64) -> u32 {
     d.clamp(0, u32::MAX as i64) as u32
 }
+
+fn twenty() -> i64 {
+    20
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SearchParams {
+    /// Search query
+    pub query: String,
+    /// Search all layers including knowledge layer
+    #[serde(default)]
+    pub all: bool,
+    /// Search docstrings and wiki content only
+    #[serde(default)]
+    pub docs: bool,
+    /// Maximum results to return
+    #[serde(default = "twenty")]
+    pub limit: i64,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct QueryParams {
+    /// Cypher query string
+    pub cypher: String,
+    /// Optional query parameters
+    #[serde(default)]
+    pub params: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct RationaleParams {
+    /// Function, class, or file name
+    pub name: String,
+    /// Optional file path to disambiguate
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub file: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct OwnersParams {
+    /// Function, class, or file name
+    pub name: String,
+    /// Optional file path
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub file: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SearchKnowledgeParams {
+    /// Search query
+    pub query: String,
+    /// Maximum results to return
+    #[serde(default = "twenty")]
+    pub limit: i64,
+}

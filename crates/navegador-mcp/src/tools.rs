@@ -2,15 +2,19 @@
 //! schemas are published), annotations, and a handler. Adding a tool is one entry in
 //! [`builtin_tools`] (or [`crate::NavegadorServer::add_tool`] from outside the crate).
 //!
-//! Not registered yet, on purpose: `query` (Cypher engine), `search`, `search_knowledge`,
-//! `get_rationale`, `find_owners` (knowledge layer). Each lands here when its engine does.
+//! Lists the spec calls "arrays" (search results, query rows, rationale, owners) are
+//! answered as objects `{items: [...], count, ...}` with completeness fields, because MCP
+//! structured content must be an object.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use navegador_analysis::{self as analysis, AnalysisError, BlastRadius, ContextBundle, IngestionResult};
+use navegador_analysis::{
+    self as analysis, AnalysisError, BlastRadius, ContextBundle, CypherError, IngestionResult, OwnersAnswer, QueryAnswer,
+    QueryLimits, RationaleAnswer, SearchLayers, SearchResults,
+};
 use navegador_index::{IngestConfig, Progress};
 use navegador_store::{Store, StoreError};
 use rmcp::model::{
@@ -23,7 +27,10 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::params::{self, BlastRadiusParams, ClassParams, ContextParams, ExplainParams, Format, FunctionParams, IngestParams};
+use crate::params::{
+    self, BlastRadiusParams, ClassParams, ContextParams, ExplainParams, Format, FunctionParams, IngestParams, OwnersParams,
+    QueryParams, RationaleParams, SearchKnowledgeParams, SearchParams,
+};
 use crate::{paths, NavegadorServer};
 
 /// One tool call as a handler sees it.
@@ -187,10 +194,35 @@ impl From<AnalysisError> for ToolError {
                 ToolError { message, details: Some(json!({ "suggestions": suggestions })) }
             }
             AnalysisError::Store(s) => store_error(s),
+            AnalysisError::Query(q) => query_error(q),
             AnalysisError::Index(navegador_index::IndexError::Store(s)) => store_error(s),
             _ => ToolError::msg(message),
         }
     }
+}
+
+/// Cypher failures: the engine's message (syntax errors carry line, column and a caret
+/// under the query text), the position as structured content, and the fix.
+fn query_error(e: CypherError) -> ToolError {
+    let mut details = json!({ "query_error": e.class() });
+    let fix = match &e {
+        CypherError::Syntax { pos, .. } => {
+            details["position"] = json!({ "line": pos.line, "column": pos.column, "offset": pos.offset });
+            "\nfix the query at that position (openCypher syntax)".to_string()
+        }
+        CypherError::ReadOnly { .. } => {
+            details["read_only"] = json!(true);
+            "; this server runs read-only (--read-only): only reads (MATCH ... RETURN) are accepted".to_string()
+        }
+        CypherError::TooComplex { .. } => {
+            details["too_complex"] = json!(true);
+            "; the server's --max-query-complexity refuses it: narrow the pattern (labels, property filters) or add LIMIT".to_string()
+        }
+        CypherError::Timeout(_) => "; narrow the pattern or add LIMIT".to_string(),
+        CypherError::Graph(_) => "; check --db / NAVEGADOR_DB, or re-index the repository".to_string(),
+        _ => String::new(),
+    };
+    ToolError { message: format!("{e}{fix}"), details: Some(details) }
 }
 
 /// Store failures with the fix spelled out.
@@ -216,6 +248,11 @@ const FUNCTION_DESC: &str = "Return a function's context bundle including caller
 const CLASS_DESC: &str = "Return a class context bundle including hierarchy (bases, subclasses, interfaces, implementations), methods, and references.";
 const EXPLAIN_DESC: &str = "Universal lookup: explain any node (function, class, file, concept, rule, decision) by name, with all its relationships in and out.";
 const BLAST_DESC: &str = "Return what could break if a node changes: its dependents via incoming CALLS, REFERENCES, IMPORTS, INHERITS and IMPLEMENTS edges, transitively to `depth`, ordered by distance, each with the path that reaches it and its owners; unresolved call sites that may hide more dependents are counted.";
+const SEARCH_DESC: &str = "Search the graph by text query, ranked: exact name matches first, then name prefixes, then full-text (BM25) matches in names, docstrings, signatures and descriptions. Code only by default; `docs` adds documents and wiki pages, `all` every layer including knowledge.";
+const QUERY_DESC: &str = "Execute a raw Cypher (openCypher) query against the graph; rows come back as objects keyed by column name. Writes (CREATE, MERGE, SET, DELETE) run in one transaction, and are refused when the server is read-only; queries above the server's max complexity are refused. Syntax errors give line and column.";
+const RATIONALE_DESC: &str = "Return the rationale, decisions, and rules that govern a named code node (directly, or through its class, file or domain), nearest first.";
+const OWNERS_DESC: &str = "Return the people and domains that own a code node, based on CODEOWNERS, annotation, and domain membership, nearest first.";
+const SEARCH_KNOWLEDGE_DESC: &str = "Search the knowledge layer only (concepts, rules, decisions, wiki pages, domains), ranked like `search`.";
 const INGEST_DESC: &str = "Ingest a repository into the graph (incremental: only changed files are re-parsed). Paths outside the workspace root are refused; disabled in read-only mode.";
 
 /// The tools of this server, in the order `tools/list` shows them.
@@ -249,6 +286,28 @@ pub fn builtin_tools() -> Vec<ToolDef> {
             let depth = params::depth(p.depth);
             Ok(Reply::json(&analysis::blast_radius(store, &p.name, file.as_deref(), depth, &server.options().limits)?))
         }),
+        ToolDef::read::<SearchParams, SearchResults, _>("search", SEARCH_DESC, |store, p, _| {
+            let layers = if p.all {
+                SearchLayers::All
+            } else if p.docs {
+                SearchLayers::CodeAndDocs
+            } else {
+                SearchLayers::Code
+            };
+            Ok(Reply::json(&analysis::search(store, &p.query, layers, p.limit)?))
+        }),
+        ToolDef::new::<QueryParams, QueryAnswer, _, _>("query", QUERY_DESC, false, query),
+        ToolDef::read::<RationaleParams, RationaleAnswer, _>("get_rationale", RATIONALE_DESC, |store, p, server| {
+            let file = file_arg(server, p.file.as_deref())?;
+            Ok(Reply::json(&analysis::get_rationale(store, &p.name, file.as_deref())?))
+        }),
+        ToolDef::read::<OwnersParams, OwnersAnswer, _>("find_owners", OWNERS_DESC, |store, p, server| {
+            let file = file_arg(server, p.file.as_deref())?;
+            Ok(Reply::json(&analysis::find_owners(store, &p.name, file.as_deref())?))
+        }),
+        ToolDef::read::<SearchKnowledgeParams, SearchResults, _>("search_knowledge", SEARCH_KNOWLEDGE_DESC, |store, p, _| {
+            Ok(Reply::json(&analysis::search(store, &p.query, SearchLayers::Knowledge, p.limit)?))
+        }),
     ]
 }
 
@@ -257,6 +316,61 @@ fn file_arg(server: &NavegadorServer, file: Option<&str>) -> Result<Option<Strin
     match file.map(str::trim).filter(|f| !f.is_empty()) {
         None => Ok(None),
         Some(f) => paths::relative_file(&server.options().workspace_root, f).map(Some).map_err(ToolError::msg),
+    }
+}
+
+/// Most rows one `query` answer carries (the answer says when rows were dropped).
+pub const QUERY_MAX_ROWS: usize = 1000;
+/// Wall-clock budget of one `query`.
+pub const QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// `query`: reads on a pooled read-only connection; a query with a side effect (on a
+/// writable server) on a read-write connection, one writer at a time, in one transaction.
+/// Read-only mode and the complexity limit are enforced by the engine on the parsed query.
+async fn query(call: Call, p: QueryParams) -> CallToolResult {
+    let server = call.server.clone();
+    let opts = server.options();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let watcher = {
+        let (ct, flag) = (call.cancel.clone(), cancel.clone());
+        tokio::spawn(async move {
+            ct.cancelled().await;
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    let limits = QueryLimits {
+        read_only: opts.read_only,
+        max_complexity: opts.max_query_complexity,
+        timeout: QUERY_TIMEOUT,
+        max_rows: QUERY_MAX_ROWS,
+        cancel: Some(cancel),
+    };
+    let writes = !opts.read_only && !analysis::query_is_read_only(&p.cypher);
+    let result = if writes {
+        let _writer = server.ingest_lock().lock().await;
+        let db = opts.db_path.clone();
+        tokio::task::spawn_blocking(move || -> Result<Reply, ToolError> {
+            if !db.exists() {
+                return Err(ToolError::msg(format!(
+                    "no graph at {}: call the `ingest` tool with the repository path first",
+                    db.display()
+                )));
+            }
+            let mut store = Store::open(&db).map_err(store_error)?;
+            Ok(Reply::json(&analysis::query_write(&mut store, &p.cypher, &p.params, &limits)?))
+        })
+        .await
+    } else {
+        let server = server.clone();
+        tokio::task::spawn_blocking(move || {
+            server.with_reader(|store| Ok(Reply::json(&analysis::query_read(store, &p.cypher, &p.params, &limits)?)))
+        })
+        .await
+    };
+    watcher.abort();
+    match result {
+        Ok(r) => outcome(r),
+        Err(e) => ToolError::msg(format!("internal error in `query`: {e}; the server keeps serving, retry or report it")).into(),
     }
 }
 

@@ -19,13 +19,24 @@ fn tools_list_matches_golden() {
     assert_eq!(expected, actual, "tools/list changed; rerun with UPDATE_GOLDEN=1 and review the diff of {}", golden.display());
 }
 
+/// Every tool is read-only but `ingest` and, on a writable server, `query` (it runs
+/// CREATE/SET/DELETE there); on a read-only server `query` is read-only too.
 #[test]
-fn every_tool_but_ingest_is_read_only() {
+fn every_tool_but_ingest_and_writable_query_is_read_only() {
     let dir = tempfile::tempdir().unwrap();
     let server = create_mcp_server(ServerOptions::new(dir.path(), "graph.db"));
+    let tools = server.tools();
+    assert_eq!(tools.len(), 11, "the spec's 11 tools");
+    for t in tools {
+        let a = t.annotations.as_ref().expect("annotations");
+        assert_eq!(a.read_only_hint, Some(t.name != "ingest" && t.name != "query"), "{}", t.name);
+        assert!(t.output_schema.is_some(), "{} has no output schema", t.name);
+    }
+    let mut opts = ServerOptions::new(dir.path(), "graph.db");
+    opts.read_only = true;
+    let server = create_mcp_server(opts);
     for t in server.tools() {
         let a = t.annotations.as_ref().expect("annotations");
-        assert_eq!(a.read_only_hint, Some(t.name != "ingest"), "{}", t.name);
-        assert!(t.output_schema.is_some(), "{} has no output schema", t.name);
+        assert_eq!(a.read_only_hint, Some(t.name != "ingest"), "{} (read-only server)", t.name);
     }
 }

@@ -1,7 +1,7 @@
 //! The SQLite schema. Bump `VERSION` on any change; an older file is refused with a
 //! message that names the fix (re-ingest with `--clear`).
 
-pub const VERSION: i64 = 2;
+pub const VERSION: i64 = 3;
 
 pub const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -105,6 +105,16 @@ CREATE TABLE IF NOT EXISTS knowledge_sources (path TEXT PRIMARY KEY, kind TEXT N
 -- not, keeps it right). Imports and decorators are not indexed.
 CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
     name, qualified_name, body, tokenize = "unicode61 remove_diacritics 2");
+
+-- Version 3: labels beyond a node's first (`nodes.label`), written by Cypher
+-- (`CREATE (:A:B)`, `SET n:L`); ingest writes one label and leaves this empty. Rows go with
+-- their node through the trigger, whoever deletes it.
+CREATE TABLE IF NOT EXISTS node_labels (node INTEGER NOT NULL, label TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS node_labels_node ON node_labels(node);
+CREATE INDEX IF NOT EXISTS node_labels_label ON node_labels(label);
+CREATE TRIGGER IF NOT EXISTS nodes_labels_delete AFTER DELETE ON nodes BEGIN
+    DELETE FROM node_labels WHERE node = old.id;
+END;
 "#;
 
 /// Secondary indexes, kept apart from the tables so a full ingest can drop them, bulk-load,
@@ -114,6 +124,8 @@ pub const INDEXES: &[(&str, &str)] = &[
     // case-insensitive names: search by exact name and prefix (schema v2)
     ("nodes_name_nocase", "nodes(name COLLATE NOCASE)"),
     ("nodes_qname", "nodes(qualified_name)"),
+    // `MATCH (n:Label)` scans and per-label counts for the Cypher planner (schema v3)
+    ("nodes_label", "nodes(label)"),
     ("nodes_file", "nodes(file_path)"),
     ("edges_src", "edges(src, type)"),
     ("edges_dst", "edges(dst, type)"),

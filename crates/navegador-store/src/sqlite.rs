@@ -14,6 +14,7 @@ use crate::{Result, StoreError};
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    pub(crate) graph_stats: crate::graph::StatsCache,
 }
 
 /// What the last ingest saw of one file.
@@ -144,7 +145,7 @@ impl Store {
         conn.pragma_update(None, "cache_size", -256_000).map_err(open_err)?;
         conn.pragma_update(None, "mmap_size", 256_i64 << 20).map_err(open_err)?;
         conn.pragma_update(None, "temp_store", "MEMORY").map_err(open_err)?;
-        let store = Store { conn, path: path.to_path_buf() };
+        let store = Store { conn, path: path.to_path_buf(), graph_stats: Default::default() };
         store.check_or_init_schema()?;
         Ok(store)
     }
@@ -155,7 +156,7 @@ impl Store {
         let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
             .map_err(open_err)?;
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
-        let store = Store { conn, path: path.to_path_buf() };
+        let store = Store { conn, path: path.to_path_buf(), graph_stats: Default::default() };
         match store.schema_version()? {
             Some(VERSION) => Ok(store),
             Some(found) => Err(StoreError::SchemaMismatch { path: store.path.clone(), found, expected: VERSION }),
