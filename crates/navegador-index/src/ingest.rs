@@ -188,7 +188,11 @@ pub fn ingest(
                             changes.forget(&tx, &f.rel, false)?;
                         }
                         write_file(&tx, repo_id, &f, &hash, &facts, &mut report)?;
-                        changes.learn(&tx, &f.rel, !existed)?;
+                        if !bulk {
+                            // (A full build resolves everything; and without indexes this
+                            // per-file lookup would scan the whole table.)
+                            changes.learn(&tx, &f.rel, !existed)?;
+                        }
                         changes.files.push(f.rel.clone());
                         Ok(())
                     };
