@@ -360,7 +360,7 @@ impl Table {
                 // `import static a.B.m`: a member of a class.
                 let (owner, member) = full.rsplit_once('.')?;
                 let c = self.unique_class(owner)?;
-                self.member(self.syms[c].id, member, 0).first().map(|&m| Target::Symbol(m))
+                self.member(self.syms[c].id, member).first().map(|&m| Target::Symbol(m))
             }
             Language::Go => {
                 let dir = self.go_package_dir(&imp.module)?;
@@ -586,9 +586,9 @@ impl Table {
                 if is_self || is_super {
                     if let Some(c) = from_class {
                         let found = if is_super {
-                            self.bases.get(&self.syms[c].id).into_iter().flatten().flat_map(|b| self.member(*b, &r.name, 0)).collect()
+                            self.bases.get(&self.syms[c].id).into_iter().flatten().flat_map(|b| self.member(*b, &r.name)).collect()
                         } else {
-                            self.member(self.syms[c].id, &r.name, 0)
+                            self.member(self.syms[c].id, &r.name)
                         };
                         if let Some(x) = exact(found) {
                             return x;
@@ -596,7 +596,7 @@ impl Table {
                     }
                 } else if let Some(t) = r.receiver_type.as_deref().filter(|_| !matches!(r.kind, RefKind::Inherits | RefKind::Implements)) {
                     if let Some(c) = self.lookup_type(&r.file_path, lang, t, from_class) {
-                        if let Some(x) = exact(self.member(self.syms[c].id, &r.name, 0)) {
+                        if let Some(x) = exact(self.member(self.syms[c].id, &r.name)) {
                             return x;
                         }
                     }
@@ -610,7 +610,7 @@ impl Table {
                             .iter()
                             .flat_map(|f| self.top.get(&(f.clone(), r.name.clone())).cloned().unwrap_or_default())
                             .collect(),
-                        Target::Symbol(i) if self.syms[i].label == Label::Class => self.member(self.syms[i].id, &r.name, 0),
+                        Target::Symbol(i) if self.syms[i].label == Label::Class => self.member(self.syms[i].id, &r.name),
                         Target::Symbol(_) => vec![],
                     };
                     if let Some(x) = exact(found) {
@@ -673,7 +673,7 @@ impl Table {
         // Implicit `this` in Java methods.
         if lang == Language::Java && r.kind != RefKind::New {
             if let Some(c) = from_class {
-                let m = self.member(self.syms[c].id, name, 0);
+                let m = self.member(self.syms[c].id, name);
                 if !m.is_empty() {
                     return Some(m);
                 }
@@ -803,7 +803,7 @@ impl Table {
                     }
                 }
                 Target::Symbol(i) if self.syms[i].label == Label::Class => {
-                    let m = self.member(self.syms[i].id, seg, 0);
+                    let m = self.member(self.syms[i].id, seg);
                     Target::Symbol(*m.iter().find(|&&x| self.syms[x].label == Label::Class)?)
                 }
                 _ => return None,
@@ -824,7 +824,7 @@ impl Table {
             return match self.lookup_path(file, lang, recv, from_class)? {
                 Target::File(f) => self.top.get(&(f, last.to_string()))?.iter().copied().find(|&i| self.syms[i].label == Label::Class),
                 Target::Package(fs) => fs.iter().find_map(|f| self.top.get(&(f.clone(), last.to_string()))?.iter().copied().find(|&i| self.syms[i].label == Label::Class)),
-                Target::Symbol(i) => self.member(self.syms[i].id, last, 0).into_iter().find(|&x| self.syms[x].label == Label::Class),
+                Target::Symbol(i) => self.member(self.syms[i].id, last).into_iter().find(|&x| self.syms[x].label == Label::Class),
             };
         }
         if matches!(name, "Self" | "self") {
@@ -852,7 +852,7 @@ impl Table {
         }
         // A nested class of the enclosing class.
         if let Some(c) = from_class {
-            if let Some(&m) = self.member(self.syms[c].id, name, 0).iter().find(|&&x| self.syms[x].label == Label::Class) {
+            if let Some(&m) = self.member(self.syms[c].id, name).iter().find(|&&x| self.syms[x].label == Label::Class) {
                 return Some(m);
             }
         }
@@ -897,7 +897,7 @@ impl Table {
 
     /// Members named `name` of a class and, breadth-first, of its bases. Returns them with
     /// the nearest level first; callers keep the first level that has any.
-    fn member(&self, class_id: i64, name: &str, _depth: u32) -> Vec<usize> {
+    fn member(&self, class_id: i64, name: &str) -> Vec<usize> {
         let mut seen = HashSet::default();
         let mut queue = VecDeque::from([(class_id, 0u32)]);
         let mut out: Vec<(u32, usize)> = Vec::new();

@@ -344,6 +344,24 @@ impl Store {
     }
 }
 
+/// The columns `ref_row` reads, in order.
+const COLS: &str = "id, file_path, from_node, kind, name, receiver, receiver_type, line, col";
+
+fn ref_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RefRow> {
+    let kind: String = r.get(3)?;
+    Ok(RefRow {
+        id: r.get(0)?,
+        file_path: r.get(1)?,
+        from_node: r.get(2)?,
+        kind: RefKind::parse(&kind).unwrap_or(RefKind::Call),
+        name: r.get(4)?,
+        receiver: r.get(5)?,
+        receiver_type: r.get(6)?,
+        line: r.get(7)?,
+        col: r.get(8)?,
+    })
+}
+
 pub(crate) fn node_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
     let props: String = r.get(7)?;
     Ok(NodeRow {
@@ -610,21 +628,7 @@ impl IngestTx<'_> {
 
     /// Reference sites of some files (all when `files` is `None`) plus extra ids.
     pub fn refs(&self, files: Option<&[String]>, extra_ids: &[i64]) -> Result<Vec<RefRow>> {
-        let map = |r: &rusqlite::Row<'_>| -> rusqlite::Result<RefRow> {
-            let kind: String = r.get(3)?;
-            Ok(RefRow {
-                id: r.get(0)?,
-                file_path: r.get(1)?,
-                from_node: r.get(2)?,
-                kind: RefKind::parse(&kind).unwrap_or(RefKind::Call),
-                name: r.get(4)?,
-                receiver: r.get(5)?,
-                receiver_type: r.get(6)?,
-                line: r.get(7)?,
-                col: r.get(8)?,
-            })
-        };
-        const COLS: &str = "id, file_path, from_node, kind, name, receiver, receiver_type, line, col";
+        let map = ref_row;
         let mut out = Vec::new();
         match files {
             None => {
@@ -724,29 +728,6 @@ impl IngestTx<'_> {
 }
 
 impl IngestTx<'_> {
-    /// Names defined or bound in a file (symbols and import aliases): references elsewhere
-    /// with one of these names may resolve differently once the file changes.
-    pub fn names_in_file(&self, path: &str) -> Result<Vec<String>> {
-        let mut st = self.tx.prepare_cached(
-            "SELECT DISTINCT coalesce(json_extract(props, '$.alias'), name) FROM nodes
-             WHERE file_path = ?1 AND label IN ('Class', 'Function', 'Method', 'Variable', 'Module', 'Import')",
-        )?;
-        let rows = st.query_map([path], |r| r.get::<_, Option<String>>(0))?;
-        // The file's own module path: receivers like `pkg.mod` name it.
-        let mut out: Vec<String> = self
-            .tx
-            .query_row("SELECT module FROM files WHERE path = ?1", [path], |r| r.get::<_, Option<String>>(0))
-            .optional()?
-            .flatten()
-            .map(|m| m.split(['.', '/', ':']).filter(|s| !s.is_empty()).map(str::to_string).collect())
-            .unwrap_or_default();
-        for r in rows {
-            if let Some(n) = r? {
-                out.push(n);
-            }
-        }
-        Ok(out)
-    }
 }
 
 impl IngestTx<'_> {
@@ -791,28 +772,11 @@ impl IngestTx<'_> {
     /// A page of reference sites in id order after `after`: base-class sites
     /// (`inherits`, `implements`) when `bases`, the others otherwise.
     pub fn refs_page(&self, bases: bool, after: i64, limit: usize) -> Result<Vec<RefRow>> {
-        let sql = if bases {
-            "SELECT id, file_path, from_node, kind, name, receiver, receiver_type, line, col FROM refs
-             WHERE id > ?1 AND kind IN ('inherits', 'implements') ORDER BY id LIMIT ?2"
-        } else {
-            "SELECT id, file_path, from_node, kind, name, receiver, receiver_type, line, col FROM refs
-             WHERE id > ?1 AND kind NOT IN ('inherits', 'implements') ORDER BY id LIMIT ?2"
-        };
-        let mut st = self.tx.prepare_cached(sql)?;
-        let rows = st.query_map(params![after, limit as i64], |r| {
-            let kind: String = r.get(3)?;
-            Ok(RefRow {
-                id: r.get(0)?,
-                file_path: r.get(1)?,
-                from_node: r.get(2)?,
-                kind: RefKind::parse(&kind).unwrap_or(RefKind::Call),
-                name: r.get(4)?,
-                receiver: r.get(5)?,
-                receiver_type: r.get(6)?,
-                line: r.get(7)?,
-                col: r.get(8)?,
-            })
-        })?;
+        let filter = if bases { "IN" } else { "NOT IN" };
+        let mut st = self.tx.prepare_cached(&format!(
+            "SELECT {COLS} FROM refs WHERE id > ?1 AND kind {filter} ('inherits', 'implements') ORDER BY id LIMIT ?2"
+        ))?;
+        let rows = st.query_map(params![after, limit as i64], ref_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }
