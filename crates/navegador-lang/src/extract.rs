@@ -127,7 +127,7 @@ thread_local! {
     static PARSERS: RefCell<Vec<(Language, Parser)>> = const { RefCell::new(Vec::new()) };
 }
 
-fn span(n: Node) -> Span {
+pub(crate) fn span(n: Node) -> Span {
     let (s, e) = (n.start_position(), n.end_position());
     Span {
         start_byte: n.start_byte() as u32,

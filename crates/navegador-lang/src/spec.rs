@@ -1,6 +1,6 @@
 //! Per-language specs: grammar, query file and the few hooks a query cannot express.
 
-use navegador_model::{FileFacts, ImportFact, Label, Language, RefFact, RefKind, Span, SymbolFact, SymbolIdx};
+use navegador_model::{FileFacts, ImportFact, Label, Language, RefFact, RefKind, SymbolFact, SymbolIdx};
 use tree_sitter::{Node, Point};
 
 use crate::extract::leading_comment;
@@ -321,17 +321,6 @@ fn ts_post(root: Node, src: &str, facts: &mut FileFacts) {
     }
 }
 
-fn span_of(n: Node) -> Span {
-    let (s, e) = (n.start_position(), n.end_position());
-    Span {
-        start_byte: n.start_byte() as u32,
-        end_byte: n.end_byte() as u32,
-        start_line: s.row as u32 + 1,
-        start_col: s.column as u32,
-        end_line: e.row as u32 + 1,
-        end_col: e.column as u32,
-    }
-}
 
 /// Inserts a symbol at `at`, renumbering the parents and reference owners after it.
 fn insert_symbol(facts: &mut FileFacts, at: usize, sym: SymbolFact) {
@@ -397,8 +386,8 @@ fn parameter_properties(root: Node, b: &[u8], facts: &mut FileFacts) {
                 qualified_name: format!("{class_q}.{n}"),
                 name: n,
                 parent: Some(class),
-                range: span_of(p),
-                name_range: span_of(name),
+                range: crate::extract::span(p),
+                name_range: crate::extract::span(name),
                 docstring: None,
                 signature: None,
                 class_name: None,

@@ -4,7 +4,7 @@
 
 use rusqlite::{params, OptionalExtension};
 
-use crate::sqlite::NodeRow;
+use crate::sqlite::{node_row, NodeRow};
 use crate::{Result, Store};
 
 /// A reference site as stored in `refs` (for answers that must say what they could not see).
@@ -24,20 +24,6 @@ pub struct SiteRow {
 
 const NODE_COLS: &str = "id, label, name, qualified_name, file_path, line_start, line_end, props";
 const SITE_COLS: &str = "file_path, line, col, kind, name, receiver, from_node, status";
-
-fn node_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
-    let props: String = r.get(7)?;
-    Ok(NodeRow {
-        id: r.get(0)?,
-        label: r.get(1)?,
-        name: r.get(2)?,
-        qualified_name: r.get(3)?,
-        file_path: r.get(4)?,
-        line_start: r.get(5)?,
-        line_end: r.get(6)?,
-        props: serde_json::from_str(&props).unwrap_or_default(),
-    })
-}
 
 fn site_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SiteRow> {
     Ok(SiteRow {
