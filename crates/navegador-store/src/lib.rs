@@ -8,11 +8,13 @@
 mod graph;
 pub use graph::PropertyCounts;
 mod knowledge;
+mod nav;
 mod read;
 mod schema;
 mod sqlite;
 
 pub use knowledge::{Link, LinkTarget, Neighbor, Reader, SearchHit, KNOWLEDGE_LABELS};
+pub use nav::{CallEdgeRow, DefinitionRow};
 pub use read::SiteRow;
 
 pub use sqlite::{

@@ -127,6 +127,8 @@ pub const INDEXES: &[(&str, &str)] = &[
     // `MATCH (n:Label)` scans and per-label counts for the Cypher planner (schema v3)
     ("nodes_label", "nodes(label)"),
     ("nodes_file", "nodes(file_path)"),
+    // children of a class or function (the `code.*` tools' hierarchy and forward traces)
+    ("nodes_parent", "nodes(parent)"),
     ("edges_src", "edges(src, type)"),
     ("edges_dst", "edges(dst, type)"),
     ("edges_ref", "edges(ref_id)"),

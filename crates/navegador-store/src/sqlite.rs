@@ -182,7 +182,14 @@ impl Store {
 
     fn check_or_init_schema(&self) -> Result<()> {
         match self.schema_version()? {
-            Some(VERSION) => Ok(()),
+            Some(VERSION) => {
+                // An index added within a schema version (e.g. `nodes_parent`) is built the
+                // first time a writer opens an older file; existing ones cost nothing.
+                for (name, on) in INDEXES {
+                    self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
+                }
+                Ok(())
+            }
             Some(found) => Err(StoreError::SchemaMismatch { path: self.path.clone(), found, expected: VERSION }),
             None => {
                 let tables: i64 =

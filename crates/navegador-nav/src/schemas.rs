@@ -1,0 +1,194 @@
+//! The published tool definitions: the original server's own `tools/list` answer
+//! (`contract/original-tools.json`, a copy of `navigation-agent-mcp.tools.json`) with the
+//! additions of ours written in as patches, so that every field the original had stays
+//! exactly as it was and a client built against it keeps working:
+//! - the `language` and `framework` enums list every language and framework we support;
+//! - `trace_callers` records and `trace_symbol` steps carry `resolution`, and both list the
+//!   `unresolved` call sites; `trace_symbol` reports its `steps`;
+//! - endpoints carry their HTTP `method`;
+//! - the error-code enum gains `INDEX_INCOMPLETE`.
+
+use serde_json::{json, Map, Value};
+
+use crate::workspace::{framework_names, language_names};
+
+const ORIGINAL: &str = include_str!("../contract/original-tools.json");
+
+/// One tool as published.
+#[derive(Debug, Clone)]
+pub struct ToolSpec {
+    /// The dotted name (`code.find_symbol`).
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    pub input_schema: Map<String, Value>,
+    pub output_schema: Map<String, Value>,
+}
+
+/// How tool names are spelled: the spec's dotted names, or with underscores for clients
+/// that reject dots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NameStyle {
+    #[default]
+    Dotted,
+    Underscore,
+}
+
+impl NameStyle {
+    pub fn apply(self, dotted: &str) -> String {
+        match self {
+            NameStyle::Dotted => dotted.to_string(),
+            NameStyle::Underscore => dotted.replace('.', "_"),
+        }
+    }
+}
+
+/// The six tools, in the original's order.
+pub fn tool_specs() -> Vec<ToolSpec> {
+    let original: Value = serde_json::from_str(ORIGINAL).expect("the bundled tool list is JSON");
+    let tools = original.get("tools").unwrap_or(&original).as_array().expect("a tool array").clone();
+    tools
+        .into_iter()
+        .map(|t| {
+            let name = t["name"].as_str().unwrap_or_default().to_string();
+            let mut input = t["inputSchema"].clone();
+            let mut output = t["outputSchema"].clone();
+            widen_vocabulary(&mut input);
+            widen_vocabulary(&mut output);
+            add_our_fields(&name, &mut output);
+            ToolSpec {
+                title: t["title"].as_str().unwrap_or_default().to_string(),
+                description: describe(&name, t["description"].as_str().unwrap_or_default()),
+                input_schema: input.as_object().cloned().unwrap_or_default(),
+                output_schema: output.as_object().cloned().unwrap_or_default(),
+                name,
+            }
+        })
+        .collect()
+}
+
+fn describe(name: &str, original: &str) -> String {
+    let extra = match name {
+        "code.trace_callers" => {
+            " Each caller carries `resolution` (exact | inferred | ambiguous); `unresolved` lists call sites of the same name the index could not bind, so 'no callers' can be told from 'none found'."
+        }
+        "code.trace_symbol" => " Also returns the call `steps` it followed, each with its `resolution`.",
+        "code.search_text" => " `limit` counts files; `include` narrows the search (AND with the language filter).",
+        _ => "",
+    };
+    format!("{original}{extra}")
+}
+
+/// Extends every language/framework enum (and the descriptions that list them).
+fn widen_vocabulary(schema: &mut Value) {
+    let langs = language_names();
+    let frameworks = framework_names();
+    if let Some(defs) = schema.get_mut("$defs").and_then(Value::as_object_mut) {
+        if let Some(l) = defs.get_mut("PublicLanguage") {
+            l["enum"] = json!(langs);
+        }
+        if let Some(f) = defs.get_mut("PublicFramework") {
+            f["enum"] = json!(frameworks);
+        }
+        if let Some(c) = defs.get_mut("ErrorCode").and_then(|c| c.get_mut("enum")).and_then(Value::as_array_mut) {
+            c.push(json!("INDEX_INCOMPLETE"));
+        }
+    }
+    if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        for (field, list) in [("language", langs.join(", ")), ("framework", frameworks.join(", "))] {
+            if let Some(d) = props.get_mut(field).and_then(|p| p.get_mut("description")) {
+                if let Some(text) = d.as_str() {
+                    let head = text.split(':').next().unwrap_or(text);
+                    *d = json!(format!("{head}: {list}."));
+                }
+            }
+        }
+    }
+}
+
+fn nullable(inner: Value) -> Value {
+    json!({"anyOf": [inner, {"type": "null"}], "default": null})
+}
+
+fn resolution_schema() -> Value {
+    json!({"enum": ["exact", "inferred", "ambiguous"], "type": "string",
+           "description": "How sure the call graph is of this edge."})
+}
+
+fn unresolved_schema() -> Value {
+    json!({"type": "array", "description": "Call sites the index could not resolve to a definition (so an empty answer is not proof of no callers).",
+           "items": {"type": "object", "required": ["path", "line", "name"],
+                     "properties": {"path": {"type": "string"}, "line": {"type": "integer", "minimum": 1},
+                                    "column": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                                    "name": {"type": "string"}, "receiver": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}})
+}
+
+fn add_prop(schema: &mut Value, def: &str, field: &str, prop: Value) {
+    if let Some(props) = schema.pointer_mut(&format!("/$defs/{def}/properties")).and_then(Value::as_object_mut) {
+        props.insert(field.to_string(), prop);
+    }
+}
+
+fn add_our_fields(name: &str, output: &mut Value) {
+    match name {
+        "code.trace_callers" => {
+            add_prop(output, "TraceCallerRecord", "resolution", resolution_schema());
+            add_prop(output, "TraceCallersClassificationRecord", "resolution", resolution_schema());
+            add_prop(output, "TraceCallersRecursiveVia", "resolution", nullable(resolution_schema()));
+            add_prop(output, "TraceCallersData", "unresolved", unresolved_schema());
+            add_prop(output, "TraceCallersData", "unresolvedCount", json!({"type": "integer", "minimum": 0}));
+        }
+        "code.trace_symbol" => {
+            let step = json!({"type": "object", "required": ["fromPath", "fromSymbol", "toPath", "toSymbol", "line"],
+                "properties": {"fromPath": {"type": "string"}, "fromSymbol": {"type": "string"},
+                               "toPath": {"type": "string"}, "toSymbol": {"type": "string"},
+                               "line": {"type": "integer", "minimum": 1}, "resolution": resolution_schema(),
+                               "depth": {"type": "integer", "minimum": 1}}});
+            add_prop(output, "TraceSymbolData", "steps", json!({"type": "array", "items": step}));
+            add_prop(output, "TraceSymbolData", "unresolved", unresolved_schema());
+            add_prop(output, "TraceSymbolData", "unresolvedCount", json!({"type": "integer", "minimum": 0}));
+        }
+        "code.list_endpoints" => {
+            add_prop(output, "PublicEndpointItem", "method", nullable(json!({"type": "string"})));
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every property of the original schemas is still there, unchanged but for the widened
+    /// enums and descriptions: a client of the original sees a superset.
+    #[test]
+    fn ours_extend_the_original() {
+        let original: Value = serde_json::from_str(ORIGINAL).unwrap();
+        let ours = tool_specs();
+        assert_eq!(ours.len(), 6);
+        let tools = original.get("tools").unwrap_or(&original).as_array().unwrap();
+        for (o, t) in tools.iter().zip(&ours) {
+            assert_eq!(o["name"], json!(t.name));
+            for (which, root) in [("inputSchema", &t.input_schema), ("outputSchema", &t.output_schema)] {
+                let theirs = o[which]["properties"].as_object().unwrap();
+                let mine = root["properties"].as_object().unwrap();
+                for (k, v) in theirs {
+                    let m = &mine[k];
+                    assert_eq!(v.get("type"), m.get("type"), "{} {which} {k}", t.name);
+                    assert_eq!(v.get("default"), m.get("default"), "{} {which} {k}", t.name);
+                }
+                assert_eq!(o[which].get("required"), root.get("required"), "{} {which}", t.name);
+            }
+            let langs = t.input_schema.get("$defs").and_then(|d| d.get("PublicLanguage"));
+            if let Some(l) = langs {
+                assert!(l["enum"].as_array().unwrap().contains(&json!("python")));
+            }
+        }
+    }
+
+    #[test]
+    fn underscore_names() {
+        assert_eq!(NameStyle::Underscore.apply("code.find_symbol"), "code_find_symbol");
+        assert_eq!(NameStyle::Dotted.apply("code.find_symbol"), "code.find_symbol");
+    }
+}

@@ -1,0 +1,212 @@
+//! Reads for the `code.*` navigation tools: symbol definitions by name (exact or fuzzy,
+//! scoped to a path), call edges joined with their reference sites (receiver, kind), and the
+//! class hierarchy around a method. Each is one indexed query, so a tool answer costs a few
+//! milliseconds on a large graph.
+
+use rusqlite::params;
+
+use crate::sqlite::{node_row, NodeRow};
+use crate::{Result, Store};
+
+/// A definition as `code.find_symbol` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DefinitionRow {
+    pub id: i64,
+    /// `Class`, `Function` or `Method`.
+    pub label: String,
+    /// The extractor's kind (`class`, `interface`, `enum`, `constructor`, ...), if any.
+    pub kind: Option<String>,
+    pub name: String,
+    pub qualified_name: String,
+    pub file_path: String,
+    pub line: u32,
+    pub language: Option<String>,
+}
+
+/// A `CALLS` or `REFERENCES` edge with what its reference site knows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallEdgeRow {
+    pub src: i64,
+    pub dst: i64,
+    /// `CALLS` or `REFERENCES`.
+    pub edge_type: String,
+    pub resolution: Option<String>,
+    pub line: Option<u32>,
+    pub col: Option<u32>,
+    /// The site's kind (`call`, `new`, `reference`), its receiver text and receiver type.
+    pub site_kind: Option<String>,
+    pub receiver: Option<String>,
+    pub receiver_type: Option<String>,
+}
+
+const DEF_COLS: &str = "id, label, json_extract(props, '$.kind'), name, qualified_name, file_path, line_start, \
+                        json_extract(props, '$.language')";
+const DEF_LABELS: &str = "label IN ('Class', 'Function', 'Method')";
+const EDGE_COLS: &str = "e.src, e.dst, e.type, e.resolution, e.line, e.col, r.kind, r.receiver, r.receiver_type";
+
+fn def_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DefinitionRow> {
+    Ok(DefinitionRow {
+        id: r.get(0)?,
+        label: r.get(1)?,
+        kind: r.get(2)?,
+        name: r.get(3)?,
+        qualified_name: r.get(4)?,
+        file_path: r.get(5)?,
+        line: r.get(6)?,
+        language: r.get(7)?,
+    })
+}
+
+fn edge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CallEdgeRow> {
+    Ok(CallEdgeRow {
+        src: r.get(0)?,
+        dst: r.get(1)?,
+        edge_type: r.get(2)?,
+        resolution: r.get(3)?,
+        line: r.get(4)?,
+        col: r.get(5)?,
+        site_kind: r.get(6)?,
+        receiver: r.get(7)?,
+        receiver_type: r.get(8)?,
+    })
+}
+
+/// `LIKE` pattern text with its wildcards escaped (escape character `\`).
+fn like_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
+
+impl Store {
+    /// Class, function and method definitions named `name`: exactly (case-sensitive), or with
+    /// `fuzzy` every name containing it case-insensitively. `scope` keeps those in one file or
+    /// under one directory (workspace-relative; `None` or `"."` for all).
+    pub fn definitions_named(&self, name: &str, fuzzy: bool, scope: Option<&str>) -> Result<Vec<DefinitionRow>> {
+        let scope = scope.filter(|s| !s.is_empty() && *s != ".");
+        let scope_dir = scope.map(|s| format!("{}/%", like_escape(s.trim_end_matches('/'))));
+        let sql = if fuzzy {
+            format!(
+                "SELECT {DEF_COLS} FROM nodes WHERE {DEF_LABELS} AND name LIKE '%' || ?1 || '%' ESCAPE '\\'
+                 AND (?2 IS NULL OR file_path = ?2 OR file_path LIKE ?3 ESCAPE '\\')"
+            )
+        } else {
+            format!(
+                "SELECT {DEF_COLS} FROM nodes WHERE name = ?1 AND {DEF_LABELS}
+                 AND (?2 IS NULL OR file_path = ?2 OR file_path LIKE ?3 ESCAPE '\\')"
+            )
+        };
+        let key = if fuzzy { like_escape(name) } else { name.to_string() };
+        let mut st = self.conn().prepare_cached(&sql)?;
+        let rows = st.query_map(params![key, scope, scope_dir], def_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Class, function and method definitions of one file, in line order.
+    pub fn definitions_in_file(&self, path: &str) -> Result<Vec<DefinitionRow>> {
+        let mut st = self
+            .conn()
+            .prepare_cached(&format!("SELECT {DEF_COLS} FROM nodes WHERE file_path = ?1 AND {DEF_LABELS} ORDER BY line_start, id"))?;
+        let rows = st.query_map([path], def_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// `CALLS` and `REFERENCES` edges into `dst` (its callers), with their sites.
+    pub fn calls_into(&self, dst: i64) -> Result<Vec<CallEdgeRow>> {
+        let mut st = self.conn().prepare_cached(&format!(
+            "SELECT {EDGE_COLS} FROM edges e LEFT JOIN refs r ON r.id = e.ref_id
+             WHERE e.dst = ?1 AND e.type IN ('CALLS', 'REFERENCES') ORDER BY e.src, e.line, e.col"
+        ))?;
+        let rows = st.query_map([dst], edge_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// `CALLS` and `REFERENCES` edges out of `src` (what it calls), with their sites.
+    pub fn calls_from(&self, src: i64) -> Result<Vec<CallEdgeRow>> {
+        let mut st = self.conn().prepare_cached(&format!(
+            "SELECT {EDGE_COLS} FROM edges e LEFT JOIN refs r ON r.id = e.ref_id
+             WHERE e.src = ?1 AND e.type IN ('CALLS', 'REFERENCES') ORDER BY e.line, e.col, e.dst"
+        ))?;
+        let rows = st.query_map([src], edge_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The direct super types (`INHERITS`/`IMPLEMENTS` targets) of a class, or with
+    /// `sub` its direct sub types.
+    pub fn type_neighbours(&self, class: i64, sub: bool) -> Result<Vec<NodeRow>> {
+        let sql = if sub {
+            "SELECT n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props
+             FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = ?1 AND e.type IN ('INHERITS', 'IMPLEMENTS')"
+        } else {
+            "SELECT n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props
+             FROM edges e JOIN nodes n ON n.id = e.dst WHERE e.src = ?1 AND e.type IN ('INHERITS', 'IMPLEMENTS')"
+        };
+        let mut st = self.conn().prepare_cached(sql)?;
+        let rows = st.query_map([class], node_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The direct children of a node (methods of a class) named `name`.
+    pub fn children_named(&self, parent: i64, name: &str) -> Result<Vec<NodeRow>> {
+        let mut st = self.conn().prepare_cached(
+            "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props
+             FROM nodes WHERE name = ?2 AND parent = ?1",
+        )?;
+        let rows = st.query_map(params![parent, name], node_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The parent of a node (the class of a method), if any.
+    pub fn parent_of(&self, id: i64) -> Result<Option<NodeRow>> {
+        let mut st = self.conn().prepare_cached(
+            "SELECT p.id, p.label, p.name, p.qualified_name, p.file_path, p.line_start, p.line_end, p.props
+             FROM nodes c JOIN nodes p ON p.id = c.parent WHERE c.id = ?1",
+        )?;
+        let mut rows = st.query_map([id], node_row)?;
+        Ok(rows.next().transpose()?)
+    }
+
+    /// Decorators / annotations on a node: (name, arguments text).
+    pub fn decorators_of(&self, id: i64) -> Result<Vec<(String, Option<String>)>> {
+        let mut st = self.conn().prepare_cached(
+            "SELECT d.name, json_extract(d.props, '$.arguments') FROM edges e JOIN nodes d ON d.id = e.src
+             WHERE e.dst = ?1 AND e.type = 'DECORATES' ORDER BY d.line_start, d.id",
+        )?;
+        let rows = st.query_map([id], |r| Ok((r.get::<_, Option<String>>(0)?.unwrap_or_default(), r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// How many `EXPOSES` edges point at a node (it handles an endpoint or route).
+    pub fn exposed_by(&self, id: i64) -> Result<Vec<NodeRow>> {
+        let mut st = self.conn().prepare_cached(
+            "SELECT n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props
+             FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = ?1 AND e.type = 'EXPOSES'",
+        )?;
+        let rows = st.query_map([id], node_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Whether a file path is in the index, and its language.
+    pub fn file_language(&self, path: &str) -> Result<Option<String>> {
+        let mut st = self.conn().prepare_cached("SELECT language FROM files WHERE path = ?1")?;
+        let mut rows = st.query_map([path], |r| r.get::<_, String>(0))?;
+        Ok(rows.next().transpose()?)
+    }
+
+    /// Why a file was left out of the index, if it was.
+    pub fn skipped_reason(&self, path: &str) -> Result<Option<String>> {
+        let mut st = self.conn().prepare_cached("SELECT reason FROM skipped WHERE path = ?1")?;
+        let mut rows = st.query_map([path], |r| r.get::<_, String>(0))?;
+        Ok(rows.next().transpose()?)
+    }
+}
+
+impl Store {
+    /// The direct children of a node (methods of a class, functions nested in a function).
+    pub fn children_of(&self, parent: i64) -> Result<Vec<NodeRow>> {
+        let mut st = self.conn().prepare_cached(
+            "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props
+             FROM nodes WHERE parent = ?1 AND label IN ('Class', 'Function', 'Method') ORDER BY line_start, id",
+        )?;
+        let rows = st.query_map([parent], node_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
