@@ -55,9 +55,10 @@ impl Store {
             })
         })?;
         let mut out: Vec<EndpointRow> = rows.collect::<Result<_, _>>()?;
-        out.sort_by(|a, b| {
-            (&a.kind, &a.path, &a.file, a.line, &a.name, &a.method).cmp(&(&b.kind, &b.path, &b.file, b.line, &b.name, &b.method))
-        });
+        let key = |e: &EndpointRow| {
+            (e.kind.clone(), e.path.clone(), e.file.clone(), e.line, e.name.clone(), e.method.clone(), e.framework.clone(), e.handler.clone())
+        };
+        out.sort_by_key(key);
         out.dedup();
         Ok(out)
     }

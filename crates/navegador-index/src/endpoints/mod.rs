@@ -66,10 +66,26 @@ pub struct EndpointFact {
     pub handler: Handler,
 }
 
+/// Every `framework` value, with the language it implies when a request names the framework
+/// but no language (`code.*` detection). Express also runs on TypeScript; its endpoints
+/// carry their file's language.
+pub const FRAMEWORKS: [(&str, &str); 10] = [
+    ("spring", "java"),
+    ("react-router", "typescript"),
+    ("express", "javascript"),
+    ("nestjs", "typescript"),
+    ("fastapi", "python"),
+    ("flask", "python"),
+    ("django", "python"),
+    ("net-http", "go"),
+    ("gin", "go"),
+    ("chi", "go"),
+];
+
 /// The per-file detectors that apply to this file (cheap gates first), run in order.
 pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
     let mut out = match lang {
-        Language::Java => spring::detect(facts),
+        Language::Java => spring::detect(src, facts),
         Language::Python => python::detect(src, facts),
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
             let mut v = express::detect_nest(facts);

@@ -3,12 +3,25 @@
 
 use navegador_model::{FileFacts, Label};
 
-use super::util::{join, last_segment, parse_args, Args};
+use super::util::{constant_in, join, last_segment, parse_args, Arg, Args};
 use super::{EndpointFact, Handler, GRAPHQL, REST};
 
-/// `value`, `path` or the first positional argument; no argument is the empty path.
-fn paths(args: &Args) -> Vec<String> {
-    let v = args.first_or(&["value", "path"]).map(|a| a.strings()).unwrap_or_default();
+/// `value`, `path` or the first positional argument; no argument is the empty path. A
+/// constant (`@GetMapping(Paths.USERS)`) is read from a `USERS = "..."` of the same file;
+/// one that is not there is kept as `{Paths.USERS}` rather than dropped.
+fn paths(args: &Args, src: &str) -> Vec<String> {
+    let Some(a) = args.first_or(&["value", "path"]) else { return vec![String::new()] };
+    let v: Vec<String> = a
+        .items()
+        .iter()
+        .map(|i| match i {
+            Arg::Str(s) => s.clone(),
+            other => {
+                let t = other.text();
+                constant_in(src, last_segment(&t)).unwrap_or_else(|| format!("{{{t}}}"))
+            }
+        })
+        .collect();
     if v.is_empty() {
         vec![String::new()]
     } else {
@@ -16,7 +29,7 @@ fn paths(args: &Args) -> Vec<String> {
     }
 }
 
-pub(super) fn detect(facts: &FileFacts) -> Vec<EndpointFact> {
+pub(super) fn detect(src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
     let mut out = Vec::new();
     for (ci, class) in facts.symbols.iter().enumerate() {
         if class.label != Label::Class || !class.decorators.iter().any(|(n, _, _)| matches!(last_segment(n), "RestController" | "Controller")) {
@@ -26,7 +39,7 @@ pub(super) fn detect(facts: &FileFacts) -> Vec<EndpointFact> {
             .decorators
             .iter()
             .find(|(n, _, _)| last_segment(n) == "RequestMapping")
-            .map(|(_, a, _)| paths(&parse_args(a.as_deref().unwrap_or(""))))
+            .map(|(_, a, _)| paths(&parse_args(a.as_deref().unwrap_or("")), src))
             .unwrap_or_else(|| vec![String::new()]);
         for (mi, m) in facts.symbols.iter().enumerate() {
             if m.parent != Some(ci as u32) || m.label != Label::Method {
@@ -64,7 +77,7 @@ pub(super) fn detect(facts: &FileFacts) -> Vec<EndpointFact> {
                     continue;
                 }
                 for base in &bases {
-                    for p in paths(&args) {
+                    for p in paths(&args, src) {
                         for method in &methods {
                             out.push(mk(method.clone(), Some(join(base, &p))));
                         }

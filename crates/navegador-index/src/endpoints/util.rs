@@ -176,6 +176,31 @@ pub(crate) fn parse_args(text: &str) -> Args {
     args
 }
 
+/// The string a constant named `name` is initialized with in `src` (`USERS = "/users"`,
+/// `static final String USERS = "/users";`), if exactly that form is there.
+pub(crate) fn constant_in(src: &str, name: &str) -> Option<String> {
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let mut from = 0;
+    while let Some(i) = src[from..].find(name) {
+        let at = from + i;
+        from = at + name.len();
+        let before_ok = src[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        let rest = src[from..].trim_start();
+        if !before_ok {
+            continue;
+        }
+        let Some(rest) = rest.strip_prefix('=').filter(|r| !r.starts_with('=')) else { continue };
+        let rest = rest.trim_start();
+        let end = rest.find([';', '\n']).unwrap_or(rest.len());
+        if let Some(s) = unquote(rest[..end].trim()) {
+            return Some(s);
+        }
+    }
+    None
+}
+
 /// The last `.`-separated segment (`org.x.GetMapping` -> `GetMapping`).
 pub(crate) fn last_segment(s: &str) -> &str {
     s.rsplit('.').next().unwrap_or(s)
