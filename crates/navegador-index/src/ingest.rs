@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use serde_json::{json, Map, Value};
 
 use crate::walk::{walk, WalkedFile};
+use crate::endpoints::{self, EndpointFact};
 use crate::{resolve, IndexError};
 
 /// How to ingest.
@@ -76,7 +77,7 @@ pub struct IngestReport {
 enum Outcome {
     /// Same content as last time (only the mtime moved).
     Unchanged(WalkedFile),
-    Parsed(WalkedFile, String, Box<FileFacts>, Option<String>),
+    Parsed(WalkedFile, String, Box<FileFacts>, Option<String>, Vec<EndpointFact>),
     Skipped(String, String),
 }
 
@@ -173,7 +174,7 @@ pub fn ingest(
                     report.files_unchanged += 1;
                     tx.touch_file(&f.rel, f.mtime_ns).map_err(IndexError::from)
                 }
-                Outcome::Parsed(f, hash, facts, utf8_problem) => {
+                Outcome::Parsed(f, hash, facts, utf8_problem, found) => {
                     report.files_parsed += 1;
                     *report.files_by_language.entry(f.language.as_str().to_string()).or_default() += 1;
                     if let Some(p) = utf8_problem {
@@ -187,7 +188,7 @@ pub fn ingest(
                         if existed {
                             changes.forget(&tx, &f.rel, false)?;
                         }
-                        write_file(&tx, repo_id, &f, &hash, &facts, &mut report)?;
+                        write_file(&tx, repo_id, &f, &hash, &facts, &found, &mut report)?;
                         if !bulk {
                             // (A full build resolves everything; and without indexes this
                             // per-file lookup would scan the whole table.)
@@ -232,6 +233,13 @@ pub fn ingest(
     tx.replace_skipped(&report.skipped)?;
     if bulk {
         tx.create_indexes()?;
+    }
+    // Endpoints spanning files (React Router, Django) and every handler link, recomputed
+    // from the graph as it now is (needs the indexes).
+    if !changes.files.is_empty() || cfg.clear || js_changed {
+        let (n, edges) = endpoints::derive_and_link(&tx, root)?;
+        *report.symbols.entry(Label::Endpoint.as_str().to_string()).or_default() += n;
+        report.edges += edges;
     }
     // Knowledge layer (needs the indexes): changed ADRs/docs/CODEOWNERS/annotations, links
     // re-attached to the new code ids.
@@ -330,7 +338,8 @@ fn read_and_extract(f: WalkedFile, previous: &HashMap<String, FileState>, opts: 
         }
     };
     let facts = extract(&f.rel, &text, f.language, opts);
-    Outcome::Parsed(f, hash, Box::new(facts), problem)
+    let found = endpoints::detect(&f.rel, f.language, &text, &facts);
+    Outcome::Parsed(f, hash, Box::new(facts), problem, found)
 }
 
 fn looks_minified(bytes: &[u8], lang: Language) -> bool {
@@ -353,6 +362,7 @@ fn write_file(
     f: &WalkedFile,
     hash: &str,
     facts: &FileFacts,
+    found: &[EndpointFact],
     report: &mut IngestReport,
 ) -> Result<(), IndexError> {
     let name = f.rel.rsplit('/').next().unwrap_or(&f.rel);
@@ -477,6 +487,10 @@ fn write_file(
         })?;
         tx.insert_edge(file_id, iid, EdgeType::Imports, None, None, None)?;
         report.edges += 1;
+    }
+    if !found.is_empty() {
+        let n = endpoints::write_file_endpoints(tx, &f.rel, facts, found)?;
+        *report.symbols.entry(Label::Endpoint.as_str().to_string()).or_default() += n;
     }
     for r in &facts.refs {
         let from = r.from.map(|i| ids[i as usize]);

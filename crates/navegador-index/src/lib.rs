@@ -6,6 +6,7 @@
 //! `resolve` over the affected reference sites -> commit. A crash or a cancel before the
 //! commit leaves the previous graph whole.
 
+pub mod endpoints;
 mod ingest;
 mod resolve;
 mod walk;

@@ -218,3 +218,84 @@ fn bad_input_is_skipped_with_reasons() {
     assert!(report.diagnostics.iter().any(|(p, _, m)| p == "pkg/latin1.py" && m.contains("UTF-8")), "{:?}", report.diagnostics);
     assert!(report.diagnostics.iter().any(|(p, _, _)| p == "pkg/broken.py"), "{:?}", report.diagnostics);
 }
+
+/// Renders the endpoints of a graph, one line each (the golden format of `tests/endpoints`).
+fn render_endpoints(store: &Store) -> String {
+    let mut out = String::new();
+    for e in store.endpoints().unwrap() {
+        out.push_str(&format!(
+            "{} {} {} {} {} {}:{} {} -> {}\n",
+            e.kind,
+            e.method.as_deref().unwrap_or("-"),
+            e.path.as_deref().unwrap_or("-"),
+            e.framework,
+            e.language,
+            e.file,
+            e.line,
+            e.name,
+            e.handler.as_deref().unwrap_or("-")
+        ));
+    }
+    out
+}
+
+/// One workspace per framework under `tests/endpoints/NAME.txt`; its endpoints are compared
+/// with `NAME.endpoints` (`UPDATE_GOLDEN=1` rewrites).
+#[test]
+fn endpoints_match_golden_files() {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/endpoints");
+    let mut fixtures: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    fixtures.sort();
+    assert!(fixtures.len() >= 10, "fixtures missing in {}", dir.display());
+    let mut failures = Vec::new();
+    for p in fixtures {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("ws");
+        write_tree(&root, &parse_fixture(&std::fs::read_to_string(&p).unwrap()));
+        let store = index(&root, &tmp.path().join("g.db"));
+        let got = render_endpoints(&store);
+        let golden = p.with_extension("endpoints");
+        if update {
+            std::fs::write(&golden, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&golden).unwrap_or_default();
+        if want != got {
+            failures.push(format!("--- {}\n{}+++ got\n{}", golden.display(), want, got));
+        }
+    }
+    assert!(failures.is_empty(), "golden mismatch (UPDATE_GOLDEN=1 to accept):\n{}", failures.join("\n"));
+}
+
+/// Cypher sees endpoints and their handlers: `(:Endpoint)-[:EXPOSES]->(handler)`.
+#[test]
+fn cypher_sees_endpoints_and_handlers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/endpoints");
+    write_tree(&root, &parse_fixture(&std::fs::read_to_string(dir.join("spring.txt")).unwrap()));
+    let store = index(&root, &tmp.path().join("g.db"));
+    let r = navegador_cypher::execute_read(
+        &store,
+        "MATCH (e:Endpoint {framework: 'spring'})-[:EXPOSES]->(h:Method) WHERE e.path = '/users/{id}' AND e.method = 'GET'
+         RETURN e.name, e.kind, h.qualified_name, e.file_path, e.line_start",
+        &Default::default(),
+    )
+    .unwrap();
+    let rows: Vec<String> = r.rows.iter().map(|row| format!("{row:?}")).collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(rows[0].contains("com.acme.users.UserController.get"), "{rows:?}");
+    assert!(rows[0].contains("rest"), "{rows:?}");
+    let r = navegador_cypher::execute_read(
+        &store,
+        "MATCH (e:Endpoint) WHERE e.kind = 'graphql' RETURN e.name, e.path ORDER BY e.name",
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(r.rows.len(), 3, "{:?}", r.rows);
+}

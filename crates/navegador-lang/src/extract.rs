@@ -169,6 +169,25 @@ struct RawSite {
     at: Span,
 }
 
+/// Parses `src` with the language's grammar on this thread's cached parser (for detectors
+/// that read a tree beyond what the query captures, e.g. endpoint registrations).
+pub fn parse(lang: Language, src: &str) -> Option<tree_sitter::Tree> {
+    let c = compiled(lang);
+    PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        let idx = match parsers.iter().position(|(l, _)| *l == lang) {
+            Some(i) => i,
+            None => {
+                let mut p = Parser::new();
+                p.set_language(&c.language).expect("grammar matches the tree-sitter version");
+                parsers.push((lang, p));
+                parsers.len() - 1
+            }
+        };
+        parsers[idx].1.parse(src, None)
+    })
+}
+
 /// Extracts the facts of one file. Never fails: what cannot be read becomes a diagnostic.
 pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> FileFacts {
     let c = compiled(lang);
@@ -183,19 +202,7 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
         refs: Vec::new(),
         diagnostics: Vec::new(),
     };
-    let tree = PARSERS.with(|cell| {
-        let mut parsers = cell.borrow_mut();
-        let idx = match parsers.iter().position(|(l, _)| *l == lang) {
-            Some(i) => i,
-            None => {
-                let mut p = Parser::new();
-                p.set_language(&c.language).expect("grammar matches the tree-sitter version");
-                parsers.push((lang, p));
-                parsers.len() - 1
-            }
-        };
-        parsers[idx].1.parse(src, None)
-    });
+    let tree = parse(lang, src);
     let Some(tree) = tree else {
         facts.diagnostics.push(Diagnostic { line: 0, message: "parser gave up".into() });
         return facts;

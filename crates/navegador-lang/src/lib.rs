@@ -12,6 +12,8 @@ mod extract;
 mod render;
 mod spec;
 
-pub use extract::{extract, ExtractOptions};
+pub use extract::{extract, parse, ExtractOptions};
+/// The tree-sitter version the grammars are built for, for callers that walk a [`parse`] tree.
+pub use tree_sitter;
 pub use render::render_facts;
 pub use spec::module_path_for;

@@ -5,6 +5,7 @@
 //! [`IngestTx`], one transaction per ingest, so a reader (WAL mode) or a crash sees the old
 //! graph or the new one, never half. Readers use [`Store`]'s query methods.
 
+mod endpoints;
 mod graph;
 pub use graph::PropertyCounts;
 mod knowledge;
@@ -14,6 +15,7 @@ mod schema;
 mod sqlite;
 
 pub use knowledge::{Link, LinkTarget, Neighbor, Reader, SearchHit, KNOWLEDGE_LABELS};
+pub use endpoints::EndpointRow;
 pub use nav::{CallEdgeRow, DefinitionRow};
 pub use read::SiteRow;
 

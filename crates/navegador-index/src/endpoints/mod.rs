@@ -1,0 +1,316 @@
+//! Endpoints as graph facts: HTTP/GraphQL endpoints and frontend routes, detected during
+//! ingest and stored as `Endpoint` nodes with an `EXPOSES` edge to their handler.
+//!
+//! Two kinds of detectors:
+//! - per file (`detect`): Spring, NestJS, Express, FastAPI, Flask, net/http, gin, chi. A pure
+//!   function of one file's path, language, source and facts; run on the worker pool, cheap
+//!   gates first (imports, annotations, a marker in the text) so most files never get a
+//!   second parse. Their nodes belong to the file and go with it.
+//! - derived (`derive`): React Router (`app/routes.ts` or `app/routes/` file routes) and
+//!   Django (`urls.py` with `include()` chains) span several files; after each ingest that
+//!   changed anything they are recomputed whole from the files table, the graph and the
+//!   few config files they read, so incremental equals clean by construction.
+//!
+//! Handlers are linked last (`link`), for every endpoint, from what resolution left in the
+//! graph: a symbol of the same file, a resolved reference site at the registration, or a
+//! name bound by a resolved import.
+
+mod django;
+mod express;
+mod go;
+mod python;
+mod react_router;
+mod spring;
+mod util;
+
+use std::path::Path;
+
+use navegador_model::{EdgeType, FileFacts, Label, Language, Resolution, SymbolIdx};
+use navegador_store::{IngestTx, NewNode, NodeRow, StoreError};
+use serde_json::{json, Map, Value};
+
+pub use react_router::route_path_of;
+pub use util::normalize_path;
+
+/// `Endpoint.kind`.
+pub const REST: &str = "rest";
+pub const GRAPHQL: &str = "graphql";
+pub const ROUTE: &str = "route";
+
+/// Where an endpoint's handler is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Handler {
+    /// None known (an inline function, an expression we do not follow).
+    None,
+    /// A symbol of the same file's facts.
+    Symbol(SymbolIdx),
+    /// An expression naming it at the registration (`views.index`, `h.List`), resolved
+    /// after resolution through the file's imports and reference sites.
+    Expr { text: String, line: u32, column: u32 },
+}
+
+/// One endpoint a detector found in one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EndpointFact {
+    pub name: String,
+    /// `rest`, `graphql` or `route`.
+    pub kind: &'static str,
+    pub method: Option<String>,
+    /// Normalized `/a/b`; `None` for GraphQL.
+    pub path: Option<String>,
+    /// The `framework` enum value: `spring`, `react-router`, `express`, `nestjs`, `fastapi`,
+    /// `flask`, `django`, `net-http`, `gin`, `chi`.
+    pub framework: &'static str,
+    /// 1-based line of the registration (annotation, decorator, call, export).
+    pub line: u32,
+    pub handler: Handler,
+}
+
+/// Every `framework` value, with the language it implies when a request names the framework
+/// but no language (`code.*` detection). Express also runs on TypeScript; its endpoints
+/// carry their file's language.
+pub const FRAMEWORKS: [(&str, &str); 10] = [
+    ("spring", "java"),
+    ("react-router", "typescript"),
+    ("express", "javascript"),
+    ("nestjs", "typescript"),
+    ("fastapi", "python"),
+    ("flask", "python"),
+    ("django", "python"),
+    ("net-http", "go"),
+    ("gin", "go"),
+    ("chi", "go"),
+];
+
+/// The per-file detectors that apply to this file (cheap gates first), run in order.
+pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
+    let mut out = match lang {
+        Language::Java => spring::detect(src, facts),
+        Language::Python => python::detect(src, facts),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            let mut v = express::detect_nest(facts);
+            v.extend(express::detect_express(lang, src, facts));
+            v
+        }
+        Language::Go => go::detect(src, facts),
+        _ => Vec::new(),
+    };
+    let _ = path;
+    out.sort_by(|a, b| (a.line, &a.path, &a.method, &a.name).cmp(&(b.line, &b.path, &b.method, &b.name)));
+    out.dedup();
+    out
+}
+
+/// The `Endpoint.language` of a file: the graph's language names (`.tsx` is typescript).
+pub(crate) fn language_of(path: &str) -> Option<&'static str> {
+    Language::from_path(path).map(|l| l.as_str())
+}
+
+fn props_of(e: &EndpointFact, language: &str, handler: Map<String, Value>, derived: bool) -> Map<String, Value> {
+    let mut p = Map::new();
+    p.insert("kind".into(), json!(e.kind));
+    p.insert("method".into(), e.method.as_ref().map_or(Value::Null, |m| json!(m)));
+    p.insert("path".into(), e.path.as_ref().map_or(Value::Null, |m| json!(m)));
+    p.insert("framework".into(), json!(e.framework));
+    p.insert("language".into(), json!(language));
+    if derived {
+        p.insert("derived".into(), json!(true));
+    }
+    p.extend(handler);
+    p
+}
+
+fn expr_props(text: &str, line: u32, column: u32) -> Map<String, Value> {
+    let mut h = Map::new();
+    h.insert("handler_expr".into(), json!(text));
+    h.insert("handler_line".into(), json!(line));
+    h.insert("handler_column".into(), json!(column));
+    h
+}
+
+fn symbol_props(qualified_name: &str, line: u32) -> Map<String, Value> {
+    let mut h = Map::new();
+    h.insert("handler_qname".into(), json!(qualified_name));
+    h.insert("handler_line".into(), json!(line));
+    h
+}
+
+/// Writes the endpoints one file's detectors found (the nodes belong to the file).
+pub(crate) fn write_file_endpoints(
+    tx: &IngestTx<'_>,
+    file: &str,
+    facts: &FileFacts,
+    found: &[EndpointFact],
+) -> Result<u64, StoreError> {
+    let language = facts.language.as_str();
+    for e in found {
+        let handler = match &e.handler {
+            Handler::None => Map::new(),
+            Handler::Symbol(i) => match facts.symbols.get(*i as usize) {
+                Some(s) => symbol_props(&s.qualified_name, s.range.start_line),
+                None => Map::new(),
+            },
+            Handler::Expr { text, line, column } => expr_props(text, *line, *column),
+        };
+        tx.insert_node(&NewNode {
+            label: Some(Label::Endpoint),
+            name: &e.name,
+            file_path: Some(file),
+            line_start: Some(e.line),
+            line_end: Some(e.line),
+            props: props_of(e, language, handler, false),
+            ..Default::default()
+        })?;
+    }
+    Ok(found.len() as u64)
+}
+
+/// An endpoint derived from several files, written into `file`.
+pub(crate) struct Derived {
+    pub file: String,
+    pub fact: EndpointFact,
+    /// For `Handler::Symbol`-like links found in the graph: (qualified name, line).
+    pub symbol: Option<(String, u32)>,
+}
+
+/// Recomputes the multi-file endpoints (React Router, Django) and then every `EXPOSES`
+/// edge. Returns (endpoints written, edges written).
+pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path) -> Result<(u64, u64), StoreError> {
+    tx.delete_derived_endpoints()?;
+    let files = tx.files()?;
+    let mut derived = react_router::derive(tx, root, &files)?;
+    derived.extend(django::derive(root, &files));
+    let mut n = 0;
+    for d in &derived {
+        let Some(language) = language_of(&d.file) else { continue };
+        let handler = match (&d.symbol, &d.fact.handler) {
+            (Some((q, l)), _) => symbol_props(q, *l),
+            (None, Handler::Expr { text, line, column }) => expr_props(text, *line, *column),
+            _ => Map::new(),
+        };
+        tx.insert_node(&NewNode {
+            label: Some(Label::Endpoint),
+            name: &d.fact.name,
+            file_path: Some(&d.file),
+            line_start: Some(d.fact.line),
+            line_end: Some(d.fact.line),
+            props: props_of(&d.fact, language, handler, true),
+            ..Default::default()
+        })?;
+        n += 1;
+    }
+    let edges = link(tx)?;
+    Ok((n, edges))
+}
+
+/// Re-creates every `EXPOSES` edge from the endpoints' handler properties and the current
+/// graph (so it follows every re-resolution).
+fn link(tx: &IngestTx<'_>) -> Result<u64, StoreError> {
+    tx.clear_exposes()?;
+    let mut edges = 0;
+    for e in tx.endpoint_nodes()? {
+        if let Some((dst, res)) = handler_of(tx, &e)? {
+            tx.insert_edge(e.id, dst, EdgeType::Exposes, Some(res), e.line_start.map(|l| (l, 0)), None)?;
+            edges += 1;
+        }
+    }
+    Ok(edges)
+}
+
+const HANDLER_LABELS: [Label; 3] = [Label::Function, Label::Method, Label::Class];
+
+fn handler_of(tx: &IngestTx<'_>, e: &NodeRow) -> Result<Option<(i64, Resolution)>, StoreError> {
+    let Some(file) = e.file_path.as_deref() else { return Ok(None) };
+    let line = e.props.get("handler_line").and_then(Value::as_u64).unwrap_or(0) as u32;
+    if let Some(q) = e.props.get("handler_qname").and_then(Value::as_str) {
+        let syms = tx.symbols_in_file(file)?;
+        let mut hits: Vec<_> = syms.iter().filter(|s| s.qualified_name == q && HANDLER_LABELS.contains(&s.label)).collect();
+        if hits.len() > 1 {
+            let mut at_line = Vec::new();
+            for s in &hits {
+                if tx.node_line(s.id)? == Some(line) {
+                    at_line.push(*s);
+                }
+            }
+            if !at_line.is_empty() {
+                hits = at_line;
+            }
+        }
+        return Ok(hits.first().map(|s| (s.id, Resolution::Exact)));
+    }
+    let Some(expr) = e.props.get("handler_expr").and_then(Value::as_str) else { return Ok(None) };
+    let segs: Vec<&str> = expr.split('.').filter(|s| !s.is_empty()).collect();
+    let Some(last) = segs.last().copied() else { return Ok(None) };
+    // 1. What resolution made of a reference site at the registration.
+    let mut targets = tx.ref_targets_at(file, line, last)?;
+    targets.dedup_by_key(|t| t.0);
+    if targets.len() == 1 {
+        let res = Resolution::parse(&targets[0].1).unwrap_or(Resolution::Inferred);
+        if res != Resolution::Ambiguous {
+            return Ok(Some((targets[0].0, res)));
+        }
+    }
+    // 2. A definition of this file.
+    let syms = tx.symbols_in_file(file)?;
+    let top = |name: &str| syms.iter().find(|s| s.parent.is_none() && s.name == name && HANDLER_LABELS.contains(&s.label));
+    match segs.as_slice() {
+        [one] => {
+            if let Some(s) = top(one) {
+                return Ok(Some((s.id, Resolution::Exact)));
+            }
+        }
+        [a, b] => {
+            if let Some(c) = top(a).filter(|s| s.label == Label::Class) {
+                if let Some(m) = syms.iter().find(|s| s.parent == Some(c.id) && s.name == *b) {
+                    return Ok(Some((m.id, Resolution::Exact)));
+                }
+            }
+        }
+        _ => {}
+    }
+    // 3. A name bound by a resolved import of this file.
+    let first = segs[0];
+    for (id, module, imported, alias) in tx.imports_in_file(file)? {
+        let local = alias.clone().or_else(|| imported.clone().filter(|n| n != "*")).unwrap_or_else(|| {
+            // `import "a/b/pkg"` (Go) binds `pkg`; `import views` (Python) binds `views`.
+            let m = module.trim_end_matches('/');
+            if m.contains('/') { m.rsplit('/').next().unwrap_or(m).to_string() } else { m.split('.').next().unwrap_or(m).to_string() }
+        });
+        if local != first {
+            continue;
+        }
+        for t in tx.import_targets(id)? {
+            let want = if segs.len() == 1 {
+                None
+            } else {
+                Some(segs[1])
+            };
+            match (t.label.as_str(), want) {
+                ("Function" | "Method" | "Class", None) => return Ok(Some((t.id, Resolution::Exact))),
+                ("Class", Some(m)) if segs.len() == 2 => {
+                    let Some(tf) = t.file_path.as_deref() else { continue };
+                    if let Some(s) = tx.symbols_in_file(tf)?.iter().find(|s| s.parent == Some(t.id) && s.name == m) {
+                        return Ok(Some((s.id, Resolution::Exact)));
+                    }
+                }
+                ("File", Some(m)) => {
+                    let Some(tf) = t.file_path.as_deref() else { continue };
+                    let in_file = tx.symbols_in_file(tf)?;
+                    let hit = in_file.iter().find(|s| s.parent.is_none() && s.name == m && HANDLER_LABELS.contains(&s.label));
+                    let hit = match (hit, segs.get(2)) {
+                        (Some(c), Some(meth)) if c.label == Label::Class => {
+                            in_file.iter().find(|s| s.parent == Some(c.id) && s.name == *meth)
+                        }
+                        (h, None) => h,
+                        _ => None,
+                    };
+                    if let Some(s) = hit {
+                        return Ok(Some((s.id, Resolution::Exact)));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(None)
+}

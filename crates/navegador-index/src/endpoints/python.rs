@@ -1,0 +1,146 @@
+//! FastAPI and Flask: route decorators on functions, with the prefixes of `APIRouter(prefix=)`,
+//! `Blueprint(url_prefix=)`, `include_router(..., prefix=)` and
+//! `register_blueprint(..., url_prefix=)` of the same file.
+
+use std::collections::HashMap;
+
+use navegador_lang::tree_sitter::Node;
+use navegador_model::{FileFacts, Label, Language};
+
+use super::util::{descendants, join, last_segment, parse_args, text, Arg};
+use super::{EndpointFact, Handler, REST};
+
+const VERBS: [&str; 8] = ["get", "post", "put", "patch", "delete", "head", "options", "trace"];
+
+fn framework_of(facts: &FileFacts) -> Option<&'static str> {
+    let has = |m: &str| facts.imports.iter().any(|i| i.module == m || i.module.starts_with(&format!("{m}.")));
+    if has("fastapi") {
+        Some("fastapi")
+    } else if has("flask") {
+        Some("flask")
+    } else {
+        None
+    }
+}
+
+/// Receivers defined in the file: variable -> (framework, own prefix), and the prefixes
+/// others mount them under.
+struct Receivers {
+    own: HashMap<String, (&'static str, String)>,
+    mounted: HashMap<String, (String, String)>,
+}
+
+impl Receivers {
+    fn read(root: Node, src: &str) -> Receivers {
+        let mut own = HashMap::new();
+        let mut mounted = HashMap::new();
+        for call in descendants(root, "call") {
+            let Some(f) = call.child_by_field_name("function") else { continue };
+            let fname = text(f, src);
+            let args = call.child_by_field_name("arguments").map(|a| parse_args(text(a, src))).unwrap_or_default();
+            let ctor = match last_segment(fname) {
+                "FastAPI" | "APIRouter" => Some("fastapi"),
+                "Flask" | "Blueprint" => Some("flask"),
+                _ => None,
+            };
+            if let Some(fw) = ctor {
+                let Some(assign) = call.parent().filter(|p| p.kind() == "assignment") else { continue };
+                let Some(left) = assign.child_by_field_name("left") else { continue };
+                let prefix = args.get("prefix").or(args.get("url_prefix")).map(Arg::text).unwrap_or_default();
+                own.insert(text(left, src).to_string(), (fw, prefix));
+                continue;
+            }
+            let (Some(obj), meth) = (fname.rsplit_once('.').map(|(o, _)| o), last_segment(fname)) else { continue };
+            if matches!(meth, "include_router" | "register_blueprint") {
+                let Some(Arg::Other(child)) = args.positional.first() else { continue };
+                let prefix = args.get("prefix").or(args.get("url_prefix")).map(Arg::text).unwrap_or_default();
+                mounted.entry(child.clone()).or_insert((obj.to_string(), prefix));
+            }
+        }
+        Receivers { own, mounted }
+    }
+
+    /// The full prefix of a receiver (mount prefixes of the same file included).
+    fn prefix(&self, var: &str) -> String {
+        let mut parts = Vec::new();
+        let mut cur = var.to_string();
+        for _ in 0..8 {
+            // The router's own prefix, then the one it is mounted under: FastAPI applies
+            // both; Flask's `register_blueprint(url_prefix=)` replaces the blueprint's own.
+            let own = self.own.get(&cur);
+            let replaced = own.is_some_and(|(fw, _)| *fw == "flask") && self.mounted.get(&cur).is_some_and(|(_, p)| !p.is_empty());
+            if !replaced {
+                parts.push(own.map(|(_, p)| p.clone()).unwrap_or_default());
+            }
+            match self.mounted.get(&cur) {
+                Some((parent, p)) => {
+                    parts.push(p.clone());
+                    cur = parent.clone();
+                }
+                None => break,
+            }
+        }
+        parts.reverse();
+        parts.iter().fold(String::from("/"), |acc, p| join(&acc, p))
+    }
+}
+
+pub(super) fn detect(src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
+    let Some(default_fw) = framework_of(facts) else { return Vec::new() };
+    let is_route = |n: &str| {
+        let m = last_segment(n);
+        n.contains('.') && (VERBS.contains(&m) || m == "route" || m == "api_route")
+    };
+    if !facts.symbols.iter().any(|s| s.decorators.iter().any(|(n, _, _)| is_route(n))) {
+        return Vec::new();
+    }
+    let receivers = match navegador_lang::parse(Language::Python, src) {
+        Some(tree) => Receivers::read(tree.root_node(), src),
+        None => Receivers { own: HashMap::new(), mounted: HashMap::new() },
+    };
+    let mut out = Vec::new();
+    for (si, s) in facts.symbols.iter().enumerate() {
+        if !matches!(s.label, Label::Function | Label::Method) {
+            continue;
+        }
+        for (dname, dargs, line) in &s.decorators {
+            if !is_route(dname) {
+                continue;
+            }
+            let (recv, verb) = dname.rsplit_once('.').unwrap_or(("", dname));
+            let args = parse_args(dargs.as_deref().unwrap_or(""));
+            let Some(path) = args.first_or(&["path", "rule"]).and_then(|a| if let Arg::Str(s) = a { Some(s.clone()) } else { None }) else {
+                continue;
+            };
+            let known = receivers.own.get(recv);
+            if known.is_none() && !path.starts_with('/') {
+                continue;
+            }
+            let framework = known.map_or(default_fw, |(fw, _)| *fw);
+            let methods: Vec<Option<String>> = if VERBS.contains(&verb) {
+                vec![Some(verb.to_uppercase())]
+            } else {
+                let ms: Vec<Option<String>> =
+                    args.get("methods").map(|a| a.strings().into_iter().map(|m| Some(m.to_uppercase())).collect()).unwrap_or_default();
+                match (ms.is_empty(), verb, framework) {
+                    (false, _, _) => ms,
+                    (true, "route", "flask") => vec![Some("GET".into())],
+                    _ => vec![None],
+                }
+            };
+            let full = join(&receivers.prefix(recv), &path);
+            for m in methods {
+                out.push(EndpointFact {
+                    name: s.name.clone(),
+                    kind: REST,
+                    method: m,
+                    path: Some(full.clone()),
+                    framework,
+                    line: *line,
+                    handler: Handler::Symbol(si as u32),
+                });
+            }
+        }
+    }
+    out
+}
