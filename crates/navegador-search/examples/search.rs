@@ -1,0 +1,64 @@
+//! A tiny CLI over `search_text` for the benchmark (`scripts/bench_search.py`) and for a
+//! look by hand: prints the `data` object as JSON on stdout, the totals on stderr.
+//!
+//! `cargo run --release -p navegador-search --example search -- ROOT QUERY [--regex]
+//!  [--context N] [--limit N] [--include GLOB] [--ext .ts,.tsx] [--scope PATH]`
+//!
+//! `--limit` defaults to unlimited here (the tool's range is 1..=200), so every matched
+//! file is materialized, as `rg --json` prints every match.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use navegador_search::{search_text, SearchRequest};
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let (Some(root), Some(query)) = (args.next(), args.next()) else {
+        eprintln!("usage: search ROOT QUERY [--regex] [--context N] [--limit N] [--include GLOB] [--ext .a,.b] [--scope PATH]");
+        return ExitCode::from(2);
+    };
+    let mut req = SearchRequest { query, regex: false, context: 1, limit: usize::MAX, include: None, extensions: None };
+    let mut scope = None;
+    while let Some(a) = args.next() {
+        let mut val = || args.next().expect("flag needs a value");
+        match a.as_str() {
+            "--regex" => req.regex = true,
+            "--context" => req.context = val().parse().expect("--context N"),
+            "--limit" => req.limit = val().parse().expect("--limit N"),
+            "--include" => req.include = Some(val()),
+            "--ext" => req.extensions = Some(val().split(',').map(str::to_string).collect()),
+            "--scope" => scope = Some(PathBuf::from(val())),
+            other => {
+                eprintln!("unknown flag {other}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let root = match std::fs::canonicalize(&root) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{root}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let scope = scope.map(|s| std::fs::canonicalize(root.join(s)).expect("scope")).unwrap_or_else(|| root.clone());
+    match search_text(&root, &scope, &req) {
+        Ok(out) => {
+            let stdout = std::io::stdout().lock();
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, stdout);
+            if serde_json::to_writer(&mut w, &out.data).is_err() {
+                return ExitCode::SUCCESS; // a closed pipe is not a failure
+            }
+            eprintln!(
+                "files {} / {}, matched lines {} / {}, truncated {}",
+                out.data.file_count, out.data.total_file_count, out.data.match_count, out.data.total_match_count, out.truncated
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! `code.search_text`: ripgrep's searcher and matcher over a parallel `ignore` walk.
+//!
+//! The walk starts at the workspace root even for a narrower scope, pruning every entry that
+//! is neither an ancestor of the scope nor inside it: that way `.gitignore` files between
+//! the root and the scope apply, hard-ignored names are matched relative to the root, and
+//! nothing above the root is read. Only the first `limit` files in path order keep their
+//! lines; the others are searched by a cheaper counting searcher (no context, no line
+//! numbers), so a broad query costs little more memory than a narrow one and the totals
+//! stay exact.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::ffi::OsStr;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use grep_matcher::Matcher;
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
+use ignore::overrides::{Override, OverrideBuilder};
+use ignore::{Match, WalkBuilder, WalkState};
+
+use crate::{
+    public_language, rel_path, under_hard_ignored, ContextLine, SearchData, SearchError, SearchFile, SearchMatch,
+    SearchOutcome, SearchRequest, Submatch, HARD_IGNORED,
+};
+
+/// Searches the files under `scope` (a directory, or one file) for `req.query`.
+///
+/// `root` is the canonical workspace root; `scope` an absolute path inside it (or the root).
+/// Hidden files and directories are skipped (ripgrep's default), as are `.gitignore`d and
+/// `.ignore`d ones, hard-ignored names, symlinks and binary files (a NUL byte). A file given
+/// as the scope is searched even if hidden or ignored, as `rg` does with an explicit path,
+/// unless it lies under a hard-ignored name; `include` and `extensions` still apply to it.
+pub fn search_text(root: &Path, scope: &Path, req: &SearchRequest) -> Result<SearchOutcome, SearchError> {
+    if !scope.starts_with(root) {
+        return Err(SearchError::Io("the scope is not inside the workspace root".into()));
+    }
+    let matcher = build_matcher(req)?;
+    let filter = FileFilter::new(root, req)?;
+    let shared = Shared {
+        limit: req.limit,
+        kept: Mutex::new(BTreeMap::new()),
+        total_files: AtomicUsize::new(0),
+        total_matches: AtomicUsize::new(0),
+    };
+    let meta = std::fs::metadata(scope).map_err(|e| SearchError::Io(format!("cannot read the scope: {e}")))?;
+    if meta.is_file() {
+        if !under_hard_ignored(root, scope) && filter.accepts(scope, scope.file_name().unwrap_or_default()) {
+            if let Some(rel) = rel_path(root, scope) {
+                Worker::new(&matcher, req.context, &shared).search_file(scope, rel);
+            }
+        }
+    } else {
+        walk(root, scope, &matcher, &filter, req.context, &shared);
+    }
+
+    let items: Vec<SearchFile> = shared.kept.into_inner().unwrap_or_else(|p| p.into_inner()).into_values().collect();
+    let total_file_count = shared.total_files.into_inner();
+    let data = SearchData {
+        file_count: items.len(),
+        match_count: items.iter().map(|f| f.match_count).sum(),
+        total_file_count,
+        total_match_count: shared.total_matches.into_inner(),
+        items,
+    };
+    let truncated = data.total_file_count > data.file_count;
+    Ok(SearchOutcome { data, truncated })
+}
+
+fn build_matcher(req: &SearchRequest) -> Result<RegexMatcher, SearchError> {
+    let mut b = RegexMatcherBuilder::new();
+    b.line_terminator(Some(b'\n')).fixed_strings(!req.regex);
+    b.build(&req.query).map_err(|e| SearchError::InvalidRegex(e.to_string()))
+}
+
+fn walk(root: &Path, scope: &Path, matcher: &RegexMatcher, filter: &FileFilter, context: usize, shared: &Shared) {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(12);
+    let scoped = scope != root;
+    let scope_buf = scope.to_path_buf();
+    let mut wb = WalkBuilder::new(root);
+    wb.hidden(false) // decided in filter_entry, so that a hidden scope can still be searched
+        .follow_links(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .parents(false)
+        .threads(threads)
+        .filter_entry(move |e| {
+            if e.depth() == 0 {
+                return true;
+            }
+            let name = e.file_name();
+            if HARD_IGNORED.iter().any(|h| name == *h) {
+                return false;
+            }
+            let p = e.path();
+            if scoped && scope_buf.starts_with(p) {
+                return true; // an ancestor of the scope, or the scope itself
+            }
+            if scoped && !p.starts_with(&scope_buf) {
+                return false;
+            }
+            name.as_encoded_bytes().first() != Some(&b'.')
+        });
+    wb.build_parallel().run(|| {
+        let mut worker = Worker::new(matcher, context, shared);
+        Box::new(move |res| {
+            let Ok(ent) = res else { return WalkState::Continue };
+            if !ent.file_type().is_some_and(|ft| ft.is_file()) {
+                return WalkState::Continue;
+            }
+            let abs = ent.path();
+            if filter.accepts(abs, ent.file_name()) {
+                if let Some(rel) = rel_path(root, abs) {
+                    worker.search_file(abs, rel);
+                }
+            }
+            WalkState::Continue
+        })
+    });
+}
+
+/// `include` AND `extensions`, applied to files only.
+struct FileFilter {
+    include: Option<Override>,
+    /// Lower-cased, without the dot.
+    extensions: Option<Vec<String>>,
+}
+
+impl FileFilter {
+    fn new(root: &Path, req: &SearchRequest) -> Result<FileFilter, SearchError> {
+        let include = match req.include.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            None => None,
+            Some(glob) => {
+                let mut ob = OverrideBuilder::new(root);
+                ob.add(glob).map_err(|e| SearchError::InvalidGlob(e.to_string()))?;
+                Some(ob.build().map_err(|e| SearchError::InvalidGlob(e.to_string()))?)
+            }
+        };
+        let extensions = req.extensions.as_ref().map(|exts| {
+            exts.iter().map(|e| e.trim().trim_start_matches('.').to_lowercase()).filter(|e| !e.is_empty()).collect()
+        });
+        Ok(FileFilter { include, extensions })
+    }
+
+    fn accepts(&self, abs: &Path, name: &OsStr) -> bool {
+        if let Some(exts) = &self.extensions {
+            let Some(ext) = Path::new(name).extension() else { return false };
+            let ext = ext.as_encoded_bytes();
+            if !exts.iter().any(|e| e.as_bytes().eq_ignore_ascii_case(ext)) {
+                return false;
+            }
+        }
+        match &self.include {
+            // Used as a filter after the walk (not as the walk's override), so a whitelist
+            // glob never un-ignores a gitignored file: `include` only narrows.
+            Some(ov) => !matches!(ov.matched(abs, false), Match::Ignore(_)),
+            None => true,
+        }
+    }
+}
+
+/// State shared by the walker threads: the kept files and the totals.
+struct Shared {
+    limit: usize,
+    /// The first `limit` matched files in path order seen so far.
+    kept: Mutex<BTreeMap<String, SearchFile>>,
+    total_files: AtomicUsize,
+    total_matches: AtomicUsize,
+}
+
+impl Shared {
+    /// Whether a file at `rel` could still be among the first `limit` files.
+    fn wants_lines(&self, rel: &str) -> bool {
+        let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        kept.len() < self.limit || kept.last_key_value().is_some_and(|(last, _)| rel < last.as_str())
+    }
+
+    fn add(&self, count: usize, file: Option<SearchFile>) {
+        self.total_files.fetch_add(1, Ordering::Relaxed);
+        self.total_matches.fetch_add(count, Ordering::Relaxed);
+        if let Some(file) = file {
+            let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+            kept.insert(file.path.clone(), file);
+            if kept.len() > self.limit {
+                kept.pop_last();
+            }
+        }
+    }
+}
+
+/// One thread's searchers, reused for every file it visits.
+struct Worker<'a> {
+    matcher: &'a RegexMatcher,
+    context: usize,
+    /// Line numbers and context: for files that may be returned.
+    lines: Searcher,
+    /// Neither: for files that only count towards the totals.
+    count: Searcher,
+    shared: &'a Shared,
+}
+
+impl<'a> Worker<'a> {
+    fn new(matcher: &'a RegexMatcher, context: usize, shared: &'a Shared) -> Worker<'a> {
+        let build = |line_number: bool, context: usize| {
+            SearcherBuilder::new()
+                .binary_detection(BinaryDetection::quit(b'\x00'))
+                .line_number(line_number)
+                .before_context(context)
+                .after_context(context)
+                .build()
+        };
+        Worker { matcher, context, lines: build(true, context), count: build(false, 0), shared }
+    }
+
+    fn search_file(&mut self, abs: &Path, rel: String) {
+        if self.shared.wants_lines(&rel) {
+            let mut sink = LineSink::new(self.matcher, self.context);
+            if self.lines.search_path(self.matcher, abs, &mut sink).is_err() || sink.binary || sink.matches.is_empty() {
+                return;
+            }
+            let language = public_language(&rel);
+            let n = sink.matches.len();
+            self.shared.add(n, Some(SearchFile { path: rel, language, match_count: n, matches: sink.matches }));
+        } else {
+            let mut sink = CountSink { lines: 0, binary: false };
+            if self.count.search_path(self.matcher, abs, &mut sink).is_err() || sink.binary || sink.lines == 0 {
+                return;
+            }
+            self.shared.add(sink.lines, None);
+        }
+    }
+}
+
+/// Counts matched lines; gives up on binary data.
+struct CountSink {
+    lines: usize,
+    binary: bool,
+}
+
+impl Sink for CountSink {
+    type Error = std::io::Error;
+
+    fn matched(&mut self, _: &Searcher, _: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
+        self.lines += 1;
+        Ok(true)
+    }
+
+    fn binary_data(&mut self, _: &Searcher, _: u64) -> Result<bool, std::io::Error> {
+        self.binary = true;
+        Ok(false)
+    }
+}
+
+/// Collects matched lines with their submatches and context; gives up on binary data.
+///
+/// The searcher reports every line within `context` of a match (as a match or as context),
+/// so the last `context` lines seen are exactly a new match's `before`, and each line seen
+/// is the `after` of every earlier match less than `context` lines above it.
+struct LineSink<'m> {
+    matcher: &'m RegexMatcher,
+    context: u64,
+    recent: VecDeque<ContextLine>,
+    matches: Vec<SearchMatch>,
+    /// Index of the first match that may still take `after` lines.
+    open: usize,
+    binary: bool,
+}
+
+impl<'m> LineSink<'m> {
+    fn new(matcher: &'m RegexMatcher, context: usize) -> LineSink<'m> {
+        LineSink {
+            matcher,
+            context: context as u64,
+            recent: VecDeque::with_capacity(context),
+            matches: Vec::new(),
+            open: 0,
+            binary: false,
+        }
+    }
+
+    fn line(&mut self, number: u64, raw: &[u8], is_match: bool) {
+        let bytes = strip_terminator(raw);
+        let mut text = String::from_utf8_lossy(bytes).into_owned();
+        let c = self.context;
+        if c > 0 {
+            while self.open < self.matches.len() && self.matches[self.open].line + c < number {
+                self.open += 1;
+            }
+            for m in &mut self.matches[self.open..] {
+                m.after.push(ContextLine { line: number, text: text.clone() });
+            }
+        }
+        if is_match {
+            let before = self.recent.iter().filter(|l| l.line + c >= number).cloned().collect();
+            let mut submatches = Vec::new();
+            let _ = self.matcher.find_iter(bytes, |m| {
+                submatches.push(Submatch {
+                    start: m.start(),
+                    end: m.end(),
+                    text: String::from_utf8_lossy(&bytes[m]).into_owned(),
+                });
+                true
+            });
+            let own = if c > 0 { text.clone() } else { std::mem::take(&mut text) };
+            self.matches.push(SearchMatch { line: number, text: own, submatches, before, after: Vec::new() });
+        }
+        if c > 0 {
+            if self.recent.len() as u64 == c {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(ContextLine { line: number, text });
+        }
+    }
+}
+
+impl Sink for LineSink<'_> {
+    type Error = std::io::Error;
+
+    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
+        let first = mat.line_number().unwrap_or(0);
+        for (i, line) in mat.lines().enumerate() {
+            self.line(first + i as u64, line, true);
+        }
+        Ok(true)
+    }
+
+    fn context(&mut self, _: &Searcher, ctx: &SinkContext<'_>) -> Result<bool, std::io::Error> {
+        self.line(ctx.line_number().unwrap_or(0), ctx.bytes(), false);
+        Ok(true)
+    }
+
+    fn binary_data(&mut self, _: &Searcher, _: u64) -> Result<bool, std::io::Error> {
+        self.binary = true;
+        Ok(false)
+    }
+}
+
+fn strip_terminator(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
