@@ -71,7 +71,12 @@ pub fn search_text(root: &Path, scope: &Path, req: &SearchRequest) -> Result<Sea
 fn build_matcher(req: &SearchRequest) -> Result<RegexMatcher, SearchError> {
     let mut b = RegexMatcherBuilder::new();
     b.line_terminator(Some(b'\n')).fixed_strings(!req.regex);
-    b.build(&req.query).map_err(|e| SearchError::InvalidRegex(e.to_string()))
+    b.build(&req.query).map_err(|e| {
+        // grep-regex reports on its own rewrite of the pattern (`(?:foo()`); the parser's
+        // message points into the pattern as the caller wrote it.
+        let own = if req.regex { regex_syntax::Parser::new().parse(&req.query).err().map(|e| e.to_string()) } else { None };
+        SearchError::InvalidRegex(own.unwrap_or_else(|| e.to_string()))
+    })
 }
 
 fn walk(root: &Path, scope: &Path, matcher: &RegexMatcher, filter: &FileFilter, context: usize, shared: &Shared) {
