@@ -7,6 +7,7 @@
 //! `--limit` defaults to unlimited here (the tool's range is 1..=200), so every matched
 //! file is materialized, as `rg --json` prints every match.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -43,17 +44,27 @@ fn main() -> ExitCode {
         }
     };
     let scope = scope.map(|s| std::fs::canonicalize(root.join(s)).expect("scope")).unwrap_or_else(|| root.clone());
+    let start = std::time::Instant::now();
     match search_text(&root, &scope, &req) {
         Ok(out) => {
+            let searched = start.elapsed();
             let stdout = std::io::stdout().lock();
             let mut w = std::io::BufWriter::with_capacity(1 << 16, stdout);
-            if serde_json::to_writer(&mut w, &out.data).is_err() {
+            if serde_json::to_writer(&mut w, &out.data).and_then(|()| w.flush().map_err(serde_json::Error::io)).is_err() {
                 return ExitCode::SUCCESS; // a closed pipe is not a failure
             }
             eprintln!(
-                "files {} / {}, matched lines {} / {}, truncated {}",
-                out.data.file_count, out.data.total_file_count, out.data.match_count, out.data.total_match_count, out.truncated
+                "files {} / {}, matched lines {} / {}, truncated {}, search_text {:.3} s, json {:.3} s",
+                out.data.file_count,
+                out.data.total_file_count,
+                out.data.match_count,
+                out.data.total_match_count,
+                out.truncated,
+                searched.as_secs_f64(),
+                (start.elapsed() - searched).as_secs_f64()
             );
+            // The process ends here: freeing a large answer piece by piece is wasted work.
+            std::mem::forget(out);
             ExitCode::SUCCESS
         }
         Err(e) => {
