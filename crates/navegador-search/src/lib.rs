@@ -10,6 +10,7 @@
 //! `.gitignore`) are matched relative to the root, never against the absolute path.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -90,8 +91,9 @@ pub struct SearchFile {
 pub struct SearchMatch {
     /// 1-based.
     pub line: u64,
-    /// The line without its terminator; invalid UTF-8 replaced lossily.
-    pub text: String,
+    /// The line without its terminator; invalid UTF-8 replaced lossily. Shared (`Arc`) with
+    /// the neighbouring matches that show this line as context.
+    pub text: Arc<str>,
     /// Every match of the query in the line, as byte offsets into the line's bytes.
     pub submatches: Vec<Submatch>,
     /// The `context` lines just before this one (fewer at the start of the file), whether
@@ -108,14 +110,14 @@ pub struct Submatch {
     pub start: usize,
     /// Byte offset within the line, exclusive.
     pub end: usize,
-    pub text: String,
+    pub text: Arc<str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextLine {
     pub line: u64,
-    pub text: String,
+    pub text: Arc<str>,
 }
 
 /// Why a search or listing could not be answered at all.

@@ -8,11 +8,12 @@
 //! numbers), so a broad query costs little more memory than a narrow one and the totals
 //! stay exact.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::OsStr;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use grep_matcher::Matcher;
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
@@ -271,6 +272,8 @@ struct LineSink<'m> {
     matches: Vec<SearchMatch>,
     /// Index of the first match that may still take `after` lines.
     open: usize,
+    /// The last submatch's bytes and text, reused while they repeat.
+    last_sub: (Vec<u8>, Arc<str>),
     binary: bool,
 }
 
@@ -282,13 +285,14 @@ impl<'m> LineSink<'m> {
             recent: VecDeque::with_capacity(context),
             matches: Vec::new(),
             open: 0,
+            last_sub: (Vec::new(), Arc::from("")),
             binary: false,
         }
     }
 
     fn line(&mut self, number: u64, raw: &[u8], is_match: bool) {
         let bytes = strip_terminator(raw);
-        let mut text = String::from_utf8_lossy(bytes).into_owned();
+        let text = shared_text(bytes);
         let c = self.context;
         if c > 0 {
             while self.open < self.matches.len() && self.matches[self.open].line + c < number {
@@ -301,16 +305,17 @@ impl<'m> LineSink<'m> {
         if is_match {
             let before = self.recent.iter().filter(|l| l.line + c >= number).cloned().collect();
             let mut submatches = Vec::new();
+            let last_sub = &mut self.last_sub;
             let _ = self.matcher.find_iter(bytes, |m| {
-                submatches.push(Submatch {
-                    start: m.start(),
-                    end: m.end(),
-                    text: String::from_utf8_lossy(&bytes[m]).into_owned(),
-                });
+                let sub = &bytes[m];
+                // A literal query (and most regexes) matches the same text again and again.
+                if last_sub.0 != sub {
+                    *last_sub = (sub.to_vec(), shared_text(sub));
+                }
+                submatches.push(Submatch { start: m.start(), end: m.end(), text: last_sub.1.clone() });
                 true
             });
-            let own = if c > 0 { text.clone() } else { std::mem::take(&mut text) };
-            self.matches.push(SearchMatch { line: number, text: own, submatches, before, after: Vec::new() });
+            self.matches.push(SearchMatch { line: number, text: text.clone(), submatches, before, after: Vec::new() });
         }
         if c > 0 {
             if self.recent.len() as u64 == c {
@@ -318,6 +323,14 @@ impl<'m> LineSink<'m> {
             }
             self.recent.push_back(ContextLine { line: number, text });
         }
+    }
+}
+
+/// The text of a line, lossily decoded, in one allocation.
+fn shared_text(bytes: &[u8]) -> Arc<str> {
+    match String::from_utf8_lossy(bytes) {
+        Cow::Borrowed(s) => Arc::from(s),
+        Cow::Owned(s) => Arc::from(s),
     }
 }
 
