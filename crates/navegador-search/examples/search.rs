@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use navegador_search::{search_text, SearchRequest};
+use navegador_search::{search_text, SearchData, SearchRequest};
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
@@ -30,6 +30,7 @@ fn main() -> ExitCode {
             "--include" => req.include = Some(val()),
             "--ext" => req.extensions = Some(val().split(',').map(str::to_string).collect()),
             "--scope" => scope = Some(PathBuf::from(val())),
+            "--plain" => {}
             other => {
                 eprintln!("unknown flag {other}");
                 return ExitCode::from(2);
@@ -50,7 +51,7 @@ fn main() -> ExitCode {
             let searched = start.elapsed();
             let stdout = std::io::stdout().lock();
             let mut w = std::io::BufWriter::with_capacity(1 << 16, stdout);
-            if serde_json::to_writer(&mut w, &out.data).and_then(|()| w.flush().map_err(serde_json::Error::io)).is_err() {
+            if write_json(&mut w, &out.data).and_then(|()| w.flush()).is_err() {
                 return ExitCode::SUCCESS; // a closed pipe is not a failure
             }
             eprintln!(
@@ -72,4 +73,45 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `serde_json::to_writer(w, data)`, byte for byte, with the items serialized on all cores
+/// (as rg formats its JSON on its search threads). Plain serialization with `--plain`.
+fn write_json(w: &mut impl Write, data: &SearchData) -> std::io::Result<()> {
+    if std::env::args().any(|a| a == "--plain") {
+        return serde_json::to_writer(w, data).map_err(std::io::Error::other);
+    }
+    write!(
+        w,
+        "{{\"fileCount\":{},\"matchCount\":{},\"totalFileCount\":{},\"totalMatchCount\":{},\"items\":[",
+        data.file_count, data.match_count, data.total_file_count, data.total_match_count
+    )?;
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let chunk = data.items.len().div_ceil(threads).max(1);
+    let parts: Vec<Vec<u8>> = std::thread::scope(|s| {
+        let handles: Vec<_> = data
+            .items
+            .chunks(chunk)
+            .map(|items| {
+                s.spawn(move || {
+                    let mut buf = Vec::new();
+                    for (i, item) in items.iter().enumerate() {
+                        if i > 0 {
+                            buf.push(b',');
+                        }
+                        serde_json::to_writer(&mut buf, item).expect("serializable");
+                    }
+                    buf
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("serializer thread")).collect()
+    });
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        w.write_all(part)?;
+    }
+    w.write_all(b"]}")
 }

@@ -206,7 +206,12 @@ struct Worker<'a> {
     /// Neither: for files that only count towards the totals.
     count: Searcher,
     shared: &'a Shared,
+    /// The file being searched, read whole: reused from file to file.
+    buf: Vec<u8>,
 }
+
+/// Files up to this size are read whole and searched as a slice; larger ones stream.
+const SLICE_MAX: u64 = 16 << 20;
 
 impl<'a> Worker<'a> {
     fn new(matcher: &'a RegexMatcher, context: usize, shared: &'a Shared) -> Worker<'a> {
@@ -218,13 +223,35 @@ impl<'a> Worker<'a> {
                 .after_context(context)
                 .build()
         };
-        Worker { matcher, context, lines: build(true, context), count: build(false, 0), shared }
+        Worker { matcher, context, lines: build(true, context), count: build(false, 0), shared, buf: Vec::new() }
+    }
+
+    /// Reads a small file whole into `buf`: a slice search counts lines only up to the
+    /// last match (a streaming one counts every line it rolls past) and needs one read.
+    /// `false` for a large file, to be streamed.
+    fn read_small(&mut self, abs: &Path) -> std::io::Result<bool> {
+        use std::io::Read;
+        let mut f = std::fs::File::open(abs)?;
+        let len = f.metadata()?.len();
+        if len > SLICE_MAX {
+            return Ok(false);
+        }
+        self.buf.clear();
+        self.buf.reserve(len as usize + 1);
+        f.read_to_end(&mut self.buf)?;
+        Ok(true)
     }
 
     fn search_file(&mut self, abs: &Path, rel: String) {
+        let Ok(small) = self.read_small(abs) else { return };
         if self.shared.wants_lines(&rel) {
             let mut sink = LineSink::new(self.matcher, self.context);
-            if self.lines.search_path(self.matcher, abs, &mut sink).is_err() || sink.binary || sink.matches.is_empty() {
+            let res = if small {
+                self.lines.search_slice(self.matcher, &self.buf, &mut sink)
+            } else {
+                self.lines.search_path(self.matcher, abs, &mut sink)
+            };
+            if res.is_err() || sink.binary || sink.matches.is_empty() {
                 return;
             }
             let language = public_language(&rel);
@@ -232,7 +259,12 @@ impl<'a> Worker<'a> {
             self.shared.add(n, Some(SearchFile { path: rel, language, match_count: n, matches: sink.matches }));
         } else {
             let mut sink = CountSink { lines: 0, binary: false };
-            if self.count.search_path(self.matcher, abs, &mut sink).is_err() || sink.binary || sink.lines == 0 {
+            let res = if small {
+                self.count.search_slice(self.matcher, &self.buf, &mut sink)
+            } else {
+                self.count.search_path(self.matcher, abs, &mut sink)
+            };
+            if res.is_err() || sink.binary || sink.lines == 0 {
                 return;
             }
             self.shared.add(sink.lines, None);
