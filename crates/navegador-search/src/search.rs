@@ -336,7 +336,7 @@ impl<'m> LineSink<'m> {
         }
         if is_match {
             let before = self.recent.iter().filter(|l| l.line + c >= number).cloned().collect();
-            let mut submatches = Vec::new();
+            let mut submatches = Vec::with_capacity(1);
             let last_sub = &mut self.last_sub;
             let _ = self.matcher.find_iter(bytes, |m| {
                 let sub = &bytes[m];
@@ -347,7 +347,8 @@ impl<'m> LineSink<'m> {
                 submatches.push(Submatch { start: m.start(), end: m.end(), text: last_sub.1.clone() });
                 true
             });
-            self.matches.push(SearchMatch { line: number, text: text.clone(), submatches, before, after: Vec::new() });
+            let after = Vec::with_capacity(self.context as usize);
+            self.matches.push(SearchMatch { line: number, text: text.clone(), submatches, before, after });
         }
         if c > 0 {
             if self.recent.len() as u64 == c {
