@@ -299,3 +299,26 @@ fn ignore_rules_are_relative_to_the_root() {
     let tree = inspect_tree(&root, &root, &tree_req(3)).unwrap();
     assert_eq!(tree.data.entry_count, 2);
 }
+
+#[test]
+fn large_files_stream_with_the_same_answers() {
+    // Past the 16 MiB slice cap a file is streamed: same lines, context and binary skipping.
+    let dir = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(dir.path()).unwrap();
+    let filler = b"filler line\n".repeat(1_500_000); // 18 MB
+    let mut text = b"needle first\n".to_vec();
+    text.extend_from_slice(&filler);
+    text.extend_from_slice(b"before\nneedle last\nafter\n");
+    fs::write(root.join("big.txt"), &text).unwrap();
+    let mut binary = filler.clone();
+    binary.extend_from_slice(b"needle\x00\n");
+    fs::write(root.join("big.bin"), &binary).unwrap();
+    let out = search_text(&root, &root, &SearchRequest { context: 1, ..req("needle") }).unwrap();
+    assert_eq!((out.data.total_file_count, out.data.total_match_count), (1, 2));
+    let m = &out.data.items[0].matches;
+    assert_eq!((m[0].line, &*m[0].text, m[0].after.len()), (1, "needle first", 1));
+    assert_eq!((m[1].line, &*m[1].before[0].text, &*m[1].after[0].text), (1_500_003, "before", "after"));
+    // Counted, not kept: the same totals through the counting searcher.
+    let out = search_text(&root, &root, &SearchRequest { limit: 0, ..req("needle") }).unwrap();
+    assert_eq!((out.data.total_file_count, out.data.total_match_count, out.data.file_count), (1, 2, 0));
+}
