@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex};
 use grep_matcher::Matcher;
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::{Match, WalkBuilder, WalkState};
 
@@ -30,9 +31,10 @@ use crate::{
 ///
 /// `root` is the canonical workspace root; `scope` an absolute path inside it (or the root).
 /// Hidden files and directories are skipped (ripgrep's default), as are `.gitignore`d and
-/// `.ignore`d ones, hard-ignored names, symlinks and binary files (a NUL byte). A file given
-/// as the scope is searched even if hidden or ignored, as `rg` does with an explicit path,
-/// unless it lies under a hard-ignored name; `include` and `extensions` still apply to it.
+/// `.ignore`d ones, hard-ignored names, symlinks and binary files (a NUL byte). The scope
+/// itself, file or directory, is searched even if hidden or ignored, as `rg` does with an
+/// explicit path (ignore rules still apply below it), unless it lies under a hard-ignored
+/// name; `include` and `extensions` apply to a file scope too.
 pub fn search_text(root: &Path, scope: &Path, req: &SearchRequest) -> Result<SearchOutcome, SearchError> {
     if !scope.starts_with(root) {
         return Err(SearchError::Io("the scope is not inside the workspace root".into()));
@@ -47,8 +49,8 @@ pub fn search_text(root: &Path, scope: &Path, req: &SearchRequest) -> Result<Sea
     };
     let meta = std::fs::metadata(scope).map_err(|e| SearchError::Io(format!("cannot read the scope: {e}")))?;
     if meta.is_file() {
-        if !under_hard_ignored(root, scope) && filter.accepts(scope, scope.file_name().unwrap_or_default()) {
-            if let Some(rel) = rel_path(root, scope) {
+        if let Some(rel) = rel_path(root, scope) {
+            if !under_hard_ignored(root, scope) && filter.accepts(&rel, scope.file_name().unwrap_or_default()) {
                 Worker::new(&matcher, req.context, &shared).search_file(scope, rel);
             }
         }
@@ -81,34 +83,26 @@ fn build_matcher(req: &SearchRequest) -> Result<RegexMatcher, SearchError> {
 }
 
 fn walk(root: &Path, scope: &Path, matcher: &RegexMatcher, filter: &FileFilter, context: usize, shared: &Shared) {
+    if under_hard_ignored(root, scope) {
+        return;
+    }
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(12);
-    let scoped = scope != root;
-    let scope_buf = scope.to_path_buf();
-    let mut wb = WalkBuilder::new(root);
-    wb.hidden(false) // decided in filter_entry, so that a hidden scope can still be searched
+    let above = AncestorIgnores::new(root, scope);
+    let mut wb = WalkBuilder::new(scope);
+    wb.hidden(true)
         .follow_links(false)
         .git_ignore(true)
         .git_exclude(true)
         .git_global(false)
         .require_git(false)
-        .parents(false)
+        .parents(false) // never above the root: `AncestorIgnores` reads root..scope
         .threads(threads)
         .filter_entry(move |e| {
-            if e.depth() == 0 {
-                return true;
-            }
             let name = e.file_name();
-            if HARD_IGNORED.iter().any(|h| name == *h) {
-                return false;
-            }
-            let p = e.path();
-            if scoped && scope_buf.starts_with(p) {
-                return true; // an ancestor of the scope, or the scope itself
-            }
-            if scoped && !p.starts_with(&scope_buf) {
-                return false;
-            }
-            name.as_encoded_bytes().first() != Some(&b'.')
+            // The scope's own path was checked against the root, relative to it.
+            e.depth() == 0
+                || (!HARD_IGNORED.iter().any(|h| name == *h)
+                    && !above.ignores(e.path(), e.file_type().is_some_and(|ft| ft.is_dir())))
         });
     wb.build_parallel().run(|| {
         let mut worker = Worker::new(matcher, context, shared);
@@ -118,14 +112,60 @@ fn walk(root: &Path, scope: &Path, matcher: &RegexMatcher, filter: &FileFilter, 
                 return WalkState::Continue;
             }
             let abs = ent.path();
-            if filter.accepts(abs, ent.file_name()) {
-                if let Some(rel) = rel_path(root, abs) {
+            if let Some(rel) = rel_path(root, abs) {
+                if filter.accepts(&rel, ent.file_name()) {
                     worker.search_file(abs, rel);
                 }
             }
             WalkState::Continue
         })
     });
+}
+
+/// The `.gitignore` and `.ignore` files of the directories from the root down to the
+/// scope's parent (and `.git/info/exclude` of the root), which the walk, starting at the
+/// scope so as never to read above the root, does not see itself. As for `rg` given an
+/// explicit path, they apply to the entries below the scope, not to the scope itself.
+struct AncestorIgnores(Vec<Gitignore>);
+
+impl AncestorIgnores {
+    fn new(root: &Path, scope: &Path) -> AncestorIgnores {
+        let mut found = Vec::new();
+        let Ok(rel) = scope.strip_prefix(root) else { return AncestorIgnores(found) };
+        if rel.as_os_str().is_empty() {
+            return AncestorIgnores(found);
+        }
+        let mut add = |dir: &Path, file: &Path| {
+            if file.is_file() {
+                let mut b = GitignoreBuilder::new(dir);
+                let _ = b.add(file);
+                if let Ok(gi) = b.build() {
+                    found.push(gi);
+                }
+            }
+        };
+        add(root, &root.join(".git/info/exclude"));
+        let mut dir = root.to_path_buf();
+        let comps: Vec<_> = rel.components().collect();
+        for c in &comps {
+            add(&dir, &dir.join(".gitignore"));
+            add(&dir, &dir.join(".ignore"));
+            dir.push(c);
+        }
+        AncestorIgnores(found)
+    }
+
+    /// The deepest file with an opinion decides, as in git.
+    fn ignores(&self, path: &Path, is_dir: bool) -> bool {
+        for gi in self.0.iter().rev() {
+            match gi.matched(path, is_dir) {
+                Match::Ignore(_) => return true,
+                Match::Whitelist(_) => return false,
+                Match::None => {}
+            }
+        }
+        false
+    }
 }
 
 /// `include` AND `extensions`, applied to files only.
@@ -151,7 +191,8 @@ impl FileFilter {
         Ok(FileFilter { include, extensions })
     }
 
-    fn accepts(&self, abs: &Path, name: &OsStr) -> bool {
+    /// `rel`: the workspace-relative path, which `include` is matched against.
+    fn accepts(&self, rel: &str, name: &OsStr) -> bool {
         if let Some(exts) = &self.extensions {
             let Some(ext) = Path::new(name).extension() else { return false };
             let ext = ext.as_encoded_bytes();
@@ -162,7 +203,7 @@ impl FileFilter {
         match &self.include {
             // Used as a filter after the walk (not as the walk's override), so a whitelist
             // glob never un-ignores a gitignored file: `include` only narrows.
-            Some(ov) => !matches!(ov.matched(abs, false), Match::Ignore(_)),
+            Some(ov) => !matches!(ov.matched(rel, false), Match::Ignore(_)),
             None => true,
         }
     }

@@ -48,6 +48,9 @@ fn fixture() -> (tempfile::TempDir, PathBuf) {
         ("bin/late.dat", &late_nul()),
         ("Zeta.md", b"nothing to see\n"),
         ("zz/deep/er/est/file.ts", b"needle deep\n"),
+        ("zz/.gitignore", b"*.gen.ts\n"),
+        ("zz/deep/er/skip.gen.ts", b"needle ignored by zz/.gitignore\n"),
+        ("zz/deep/er/keep.ts", b"needle kept\n"),
     ];
     let dir = tempfile::tempdir().expect("tempdir");
     let root = fs::canonicalize(dir.path()).expect("canonical");
@@ -182,6 +185,10 @@ fn search_cases() {
         ("search_limit_truncates_files", ".", with(&|r| r.limit = 3, "needle")),
         ("search_scope_subdir", "src", req("needle")),
         ("search_scope_hidden_dir", ".hidden", req("needle")),
+        // An explicitly scoped ignored directory is searched (as `rg gen/`); the ignore
+        // files above the scope still apply below it (`src/ignored.ts` stays out).
+        ("search_scope_gitignored_dir", "gen", req("needle")),
+        ("search_scope_nested_ignore", "zz/deep", req("needle")),
         ("search_scope_file_ignored_but_explicit", "src/ignored.ts", req("needle")),
         ("search_scope_hard_ignored", "node_modules", req("needle")),
         ("search_no_match", ".", req("no such text anywhere")),
