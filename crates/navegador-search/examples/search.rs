@@ -86,32 +86,29 @@ fn write_json(w: &mut impl Write, data: &SearchData) -> std::io::Result<()> {
         "{{\"fileCount\":{},\"matchCount\":{},\"totalFileCount\":{},\"totalMatchCount\":{},\"items\":[",
         data.file_count, data.match_count, data.total_file_count, data.total_match_count
     )?;
+    // Rounds of `threads` chunks, each thread filling its own reused buffer: the output is
+    // never held whole in memory (fresh pages cost as much as the formatting).
+    const CHUNK: usize = 256;
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let chunk = data.items.len().div_ceil(threads).max(1);
-    let parts: Vec<Vec<u8>> = std::thread::scope(|s| {
-        let handles: Vec<_> = data
-            .items
-            .chunks(chunk)
-            .map(|items| {
+    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); threads];
+    let mut first = true;
+    for round in data.items.chunks(CHUNK * threads) {
+        std::thread::scope(|s| {
+            for (buf, items) in bufs.iter_mut().zip(round.chunks(CHUNK)) {
                 s.spawn(move || {
-                    let mut buf = Vec::new();
-                    for (i, item) in items.iter().enumerate() {
-                        if i > 0 {
-                            buf.push(b',');
-                        }
-                        serde_json::to_writer(&mut buf, item).expect("serializable");
+                    buf.clear();
+                    for item in items {
+                        buf.push(b',');
+                        serde_json::to_writer(&mut *buf, item).expect("serializable");
                     }
-                    buf
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("serializer thread")).collect()
-    });
-    for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            w.write_all(b",")?;
+                });
+            }
+        });
+        for (buf, _) in bufs.iter().zip(round.chunks(CHUNK)) {
+            // Each buffer starts with a comma; the very first item has none.
+            w.write_all(if first { &buf[1..] } else { buf })?;
+            first = false;
         }
-        w.write_all(part)?;
     }
     w.write_all(b"]}")
 }
