@@ -33,6 +33,15 @@ IMPLEMENTED = [
     "find_owners",
     "search_knowledge",
 ]
+# The six navigation tools served beside them (tests/mcp/test_code_tools.py covers them).
+CODE_TOOLS = [
+    "code.inspect_tree",
+    "code.list_endpoints",
+    "code.find_symbol",
+    "code.search_text",
+    "code.trace_symbol",
+    "code.trace_callers",
+]
 # Tools that may change the graph on a writable server (`query` runs CREATE/SET/DELETE).
 WRITERS = {"ingest", "query"}
 
@@ -129,7 +138,7 @@ def test_stdout_carries_only_jsonrpc_and_tools_list_matches_golden(binary, works
     if os.environ.get("UPDATE_GOLDEN"):
         GOLDEN.write_text(json.dumps({"tools": replies[2]["result"]["tools"]}, indent=2, sort_keys=True) + "\n")
     assert replies[2]["result"] == golden
-    assert [t["name"] for t in golden["tools"]] == IMPLEMENTED
+    assert [t["name"] for t in golden["tools"]] == IMPLEMENTED + CODE_TOOLS
     assert replies[4]["result"]["isError"] is True
     assert replies[5]["result"].get("isError") is not True
 
@@ -140,7 +149,7 @@ def test_client_sees_schemas_and_annotations(target):
 
     tools = session(target, body)
     golden = {t["name"]: t for t in json.loads(GOLDEN.read_text())["tools"]}
-    assert [t.name for t in tools] == IMPLEMENTED
+    assert [t.name for t in tools] == IMPLEMENTED + CODE_TOOLS
     for t in tools:
         assert t.input_schema == golden[t.name]["inputSchema"]
         assert t.output_schema == golden[t.name]["outputSchema"]
@@ -447,7 +456,8 @@ def test_ingest_with_progress(binary, fresh_workspace):
         assert "outside the workspace root" in err(await c.call_tool("ingest", {"path": ".."}))
         assert "is a file" in err(await c.call_tool("ingest", {"path": "app/util.py"}))
 
-    session(stdio(binary, fresh_workspace), body)
+    # --no-watch: this server must not index the workspace by itself on start.
+    session(stdio(binary, fresh_workspace, "--no-watch"), body)
     assert progress, "ingest sends progress notifications when asked"
     values = [p for p, _ in progress]
     assert values == sorted(values)
@@ -499,7 +509,7 @@ def test_broken_databases(binary, tmp_path, workspace):
             await c.list_tools()
             assert expect in err(await c.call_tool("class", {"name": "User"}))
 
-        session(stdio(binary, workspace, "--db", str(db)), body)
+        session(stdio(binary, workspace, "--db", str(db), "--no-watch"), body)
 
 
 # -- streamable HTTP for teams ---------------------------------------------------------------

@@ -15,6 +15,7 @@ mod db;
 mod ingest_cmd;
 mod knowledge_cmd;
 mod mcp_cmd;
+mod mcp_serve;
 mod query_cmd;
 mod stats_cmd;
 

@@ -1,26 +1,21 @@
-//! `navegador mcp`: serve the graph to AI agents over MCP (stdio or streamable HTTP).
-//! Stdout belongs to the protocol on stdio; everything else goes to stderr.
+//! `navegador mcp`: serve the graph to AI agents over MCP (stdio or streamable HTTP):
+//! navegador's 11 tools and the six `code.*` navigation tools over one index.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use navegador_mcp::{create_mcp_server, serve_http, shutdown_signal, HttpOptions, ServerOptions};
+use navegador_mcp::{create_mcp_server, HttpOptions, ServerOptions};
 
 use crate::db;
-
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Transport {
-    Stdio,
-    StreamableHttp,
-}
+use crate::mcp_serve::{serve, ToolNames, Transport};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Graph database (default: NAVEGADOR_DB, then WORKSPACE_ROOT/.navegador/graph.db).
     #[arg(long, value_name = "PATH")]
     db: Option<PathBuf>,
-    /// Refuse `ingest` (and writing Cypher): agents can only read the graph.
+    /// Refuse `ingest` (and writing Cypher): agents can only read the graph. Implies --no-watch.
     #[arg(long)]
     read_only: bool,
     /// Reject Cypher queries whose estimated cost exceeds N (0: no limit).
@@ -49,6 +44,12 @@ pub struct Args {
     /// Another accepted browser Origin, e.g. https://app.example.com:443; repeatable.
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]
     allowed_origins: Vec<String>,
+    /// Do not index the workspace on start nor watch it (agents call `ingest` themselves).
+    #[arg(long)]
+    no_watch: bool,
+    /// Names of the `code.*` tools.
+    #[arg(long, value_enum, default_value = "dotted")]
+    tool_names: ToolNames,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -63,24 +64,18 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut opts = ServerOptions::new(&root, &db_path);
     opts.read_only = a.read_only;
     opts.max_query_complexity = a.max_query_complexity;
+    opts.live = !a.no_watch && !a.read_only;
+    opts.tool_names = a.tool_names.style();
     let server = create_mcp_server(opts);
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    rt.block_on(async move {
-        match a.transport {
-            Transport::Stdio => server.serve_stdio().await,
-            Transport::StreamableHttp => {
-                let http = HttpOptions {
-                    host: a.host,
-                    port: a.port,
-                    path: a.path,
-                    auth_token: a.auth_token,
-                    allowed_hosts: a.allowed_hosts,
-                    allowed_origins: a.allowed_origins,
-                    ..HttpOptions::default()
-                };
-                serve_http(server, http, shutdown_signal()).await
-            }
-        }
-    })?;
+    let http = HttpOptions {
+        host: a.host,
+        port: a.port,
+        path: a.path,
+        auth_token: a.auth_token,
+        allowed_hosts: a.allowed_hosts,
+        allowed_origins: a.allowed_origins,
+        ..HttpOptions::default()
+    };
+    serve(server, a.transport, http)?;
     Ok(ExitCode::SUCCESS)
 }

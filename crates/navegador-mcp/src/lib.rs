@@ -35,12 +35,17 @@
 //! # }
 //! ```
 
+mod code_tools;
 mod http;
+mod live;
 mod params;
 mod paths;
 mod tools;
 
+pub use code_tools::code_tools;
 pub use http::{serve_http, shutdown_signal, HttpOptions};
+pub use live::{Freshness, LiveIndex};
+pub use navegador_nav::NameStyle;
 pub use navegador_analysis::Limits;
 pub use tools::{builtin_tools, Call, Handler, ProgressSink, Reply, ToolDef, ToolError};
 
@@ -68,6 +73,15 @@ pub struct ServerOptions {
     pub max_query_complexity: u64,
     /// Size bounds of one answer.
     pub limits: Limits,
+    /// Serve navegador's 11 tools (`navegador-mcp.md`).
+    pub navegador_tools: bool,
+    /// Serve the six `code.*` navigation tools.
+    pub code_tools: bool,
+    /// How the `code.*` tools are named (dotted by default).
+    pub tool_names: NameStyle,
+    /// Index the workspace on start and keep the index fresh (a file watcher; graph
+    /// answers re-ingest what changed first). Ignored on a read-only server.
+    pub live: bool,
 }
 
 impl ServerOptions {
@@ -78,13 +92,26 @@ impl ServerOptions {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
         let db = db_path.as_ref();
         let db_path = if db.is_absolute() { db.to_path_buf() } else { root.join(db) };
-        ServerOptions { db_path, workspace_root: root, read_only: false, max_query_complexity: 0, limits: Limits::default() }
+        ServerOptions {
+            db_path,
+            workspace_root: root,
+            read_only: false,
+            max_query_complexity: 0,
+            limits: Limits::default(),
+            navegador_tools: true,
+            code_tools: true,
+            tool_names: NameStyle::Dotted,
+            live: false,
+        }
     }
 }
 
 /// Creates the server with navegador's tools registered.
 pub fn create_mcp_server(options: ServerOptions) -> NavegadorServer {
-    let mut tools = builtin_tools();
+    let mut tools = if options.navegador_tools { builtin_tools() } else { Vec::new() };
+    if options.code_tools {
+        tools.extend(code_tools(options.tool_names));
+    }
     if options.read_only {
         // `query` may write on a writable server; a read-only server only runs reads.
         for t in tools.iter_mut().filter(|t| t.tool.name == "query") {
@@ -92,13 +119,10 @@ pub fn create_mcp_server(options: ServerOptions) -> NavegadorServer {
             t.tool.annotations = Some(a);
         }
     }
-    NavegadorServer {
-        inner: Arc::new(Inner {
-            options,
-            tools: RwLock::new(tools),
-            ingest_lock: tokio::sync::Mutex::new(()),
-        }),
-    }
+    let ingest_lock = Arc::new(tokio::sync::Mutex::new(()));
+    let live = (options.live && !options.read_only)
+        .then(|| LiveIndex::start(&options.workspace_root, &options.db_path, ingest_lock.clone()));
+    NavegadorServer { inner: Arc::new(Inner { options, tools: RwLock::new(tools), ingest_lock, live }) }
 }
 
 /// The MCP server. Cheap to clone: clones share the tool table and options, so one value
@@ -111,7 +135,9 @@ pub struct NavegadorServer {
 struct Inner {
     options: ServerOptions,
     tools: RwLock<Vec<ToolDef>>,
-    ingest_lock: tokio::sync::Mutex<()>,
+    /// One writer at a time: the `ingest` tool, writing Cypher and the live index.
+    ingest_lock: Arc<tokio::sync::Mutex<()>>,
+    live: Option<Arc<LiveIndex>>,
 }
 
 impl NavegadorServer {
@@ -139,6 +165,11 @@ impl NavegadorServer {
 
     pub(crate) fn ingest_lock(&self) -> &tokio::sync::Mutex<()> {
         &self.inner.ingest_lock
+    }
+
+    /// The live index, when this server keeps one.
+    pub fn live_index(&self) -> Option<&Arc<LiveIndex>> {
+        self.inner.live.as_ref()
     }
 
     /// Runs `f` on a read-only connection to the graph; a missing file names the way to

@@ -11,6 +11,8 @@
 
 pub mod args;
 pub mod envelope;
+mod endpoints;
+mod files;
 mod symbols;
 mod trace;
 pub mod schemas;
@@ -53,6 +55,9 @@ pub fn canonical(tool: &str) -> Option<&'static str> {
 pub fn call(tool: &str, args: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     match canonical(tool) {
         Some("code.find_symbol") => symbols::find_symbol(args, cx),
+        Some("code.inspect_tree") => files::inspect_tree(args, cx),
+        Some("code.list_endpoints") => endpoints::list_endpoints(args, cx),
+        Some("code.search_text") => files::search_text(args, cx),
         Some("code.trace_symbol") => trace::trace_symbol(args, cx),
         Some("code.trace_callers") => trace::trace_callers(args, cx),
         _ => Envelope::error(
@@ -63,6 +68,23 @@ pub fn call(tool: &str, args: &Map<String, Value>, cx: &Context<'_>) -> Envelope
             Meta::default(),
         ),
     }
+}
+
+/// A whole-call failure (the index cannot be read, ...) as the tool's `error` envelope,
+/// with the tool's data shape, so a client checking the output schema accepts it.
+pub fn failure(tool: &str, args: &Map<String, Value>, summary: &str, error: ErrorItem) -> Envelope {
+    let s = |k: &str| args.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+    let (name, data) = match canonical(tool) {
+        Some(t @ "code.find_symbol") => (t, symbols::empty()),
+        Some(t @ "code.list_endpoints") => (t, endpoints::empty()),
+        Some(t @ "code.search_text") => (t, files::search_empty()),
+        Some(t @ "code.inspect_tree") => (t, files::tree_empty(".")),
+        Some(t @ "code.trace_symbol") => (t, trace::symbol_empty(&s("path"), &s("symbol"))),
+        Some(t @ "code.trace_callers") => (t, trace::callers_empty(&s("path"), &s("symbol"))),
+        _ => (tool, json!({})),
+    };
+    let meta = Meta { query: args.clone(), ..Meta::default() };
+    Envelope::error(name, summary, error, data, meta)
 }
 
 /// What every tool does before its own work: finish argument checks, resolve `path`.
@@ -81,9 +103,8 @@ impl<'a> Start<'a> {
 
     /// The `INVALID_INPUT` answer, if any argument was wrong.
     pub fn check(&mut self) -> Result<(), Envelope> {
-        let checked = self.args.finish();
         self.meta.query = self.args.query.clone();
-        checked.map_err(|e| self.fail("Request validation failed.", e))
+        self.args.finish().map_err(|e| self.fail("Request validation failed.", e))
     }
 
     /// Resolves a path argument (or the root when absent) and records it in `meta`.

@@ -23,7 +23,7 @@ pub fn public_kind(label: &str, kind: Option<&str>) -> &'static str {
     }
 }
 
-fn empty() -> Value {
+pub(crate) fn empty() -> Value {
     json!({"count": 0, "returnedCount": 0, "totalMatched": 0, "items": []})
 }
 

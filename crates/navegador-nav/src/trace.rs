@@ -400,7 +400,7 @@ fn unresolved_named(store: Option<&Store>, name: &str) -> Result<(Vec<Value>, us
 // ---------------------------------------------------------------------------------------
 // trace_callers
 
-fn callers_empty(path: &str, symbol: &str) -> Value {
+pub(crate) fn callers_empty(path: &str, symbol: &str) -> Value {
     json!({"target": {"path": path, "symbol": symbol, "language": language_of(path)}, "count": 0, "returnedCount": 0,
            "items": [], "recursive": null, "unresolved": [], "unresolvedCount": 0})
 }
@@ -800,7 +800,7 @@ fn recurse(
 // ---------------------------------------------------------------------------------------
 // trace_symbol
 
-fn symbol_empty(path: &str, symbol: &str) -> Value {
+pub(crate) fn symbol_empty(path: &str, symbol: &str) -> Value {
     json!({"entrypoint": {"path": path, "symbol": symbol, "language": language_of(path)}, "fileCount": 0, "items": [],
            "steps": [], "unresolved": [], "unresolvedCount": 0})
 }

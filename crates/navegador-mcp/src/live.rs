@@ -1,0 +1,165 @@
+//! The live index: the server indexes its workspace on start (incrementally, reusing the
+//! graph file) and keeps it fresh. A filesystem watcher (`notify`) marks the index stale on
+//! every change under the root; a tool that answers from the graph first calls
+//! [`LiveIndex::ensure_fresh`], which re-ingests what changed (an incremental ingest: only
+//! changed files are re-parsed) before answering. So a file saved before a call is reflected
+//! in that call's answer. While the first index is being built, tools answer from what is
+//! committed and say the index is incomplete.
+//!
+//! Where no watcher can be set up (inotify limits, unsupported filesystems), every graph
+//! answer runs the incremental ingest's change check instead (a walk and a stat per file).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use navegador_index::{IngestConfig, NoProgress, HARD_IGNORED};
+use navegador_store::Store;
+use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
+
+/// What a caller learns before answering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Freshness {
+    /// The first index of the workspace has been committed.
+    pub complete: bool,
+}
+
+pub struct LiveIndex {
+    root: PathBuf,
+    db: PathBuf,
+    /// Serializes writers: the live index and the `ingest` tool.
+    lock: Arc<tokio::sync::Mutex<()>>,
+    /// Bumped by the watcher on every relevant change.
+    changes: AtomicU64,
+    /// The value of `changes` the last committed ingest started from.
+    indexed: AtomicU64,
+    complete: AtomicBool,
+    watching: AtomicBool,
+    last_error: Mutex<Option<String>>,
+    watcher: Mutex<Option<RecommendedWatcher>>,
+}
+
+/// True for paths whose change can alter the graph (not our own files, not ignored trees).
+fn relevant(root: &Path, path: &Path) -> bool {
+    let Ok(rel) = path.strip_prefix(root) else { return false };
+    !rel.components().any(|c| HARD_IGNORED.iter().any(|h| c.as_os_str() == *h))
+}
+
+impl LiveIndex {
+    /// Starts watching `root` and builds the first index on a background thread.
+    pub fn start(root: &Path, db: &Path, lock: Arc<tokio::sync::Mutex<()>>) -> Arc<LiveIndex> {
+        let live = Arc::new(LiveIndex {
+            root: root.to_path_buf(),
+            db: db.to_path_buf(),
+            lock,
+            changes: AtomicU64::new(1),
+            indexed: AtomicU64::new(0),
+            complete: AtomicBool::new(false),
+            watching: AtomicBool::new(false),
+            last_error: Mutex::new(None),
+            watcher: Mutex::new(None),
+        });
+        live.watch();
+        let bg = live.clone();
+        std::thread::Builder::new()
+            .name("navegador-first-index".into())
+            .spawn(move || {
+                bg.refresh();
+                bg.complete.store(true, Ordering::SeqCst);
+            })
+            .expect("spawn the indexing thread");
+        live
+    }
+
+    fn watch(self: &Arc<Self>) {
+        let weak = Arc::downgrade(self);
+        let root = self.root.clone();
+        let handler = move |res: notify::Result<notify::Event>| {
+            let Some(live) = weak.upgrade() else { return };
+            match res {
+                Ok(ev) => {
+                    if matches!(ev.kind, EventKind::Access(_)) {
+                        return;
+                    }
+                    if ev.need_rescan() || ev.paths.iter().any(|p| relevant(&root, p)) {
+                        live.changes.fetch_add(1, Ordering::SeqCst);
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!("file watcher: {e}; answers will check for changes themselves");
+                    live.watching.store(false, Ordering::SeqCst);
+                }
+            }
+        };
+        match notify::recommended_watcher(handler).and_then(|mut w| w.watch(&self.root, RecursiveMode::Recursive).map(|_| w)) {
+            Ok(w) => {
+                *self.watcher.lock().unwrap() = Some(w);
+                self.watching.store(true, Ordering::SeqCst);
+            }
+            Err(e) => tracing::warn!(
+                "cannot watch {}: {e}; every graph answer will check for changed files first (raise fs.inotify.max_user_watches to watch)",
+                self.root.display()
+            ),
+        }
+    }
+
+    /// Runs an incremental ingest when something changed since the last one.
+    fn refresh(&self) {
+        let _guard = self.lock.blocking_lock();
+        let target = self.changes.load(Ordering::SeqCst);
+        if self.watching.load(Ordering::SeqCst) && self.indexed.load(Ordering::SeqCst) >= target {
+            return; // another caller refreshed while we waited
+        }
+        let started = std::time::Instant::now();
+        let result = (|| -> Result<navegador_index::IngestReport, String> {
+            if let Some(dir) = self.db.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            }
+            let mut store = Store::open(&self.db).map_err(|e| e.to_string())?;
+            navegador_index::ingest(&self.root, &mut store, &IngestConfig::default(), &NoProgress, None).map_err(|e| e.to_string())
+        })();
+        match result {
+            Ok(r) => {
+                self.indexed.store(target, Ordering::SeqCst);
+                *self.last_error.lock().unwrap() = None;
+                if r.files_parsed > 0 || r.files_removed > 0 {
+                    tracing::info!(parsed = r.files_parsed, removed = r.files_removed, ms = started.elapsed().as_millis() as u64, "index refreshed");
+                }
+            }
+            Err(e) => {
+                tracing::error!("indexing {} failed: {e}", self.root.display());
+                *self.last_error.lock().unwrap() = Some(e);
+            }
+        }
+    }
+
+    /// Brings the index up to date with the files (when the first index is done), from a
+    /// blocking thread. Cheap when nothing changed.
+    pub fn ensure_fresh(&self) -> Freshness {
+        if !self.complete.load(Ordering::SeqCst) {
+            return Freshness { complete: false };
+        }
+        let stale = !self.watching.load(Ordering::SeqCst) || self.indexed.load(Ordering::SeqCst) < self.changes.load(Ordering::SeqCst);
+        if stale {
+            self.refresh();
+        }
+        Freshness { complete: true }
+    }
+
+    /// The last indexing error, if the last attempt failed.
+    pub fn last_error(&self) -> Option<String> {
+        self.last_error.lock().unwrap().clone()
+    }
+
+    /// Waits until the first index is committed (for tests and benchmarks).
+    pub fn wait_complete(&self, timeout: std::time::Duration) -> bool {
+        let deadline = std::time::Instant::now() + timeout;
+        while !self.complete.load(Ordering::SeqCst) {
+            if std::time::Instant::now() > deadline {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        true
+    }
+}
