@@ -8,6 +8,23 @@
 //! contract's `data` object (`../shared/spec/code-tools-contract.md`). Every path it returns
 //! is workspace-relative with `/` separators; ignore rules (the hard-ignore list,
 //! `.gitignore`) are matched relative to the root, never against the absolute path.
+//!
+//! ```no_run
+//! use navegador_search::{search_text, SearchRequest};
+//! # fn demo(root: &std::path::Path, scope: &std::path::Path) -> Result<(), navegador_search::SearchError> {
+//! let req = SearchRequest {
+//!     query: "useLoaderData".into(),
+//!     regex: false,
+//!     context: 1,
+//!     limit: 50,
+//!     include: Some("app/routes/**".into()),
+//!     extensions: Some(vec![".ts".into(), ".tsx".into()]),
+//! };
+//! let out = search_text(root, scope, &req)?;
+//! // `out.data` serializes to the contract's `data`; `out.truncated` means status `partial`
+//! // with RESULT_TRUNCATED {returned: fileCount, total: totalFileCount, limit}.
+//! # let _ = out; Ok(()) }
+//! ```
 
 use std::path::Path;
 use std::sync::Arc;
