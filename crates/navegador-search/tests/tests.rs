@@ -332,3 +332,12 @@ fn large_files_stream_with_the_same_answers() {
     let out = search_text(&root, &root, &SearchRequest { limit: 0, ..req("needle") }).unwrap();
     assert_eq!((out.data.total_file_count, out.data.total_match_count, out.data.file_count), (1, 2, 0));
 }
+
+#[test]
+fn data_schemas() {
+    // What an edge publishes as the `data` part of each tool's outputSchema.
+    let dir = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(dir.path()).unwrap();
+    check(&root, "schema_search_data", serde_json::to_value(schemars::schema_for!(navegador_search::SearchData)).unwrap());
+    check(&root, "schema_tree_data", serde_json::to_value(schemars::schema_for!(navegador_search::TreeData)).unwrap());
+}
