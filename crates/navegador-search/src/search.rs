@@ -1,9 +1,9 @@
 //! `code.search_text`: ripgrep's searcher and matcher over a parallel `ignore` walk.
 //!
-//! The walk starts at the workspace root even for a narrower scope, pruning every entry that
-//! is neither an ancestor of the scope nor inside it: that way `.gitignore` files between
-//! the root and the scope apply, hard-ignored names are matched relative to the root, and
-//! nothing above the root is read. Only the first `limit` files in path order keep their
+//! The walk starts at the scope. The ignore files between the root and the scope are read
+//! once up front (`AncestorIgnores`), none above the root, and hard-ignored names are
+//! matched relative to the root. Files up to 16 MiB are read whole into a per-thread buffer
+//! and searched as a slice. Only the first `limit` files in path order keep their
 //! lines; the others are searched by a cheaper counting searcher (no context, no line
 //! numbers), so a broad query costs little more memory than a narrow one and the totals
 //! stay exact.
