@@ -8,10 +8,28 @@
 //! contract's `data` object (`../shared/spec/code-tools-contract.md`). Every path it returns
 //! is workspace-relative with `/` separators; ignore rules (the hard-ignore list,
 //! `.gitignore`) are matched relative to the root, never against the absolute path.
+//!
+//! ```no_run
+//! use navegador_search::{search_text, SearchRequest};
+//! # fn demo(root: &std::path::Path, scope: &std::path::Path) -> Result<(), navegador_search::SearchError> {
+//! let req = SearchRequest {
+//!     query: "useLoaderData".into(),
+//!     regex: false,
+//!     context: 1,
+//!     limit: 50,
+//!     include: Some("app/routes/**".into()),
+//!     extensions: Some(vec![".ts".into(), ".tsx".into()]),
+//! };
+//! let out = search_text(root, scope, &req)?;
+//! // `out.data` serializes to the contract's `data`; `out.truncated` means status `partial`
+//! // with RESULT_TRUNCATED {returned: fileCount, total: totalFileCount, limit}.
+//! # let _ = out; Ok(()) }
+//! ```
 
 use std::path::Path;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 mod search;
@@ -58,7 +76,7 @@ pub struct SearchOutcome {
 }
 
 /// The contract's `SearchTextData`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchData {
     /// Files returned in `items`.
@@ -74,25 +92,27 @@ pub struct SearchData {
 }
 
 /// One file with matches.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchFile {
     /// Workspace-relative, `/`-separated.
     pub path: String,
     /// From the extension; one of the contract's `PublicLanguage` values or null.
+    #[schemars(schema_with = "public_language_schema")]
     pub language: Option<&'static str>,
     pub match_count: usize,
     pub matches: Vec<SearchMatch>,
 }
 
 /// One matched line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchMatch {
     /// 1-based.
+    #[schemars(range(min = 1))]
     pub line: u64,
-    /// The line without its terminator; invalid UTF-8 replaced lossily. Shared (`Arc`) with
-    /// the neighbouring matches that show this line as context.
+    /// The line without its terminator; invalid UTF-8 replaced lossily.
+    // An `Arc`, shared with the neighbouring matches that show this line as context.
     pub text: Arc<str>,
     /// Every match of the query in the line, as byte offsets into the line's bytes.
     pub submatches: Vec<Submatch>,
@@ -103,7 +123,7 @@ pub struct SearchMatch {
     pub after: Vec<ContextLine>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Submatch {
     /// Byte offset within the line.
@@ -113,9 +133,10 @@ pub struct Submatch {
     pub text: Arc<str>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextLine {
+    #[schemars(range(min = 1))]
     pub line: u64,
     pub text: Arc<str>,
 }
@@ -167,7 +188,7 @@ pub struct TreeOutcome {
 }
 
 /// The contract's `InspectTreeData`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TreeData {
     /// The scope, workspace-relative (`.` for the root).
@@ -177,7 +198,7 @@ pub struct TreeData {
     pub items: Vec<TreeItem>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TreeItem {
     /// Workspace-relative, `/`-separated.
@@ -186,6 +207,7 @@ pub struct TreeItem {
     #[serde(rename = "type")]
     pub kind: EntryKind,
     /// 1 for the scope's direct children.
+    #[schemars(range(min = 1))]
     pub depth: usize,
     /// The file's last extension with its dot, as written (`.ts`); null for directories
     /// and for names without one (`Makefile`, `.gitignore`).
@@ -193,14 +215,14 @@ pub struct TreeItem {
     pub stats: Option<TreeStats>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum EntryKind {
     File,
     Directory,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TreeStats {
     /// Of the entry itself (a symlink's own size, not its target's).
@@ -240,6 +262,16 @@ pub fn public_language(path: &str) -> Option<&'static str> {
         "java" => Some("java"),
         _ => None,
     }
+}
+
+/// The output schema's `PublicLanguage | null` for `SearchFile::language`.
+fn public_language_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "anyOf": [
+            { "type": "string", "enum": ["typescript", "javascript", "java"] },
+            { "type": "null" }
+        ]
+    })
 }
 
 /// `path` relative to `root`, `/`-separated, `.` for the root itself.

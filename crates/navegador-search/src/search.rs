@@ -1,9 +1,9 @@
 //! `code.search_text`: ripgrep's searcher and matcher over a parallel `ignore` walk.
 //!
-//! The walk starts at the workspace root even for a narrower scope, pruning every entry that
-//! is neither an ancestor of the scope nor inside it: that way `.gitignore` files between
-//! the root and the scope apply, hard-ignored names are matched relative to the root, and
-//! nothing above the root is read. Only the first `limit` files in path order keep their
+//! The walk starts at the scope. The ignore files between the root and the scope are read
+//! once up front (`AncestorIgnores`), none above the root, and hard-ignored names are
+//! matched relative to the root. Files up to 16 MiB are read whole into a per-thread buffer
+//! and searched as a slice. Only the first `limit` files in path order keep their
 //! lines; the others are searched by a cheaper counting searcher (no context, no line
 //! numbers), so a broad query costs little more memory than a narrow one and the totals
 //! stay exact.
@@ -11,6 +11,8 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::OsStr;
+use std::fs::File;
+use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -247,12 +249,14 @@ struct Worker<'a> {
     /// Neither: for files that only count towards the totals.
     count: Searcher,
     shared: &'a Shared,
-    /// The file being searched, read whole: reused from file to file.
+    /// The start of the file being searched (all of it when it fits), kept from file to
+    /// file so that it is rarely grown.
     buf: Vec<u8>,
 }
 
-/// Files up to this size are read whole and searched as a slice; larger ones stream.
-const SLICE_MAX: u64 = 16 << 20;
+/// Files up to this size are read whole and searched as a slice; past it, the bytes read so
+/// far and the rest of the file are streamed.
+const SLICE_MAX: usize = 16 << 20;
 
 impl<'a> Worker<'a> {
     fn new(matcher: &'a RegexMatcher, context: usize, shared: &'a Shared) -> Worker<'a> {
@@ -267,30 +271,19 @@ impl<'a> Worker<'a> {
         Worker { matcher, context, lines: build(true, context), count: build(false, 0), shared, buf: Vec::new() }
     }
 
-    /// Reads a small file whole into `buf`: a slice search counts lines only up to the
-    /// last match (a streaming one counts every line it rolls past) and needs one read.
-    /// `false` for a large file, to be streamed.
-    fn read_small(&mut self, abs: &Path) -> std::io::Result<bool> {
-        use std::io::Read;
-        let mut f = std::fs::File::open(abs)?;
-        let len = f.metadata()?.len();
-        if len > SLICE_MAX {
-            return Ok(false);
-        }
-        self.buf.clear();
-        self.buf.reserve(len as usize + 1);
-        f.read_to_end(&mut self.buf)?;
-        Ok(true)
-    }
-
+    /// Searches one file. A file that fits in `SLICE_MAX` is searched as a slice: the
+    /// searcher then counts lines only up to the last match, where a streaming search
+    /// counts every line it rolls past.
     fn search_file(&mut self, abs: &Path, rel: String) {
-        let Ok(small) = self.read_small(abs) else { return };
+        let Ok(mut file) = File::open(abs) else { return };
+        let Ok((n, whole)) = fill(&mut self.buf, &mut file) else { return };
+        let head = &self.buf[..n];
         if self.shared.wants_lines(&rel) {
             let mut sink = LineSink::new(self.matcher, self.context);
-            let res = if small {
-                self.lines.search_slice(self.matcher, &self.buf, &mut sink)
+            let res = if whole {
+                self.lines.search_slice(self.matcher, head, &mut sink)
             } else {
-                self.lines.search_path(self.matcher, abs, &mut sink)
+                self.lines.search_reader(self.matcher, head.chain(&mut file), &mut sink)
             };
             if res.is_err() || sink.binary || sink.matches.is_empty() {
                 return;
@@ -300,15 +293,36 @@ impl<'a> Worker<'a> {
             self.shared.add(n, Some(SearchFile { path: rel, language, match_count: n, matches: sink.matches }));
         } else {
             let mut sink = CountSink { lines: 0, binary: false };
-            let res = if small {
-                self.count.search_slice(self.matcher, &self.buf, &mut sink)
+            let res = if whole {
+                self.count.search_slice(self.matcher, head, &mut sink)
             } else {
-                self.count.search_path(self.matcher, abs, &mut sink)
+                self.count.search_reader(self.matcher, head.chain(&mut file), &mut sink)
             };
             if res.is_err() || sink.binary || sink.lines == 0 {
                 return;
             }
             self.shared.add(sink.lines, None);
+        }
+    }
+}
+
+/// Reads `file` into `buf` up to its end or `SLICE_MAX` bytes: (bytes read, whole file?).
+/// No stat and no seek (`File::read_to_end` does both to size its buffer): the buffer is
+/// usually already large enough for one read plus the one that finds the end, as in rg.
+fn fill(buf: &mut Vec<u8>, file: &mut File) -> std::io::Result<(usize, bool)> {
+    let mut n = 0;
+    loop {
+        if n == buf.len() {
+            if n >= SLICE_MAX {
+                return Ok((n, false));
+            }
+            buf.resize(n + n.max(64 << 10), 0);
+        }
+        match file.read(&mut buf[n..]) {
+            Ok(0) => return Ok((n, true)),
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
         }
     }
 }

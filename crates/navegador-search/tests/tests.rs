@@ -167,6 +167,8 @@ fn search_cases() {
         ("search_regex_submatches", "src", with(&|r| r.regex = true, "[Nn]eedle")),
         ("search_invalid_regex", ".", with(&|r| r.regex = true, "foo(")),
         ("search_literal_never_invalid", ".", req("foo(")),
+        // Matching is line by line: a line break in the query is refused, even a literal one.
+        ("search_newline_refused", ".", req("needle\none")),
         ("search_context_0", "src/app.ts", req("needle")),
         ("search_context_2", "src/app.ts", with(&|r| r.context = 2, "needle")),
         ("search_context_crlf", "src/crlf.ts", with(&|r| r.context = 1, "needle")),
@@ -181,6 +183,7 @@ fn search_cases() {
         ("search_include_basename_glob", ".", with(&|r| r.include = Some("*.tsx".into()), "needle")),
         ("search_include_never_unignores", ".", with(&|r| r.include = Some("*.log".into()), "needle")),
         ("search_invalid_include", ".", with(&|r| r.include = Some("src/[".into()), "needle")),
+        ("search_include_negated", "src", with(&|r| r.include = Some("!*.ts".into()), "needle")),
         ("search_extensions_java", ".", with(&|r| r.extensions = Some(vec!["JAVA".into()]), "needle")),
         ("search_limit_truncates_files", ".", with(&|r| r.limit = 3, "needle")),
         ("search_scope_subdir", "src", req("needle")),
@@ -328,4 +331,13 @@ fn large_files_stream_with_the_same_answers() {
     // Counted, not kept: the same totals through the counting searcher.
     let out = search_text(&root, &root, &SearchRequest { limit: 0, ..req("needle") }).unwrap();
     assert_eq!((out.data.total_file_count, out.data.total_match_count, out.data.file_count), (1, 2, 0));
+}
+
+#[test]
+fn data_schemas() {
+    // What an edge publishes as the `data` part of each tool's outputSchema.
+    let dir = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(dir.path()).unwrap();
+    check(&root, "schema_search_data", serde_json::to_value(schemars::schema_for!(navegador_search::SearchData)).unwrap());
+    check(&root, "schema_tree_data", serde_json::to_value(schemars::schema_for!(navegador_search::TreeData)).unwrap());
 }
