@@ -250,7 +250,8 @@ pub fn normalize_extensions(raw: &[String]) -> Result<Vec<String>, String> {
 }
 
 /// The contract's item `language` for a path, from its extension: `typescript`,
-/// `javascript` or `java` (the output schema's `PublicLanguage`), otherwise `None`.
+/// `javascript`, `java`, `python`, `go`, `rust` or `c` (navegador-nav widens the output
+/// schema's `PublicLanguage` to these), otherwise `None`.
 pub fn public_language(path: &str) -> Option<&'static str> {
     let ext = path.rsplit_once('.').map(|(_, e)| e)?;
     if ext.contains('/') {
@@ -260,6 +261,10 @@ pub fn public_language(path: &str) -> Option<&'static str> {
         "ts" | "tsx" | "mts" | "cts" => Some("typescript"),
         "js" | "jsx" | "mjs" | "cjs" => Some("javascript"),
         "java" => Some("java"),
+        "py" | "pyi" => Some("python"),
+        "go" => Some("go"),
+        "rs" => Some("rust"),
+        "c" | "h" => Some("c"),
         _ => None,
     }
 }
@@ -268,7 +273,7 @@ pub fn public_language(path: &str) -> Option<&'static str> {
 fn public_language_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({
         "anyOf": [
-            { "type": "string", "enum": ["typescript", "javascript", "java"] },
+            { "type": "string", "enum": ["typescript", "javascript", "java", "python", "go", "rust", "c"] },
             { "type": "null" }
         ]
     })
