@@ -11,6 +11,7 @@ macro_rules! w {
 
 mod analysis_cmd;
 mod check_cmd;
+mod editor_cmd;
 mod db;
 mod ingest_cmd;
 mod knowledge_cmd;
@@ -61,6 +62,8 @@ enum Command {
     Domain(analysis_cmd::MembersArgs),
     /// Serve the graph to AI agents over MCP (stdio, or streamable HTTP).
     Mcp(mcp_cmd::Args),
+    /// Set up an agent client (OpenCode, Claude Code, Cursor, VS Code, Codex) to use navegador.
+    Editor(editor_cmd::Args),
     /// Run an openCypher query (read-only unless --write; EXPLAIN prints the plan).
     Query(query_cmd::QueryArgs),
     /// Labels, relationship types and property keys, with counts.
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Concept(a) => analysis_cmd::members(a, navegador_model::Label::Concept),
         Command::Domain(a) => analysis_cmd::members(a, navegador_model::Label::Domain),
         Command::Mcp(a) => mcp_cmd::run(a),
+        Command::Editor(a) => editor_cmd::run(a),
         Command::Query(a) => query_cmd::query(a),
         Command::Schema(a) => query_cmd::schema(a),
         Command::Check(a) => check_cmd::run(a),
