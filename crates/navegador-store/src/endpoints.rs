@@ -76,6 +76,7 @@ impl IngestTx<'_> {
     pub fn delete_derived_endpoints(&self) -> Result<()> {
         self.tx.execute_batch(
             "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE label = 'Endpoint' AND json_extract(props, '$.derived') = 1);
+             DELETE FROM edges WHERE dst IN (SELECT id FROM nodes WHERE label = 'Endpoint' AND json_extract(props, '$.derived') = 1);
              DELETE FROM nodes WHERE label = 'Endpoint' AND json_extract(props, '$.derived') = 1;",
         )?;
         Ok(())
