@@ -174,17 +174,44 @@ pub(crate) struct Derived {
     pub symbol: Option<(String, u32)>,
 }
 
-/// Recomputes the multi-file endpoints (React Router, Django) and then every `EXPOSES`
-/// edge. Both are diffed against what is stored, so an ingest that changes nothing of
-/// theirs writes nothing. Returns (endpoints written, edges written).
-pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path) -> Result<(u64, u64), StoreError> {
-    let files = tx.files()?;
-    let mut derived = react_router::derive(tx, root, &files)?;
-    derived.extend(django::derive(root, &files));
+/// Whether a changed file can change React Router's routes: its config, its route files
+/// and their exports all live under an `app/` directory.
+fn feeds_react_router(path: &str) -> bool {
+    path.starts_with("app/") || path.contains("/app/")
+}
+
+/// Whether a changed file can change Django's URL patterns: only URLconfs are read (a view's
+/// file matters to the handler link, which is always redone).
+fn feeds_django(path: &str) -> bool {
+    path == "urls.py" || path.ends_with("/urls.py")
+}
+
+/// Recomputes the multi-file endpoints (React Router, Django) whose inputs are among
+/// `changed` (all when `None`), then every `EXPOSES` edge. Both are diffed against what is
+/// stored, so an ingest that changes nothing of theirs writes nothing. Returns (endpoints
+/// written, edges written).
+pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path, changed: Option<&[String]>) -> Result<(u64, u64), StoreError> {
+    let started = std::time::Instant::now();
+    let any = |f: fn(&str) -> bool| changed.is_none_or(|c| c.iter().any(|p| f(p)));
+    let (rr, dj) = (any(feeds_react_router), any(feeds_django));
+    let files = if rr || dj { tx.files()? } else { Vec::new() };
+    let mut derived = Vec::new();
+    if rr {
+        derived.extend(react_router::derive(tx, root, &files)?);
+    }
+    if dj {
+        derived.extend(django::derive(root, &files));
+    }
+    let redone = |fw: Option<&str>| match fw {
+        Some("react-router") => rr,
+        Some("django") => dj,
+        _ => false,
+    };
+    tracing::info!(elapsed = ?started.elapsed(), endpoints = derived.len(), "endpoints derived");
     // Stored derived endpoints by (file, line, name), each with its properties.
     let mut stored: HashMap<(String, u32, String), Vec<(i64, Map<String, Value>)>> = HashMap::new();
-    for e in tx.endpoint_nodes()? {
-        if e.props.get("derived").and_then(Value::as_bool) == Some(true) {
+    for e in if rr || dj { tx.endpoint_nodes()? } else { Vec::new() } {
+        if e.props.get("derived").and_then(Value::as_bool) == Some(true) && redone(e.props.get("framework").and_then(Value::as_str)) {
             let key = (e.file_path.clone().unwrap_or_default(), e.line_start.unwrap_or(0), e.name.clone().unwrap_or_default());
             stored.entry(key).or_default().push((e.id, e.props));
         }
@@ -218,7 +245,9 @@ pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path) -> Result<(u64, u6
     }
     let gone: Vec<i64> = stored.into_values().flatten().map(|(id, _)| id).collect();
     tx.delete_endpoints(&gone)?;
+    tracing::info!(elapsed = ?started.elapsed(), written = n, removed = gone.len(), "derived endpoints stored");
     let edges = link(tx)?;
+    tracing::info!(elapsed = ?started.elapsed(), edges, "endpoint handlers linked");
     Ok((n, edges))
 }
 
