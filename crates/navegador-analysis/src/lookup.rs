@@ -6,8 +6,9 @@ use navegador_store::{NodeRow, Store};
 use crate::types::{Candidate, ContextNode};
 use crate::{AnalysisError, Result};
 
-/// Labels that are sites rather than definitions: matched only when nothing else is.
-const SITE_LABELS: &[&str] = &["Import", "Decorator"];
+/// Labels that are sites rather than definitions: matched only when nothing else is (an
+/// Endpoint is named after its handler, which is the definition meant).
+const SITE_LABELS: &[&str] = &["Import", "Decorator", "Endpoint"];
 
 /// Normalises a user-supplied workspace-relative path (`./a/b.py`, `a\b.py`).
 pub(crate) fn norm_path(p: &str) -> String {

@@ -237,7 +237,8 @@ pub fn ingest(
     // Endpoints spanning files (React Router, Django) and every handler link, recomputed
     // from the graph as it now is (needs the indexes).
     if !changes.files.is_empty() || cfg.clear || js_changed {
-        let (n, edges) = endpoints::derive_and_link(&tx, root)?;
+        let full = cfg.clear || previous.is_empty();
+        let (n, edges) = endpoints::derive_and_link(&tx, root, (!full).then_some(&changes.files[..]))?;
         *report.symbols.entry(Label::Endpoint.as_str().to_string()).or_default() += n;
         report.edges += edges;
     }

@@ -72,23 +72,35 @@ impl IngestTx<'_> {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Removes the endpoints derived from several files (props `derived`), and their edges.
-    pub fn delete_derived_endpoints(&self) -> Result<()> {
-        self.tx.execute_batch(
-            "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE label = 'Endpoint' AND json_extract(props, '$.derived') = 1);
-             DELETE FROM nodes WHERE label = 'Endpoint' AND json_extract(props, '$.derived') = 1;",
-        )?;
+    /// Removes Endpoint nodes by id, with every edge touching them.
+    pub fn delete_endpoints(&self, ids: &[i64]) -> Result<()> {
+        let mut a = self.tx.prepare_cached("DELETE FROM edges WHERE src = ?1")?;
+        let mut b = self.tx.prepare_cached("DELETE FROM edges WHERE dst = ?1")?;
+        let mut c = self.tx.prepare_cached("DELETE FROM nodes WHERE id = ?1 AND label = 'Endpoint'")?;
+        for id in ids {
+            a.execute([id])?;
+            b.execute([id])?;
+            c.execute([id])?;
+        }
         Ok(())
     }
 
-    /// Removes every `EXPOSES` edge (the link pass re-creates them all).
-    pub fn clear_exposes(&self) -> Result<()> {
-        self.tx.execute("DELETE FROM edges WHERE type = 'EXPOSES'", [])?;
+    /// Every `EXPOSES` edge: (endpoint, handler, resolution).
+    pub fn exposes_edges(&self) -> Result<Vec<(i64, i64, Option<String>)>> {
+        let mut st = self.tx.prepare("SELECT src, dst, resolution FROM edges WHERE type = 'EXPOSES'")?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Removes the `EXPOSES` edges from `src` to `dst`.
+    pub fn delete_exposes(&self, src: i64, dst: i64) -> Result<()> {
+        let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE src = ?1 AND dst = ?2 AND type = 'EXPOSES'")?;
+        st.execute(params![src, dst])?;
         Ok(())
     }
 
-    /// The definitions of one file, as resolution sees them.
-    pub fn symbols_in_file(&self, path: &str) -> Result<Vec<SymbolRow>> {
+    /// The definitions of one file, as resolution sees them, with their first line.
+    pub fn symbols_in_file(&self, path: &str) -> Result<Vec<(SymbolRow, u32)>> {
         let mut st = self.tx.prepare_cached(
             "SELECT id, label, name, qualified_name, file_path, parent,
                     json_extract(props, '$.kind'), json_extract(props, '$.class_name'),
@@ -99,7 +111,7 @@ impl IngestTx<'_> {
         )?;
         let rows = st.query_map([path], |r| {
             let label: String = r.get(1)?;
-            Ok(SymbolRow {
+            let row = SymbolRow {
                 id: r.get(0)?,
                 label: navegador_model::Label::parse(&label).unwrap_or(navegador_model::Label::Variable),
                 name: r.get(2)?,
@@ -110,16 +122,10 @@ impl IngestTx<'_> {
                 class_name: r.get(7)?,
                 is_exported: r.get::<_, i64>(8)? != 0,
                 is_default_export: r.get::<_, i64>(9)? != 0,
-            })
+            };
+            Ok((row, r.get::<_, Option<u32>>(10)?.unwrap_or(0)))
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    /// The line of a node.
-    pub fn node_line(&self, id: i64) -> Result<Option<u32>> {
-        let mut st = self.tx.prepare_cached("SELECT line_start FROM nodes WHERE id = ?1")?;
-        let mut rows = st.query_map([id], |r| r.get::<_, Option<u32>>(0))?;
-        Ok(rows.next().transpose()?.flatten())
     }
 
     /// Import nodes of one file: (id, module, imported name, alias).
@@ -142,14 +148,14 @@ impl IngestTx<'_> {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// What the reference sites named `name` on `line` of `file` resolved to:
-    /// (target id, resolution), one row per edge.
-    pub fn ref_targets_at(&self, file: &str, line: u32, name: &str) -> Result<Vec<(i64, String)>> {
+    /// What the reference sites of one file resolved to: (line, name, target id,
+    /// resolution), one row per edge.
+    pub fn ref_targets_in_file(&self, file: &str) -> Result<Vec<(u32, String, i64, String)>> {
         let mut st = self.tx.prepare_cached(
-            "SELECT e.dst, e.resolution FROM refs r JOIN edges e ON e.ref_id = r.id
-             WHERE r.file_path = ?1 AND r.line = ?2 AND r.name = ?3 AND e.resolution IS NOT NULL ORDER BY e.dst",
+            "SELECT r.line, r.name, e.dst, e.resolution FROM refs r JOIN edges e ON e.ref_id = r.id
+             WHERE r.file_path = ?1 AND e.resolution IS NOT NULL ORDER BY r.line, r.name, e.dst",
         )?;
-        let rows = st.query_map(params![file, line, name], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = st.query_map([file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }

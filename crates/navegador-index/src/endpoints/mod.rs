@@ -23,6 +23,7 @@ mod react_router;
 mod spring;
 mod util;
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use navegador_model::{EdgeType, FileFacts, Label, Language, Resolution, SymbolIdx};
@@ -173,13 +174,48 @@ pub(crate) struct Derived {
     pub symbol: Option<(String, u32)>,
 }
 
-/// Recomputes the multi-file endpoints (React Router, Django) and then every `EXPOSES`
-/// edge. Returns (endpoints written, edges written).
-pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path) -> Result<(u64, u64), StoreError> {
-    tx.delete_derived_endpoints()?;
-    let files = tx.files()?;
-    let mut derived = react_router::derive(tx, root, &files)?;
-    derived.extend(django::derive(root, &files));
+/// Whether a changed file can change React Router's routes: its config, its route files
+/// and their exports all live under an `app/` directory.
+fn feeds_react_router(path: &str) -> bool {
+    path.starts_with("app/") || path.contains("/app/")
+}
+
+/// Whether a changed file can change Django's URL patterns: only URLconfs are read (a view's
+/// file matters to the handler link, which is always redone).
+fn feeds_django(path: &str) -> bool {
+    path == "urls.py" || path.ends_with("/urls.py")
+}
+
+/// Recomputes the multi-file endpoints (React Router, Django) whose inputs are among
+/// `changed` (all when `None`), then every `EXPOSES` edge. Both are diffed against what is
+/// stored, so an ingest that changes nothing of theirs writes nothing. Returns (endpoints
+/// written, edges written).
+pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path, changed: Option<&[String]>) -> Result<(u64, u64), StoreError> {
+    let started = std::time::Instant::now();
+    let any = |f: fn(&str) -> bool| changed.is_none_or(|c| c.iter().any(|p| f(p)));
+    let (rr, dj) = (any(feeds_react_router), any(feeds_django));
+    let files = if rr || dj { tx.files()? } else { Vec::new() };
+    let mut derived = Vec::new();
+    if rr {
+        derived.extend(react_router::derive(tx, root, &files)?);
+    }
+    if dj {
+        derived.extend(django::derive(root, &files));
+    }
+    let redone = |fw: Option<&str>| match fw {
+        Some("react-router") => rr,
+        Some("django") => dj,
+        _ => false,
+    };
+    tracing::info!(elapsed = ?started.elapsed(), endpoints = derived.len(), "endpoints derived");
+    // Stored derived endpoints by (file, line, name), each with its properties.
+    let mut stored: HashMap<(String, u32, String), Vec<(i64, Map<String, Value>)>> = HashMap::new();
+    for e in if rr || dj { tx.endpoint_nodes()? } else { Vec::new() } {
+        if e.props.get("derived").and_then(Value::as_bool) == Some(true) && redone(e.props.get("framework").and_then(Value::as_str)) {
+            let key = (e.file_path.clone().unwrap_or_default(), e.line_start.unwrap_or(0), e.name.clone().unwrap_or_default());
+            stored.entry(key).or_default().push((e.id, e.props));
+        }
+    }
     let mut n = 0;
     for d in &derived {
         let Some(language) = language_of(&d.file) else { continue };
@@ -188,89 +224,146 @@ pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path) -> Result<(u64, u6
             (None, Handler::Expr { text, line, column }) => expr_props(text, *line, *column),
             _ => Map::new(),
         };
+        let props = props_of(&d.fact, language, handler, true);
+        let key = (d.file.clone(), d.fact.line, d.fact.name.clone());
+        if let Some(same) = stored.get_mut(&key) {
+            if let Some(i) = same.iter().position(|(_, p)| *p == props) {
+                same.swap_remove(i);
+                continue;
+            }
+        }
         tx.insert_node(&NewNode {
             label: Some(Label::Endpoint),
             name: &d.fact.name,
             file_path: Some(&d.file),
             line_start: Some(d.fact.line),
             line_end: Some(d.fact.line),
-            props: props_of(&d.fact, language, handler, true),
+            props,
             ..Default::default()
         })?;
         n += 1;
     }
+    let gone: Vec<i64> = stored.into_values().flatten().map(|(id, _)| id).collect();
+    tx.delete_endpoints(&gone)?;
+    tracing::info!(elapsed = ?started.elapsed(), written = n, removed = gone.len(), "derived endpoints stored");
     let edges = link(tx)?;
+    tracing::info!(elapsed = ?started.elapsed(), edges, "endpoint handlers linked");
     Ok((n, edges))
 }
 
-/// Re-creates every `EXPOSES` edge from the endpoints' handler properties and the current
-/// graph (so it follows every re-resolution).
+/// Brings every `EXPOSES` edge in line with the endpoints' handler properties and the
+/// current graph (so it follows every re-resolution). Returns the edges written.
 fn link(tx: &IngestTx<'_>) -> Result<u64, StoreError> {
-    tx.clear_exposes()?;
+    let mut have: HashMap<(i64, i64), Option<String>> = HashMap::new();
+    for (src, dst, res) in tx.exposes_edges()? {
+        have.insert((src, dst), res);
+    }
+    let mut cache = Cache::default();
     let mut edges = 0;
     for e in tx.endpoint_nodes()? {
-        if let Some((dst, res)) = handler_of(tx, &e)? {
+        if let Some((dst, res)) = handler_of(tx, &mut cache, &e)? {
+            match have.remove(&(e.id, dst)) {
+                Some(Some(r)) if r == res.as_str() => continue,
+                Some(_) => tx.delete_exposes(e.id, dst)?,
+                None => {}
+            }
             tx.insert_edge(e.id, dst, EdgeType::Exposes, Some(res), e.line_start.map(|l| (l, 0)), None)?;
             edges += 1;
         }
     }
+    for (src, dst) in have.into_keys() {
+        tx.delete_exposes(src, dst)?;
+    }
     Ok(edges)
+}
+
+type Sym = (navegador_store::SymbolRow, u32);
+type Import = (i64, String, Option<String>, Option<String>);
+type RefTarget = (u32, String, i64, String);
+
+/// Per-file reads of one link pass.
+#[derive(Default)]
+struct Cache {
+    symbols: HashMap<String, Vec<Sym>>,
+    imports: HashMap<String, Vec<Import>>,
+    refs: HashMap<String, Vec<RefTarget>>,
+    targets: HashMap<i64, Vec<NodeRow>>,
+}
+
+impl Cache {
+    fn symbols(&mut self, tx: &IngestTx<'_>, file: &str) -> Result<&[Sym], StoreError> {
+        if !self.symbols.contains_key(file) {
+            self.symbols.insert(file.to_string(), tx.symbols_in_file(file)?);
+        }
+        Ok(&self.symbols[file])
+    }
+    fn imports(&mut self, tx: &IngestTx<'_>, file: &str) -> Result<Vec<Import>, StoreError> {
+        if !self.imports.contains_key(file) {
+            self.imports.insert(file.to_string(), tx.imports_in_file(file)?);
+        }
+        Ok(self.imports[file].clone())
+    }
+    fn refs(&mut self, tx: &IngestTx<'_>, file: &str) -> Result<&[RefTarget], StoreError> {
+        if !self.refs.contains_key(file) {
+            self.refs.insert(file.to_string(), tx.ref_targets_in_file(file)?);
+        }
+        Ok(&self.refs[file])
+    }
+    fn targets(&mut self, tx: &IngestTx<'_>, import: i64) -> Result<Vec<NodeRow>, StoreError> {
+        if !self.targets.contains_key(&import) {
+            self.targets.insert(import, tx.import_targets(import)?);
+        }
+        Ok(self.targets[&import].clone())
+    }
 }
 
 const HANDLER_LABELS: [Label; 3] = [Label::Function, Label::Method, Label::Class];
 
-fn handler_of(tx: &IngestTx<'_>, e: &NodeRow) -> Result<Option<(i64, Resolution)>, StoreError> {
+fn handler_of(tx: &IngestTx<'_>, cache: &mut Cache, e: &NodeRow) -> Result<Option<(i64, Resolution)>, StoreError> {
     let Some(file) = e.file_path.as_deref() else { return Ok(None) };
     let line = e.props.get("handler_line").and_then(Value::as_u64).unwrap_or(0) as u32;
     if let Some(q) = e.props.get("handler_qname").and_then(Value::as_str) {
-        let syms = tx.symbols_in_file(file)?;
-        let mut hits: Vec<_> = syms.iter().filter(|s| s.qualified_name == q && HANDLER_LABELS.contains(&s.label)).collect();
-        if hits.len() > 1 {
-            let mut at_line = Vec::new();
-            for s in &hits {
-                if tx.node_line(s.id)? == Some(line) {
-                    at_line.push(*s);
-                }
-            }
-            if !at_line.is_empty() {
-                hits = at_line;
-            }
-        }
-        return Ok(hits.first().map(|s| (s.id, Resolution::Exact)));
+        let syms = cache.symbols(tx, file)?;
+        let hits: Vec<&Sym> = syms.iter().filter(|(s, _)| s.qualified_name == q && HANDLER_LABELS.contains(&s.label)).collect();
+        let best = hits.iter().find(|(_, l)| *l == line).or(hits.first());
+        return Ok(best.map(|(s, _)| (s.id, Resolution::Exact)));
     }
     let Some(expr) = e.props.get("handler_expr").and_then(Value::as_str) else { return Ok(None) };
     let segs: Vec<&str> = expr.split('.').filter(|s| !s.is_empty()).collect();
     let Some(last) = segs.last().copied() else { return Ok(None) };
     // 1. What resolution made of a reference site at the registration.
-    let mut targets = tx.ref_targets_at(file, line, last)?;
+    let mut targets: Vec<(i64, String)> =
+        cache.refs(tx, file)?.iter().filter(|(l, n, _, _)| *l == line && n == last).map(|(_, _, d, r)| (*d, r.clone())).collect();
     targets.dedup_by_key(|t| t.0);
-    if targets.len() == 1 {
-        let res = Resolution::parse(&targets[0].1).unwrap_or(Resolution::Inferred);
+    if let [(dst, res)] = targets.as_slice() {
+        let res = Resolution::parse(res).unwrap_or(Resolution::Inferred);
         if res != Resolution::Ambiguous {
-            return Ok(Some((targets[0].0, res)));
+            return Ok(Some((*dst, res)));
         }
     }
     // 2. A definition of this file.
-    let syms = tx.symbols_in_file(file)?;
-    let top = |name: &str| syms.iter().find(|s| s.parent.is_none() && s.name == name && HANDLER_LABELS.contains(&s.label));
-    match segs.as_slice() {
-        [one] => {
-            if let Some(s) = top(one) {
-                return Ok(Some((s.id, Resolution::Exact)));
-            }
-        }
-        [a, b] => {
-            if let Some(c) = top(a).filter(|s| s.label == Label::Class) {
-                if let Some(m) = syms.iter().find(|s| s.parent == Some(c.id) && s.name == *b) {
-                    return Ok(Some((m.id, Resolution::Exact)));
+    {
+        let syms = cache.symbols(tx, file)?;
+        let top = |name: &str| syms.iter().map(|(s, _)| s).find(|s| s.parent.is_none() && s.name == name && HANDLER_LABELS.contains(&s.label));
+        match segs.as_slice() {
+            [one] => {
+                if let Some(s) = top(one) {
+                    return Ok(Some((s.id, Resolution::Exact)));
                 }
             }
+            [a, b] => {
+                if let Some(c) = top(a).filter(|s| s.label == Label::Class) {
+                    if let Some((m, _)) = syms.iter().find(|(s, _)| s.parent == Some(c.id) && s.name == *b) {
+                        return Ok(Some((m.id, Resolution::Exact)));
+                    }
+                }
+            }
+            _ => {}
         }
-        _ => {}
     }
     // 3. A name bound by a resolved import of this file.
     let first = segs[0];
-    for (id, module, imported, alias) in tx.imports_in_file(file)? {
+    for (id, module, imported, alias) in cache.imports(tx, file)? {
         let local = alias.clone().or_else(|| imported.clone().filter(|n| n != "*")).unwrap_or_else(|| {
             // `import "a/b/pkg"` (Go) binds `pkg`; `import views` (Python) binds `views`.
             let m = module.trim_end_matches('/');
@@ -279,27 +372,22 @@ fn handler_of(tx: &IngestTx<'_>, e: &NodeRow) -> Result<Option<(i64, Resolution)
         if local != first {
             continue;
         }
-        for t in tx.import_targets(id)? {
-            let want = if segs.len() == 1 {
-                None
-            } else {
-                Some(segs[1])
-            };
+        for t in cache.targets(tx, id)? {
+            let want = segs.get(1).copied();
+            let Some(tf) = t.file_path.as_deref() else { continue };
             match (t.label.as_str(), want) {
                 ("Function" | "Method" | "Class", None) => return Ok(Some((t.id, Resolution::Exact))),
                 ("Class", Some(m)) if segs.len() == 2 => {
-                    let Some(tf) = t.file_path.as_deref() else { continue };
-                    if let Some(s) = tx.symbols_in_file(tf)?.iter().find(|s| s.parent == Some(t.id) && s.name == m) {
+                    if let Some((s, _)) = cache.symbols(tx, tf)?.iter().find(|(s, _)| s.parent == Some(t.id) && s.name == m) {
                         return Ok(Some((s.id, Resolution::Exact)));
                     }
                 }
                 ("File", Some(m)) => {
-                    let Some(tf) = t.file_path.as_deref() else { continue };
-                    let in_file = tx.symbols_in_file(tf)?;
-                    let hit = in_file.iter().find(|s| s.parent.is_none() && s.name == m && HANDLER_LABELS.contains(&s.label));
+                    let in_file = cache.symbols(tx, tf)?;
+                    let hit = in_file.iter().map(|(s, _)| s).find(|s| s.parent.is_none() && s.name == m && HANDLER_LABELS.contains(&s.label));
                     let hit = match (hit, segs.get(2)) {
                         (Some(c), Some(meth)) if c.label == Label::Class => {
-                            in_file.iter().find(|s| s.parent == Some(c.id) && s.name == *meth)
+                            in_file.iter().map(|(s, _)| s).find(|s| s.parent == Some(c.id) && s.name == *meth)
                         }
                         (h, None) => h,
                         _ => None,

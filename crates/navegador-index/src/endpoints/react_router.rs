@@ -269,15 +269,13 @@ fn module_endpoints(tx: &IngestTx<'_>, root: &Path, module: &str, path: &str) ->
         symbol,
     };
     for want in EXPORTS {
-        if let Some(s) = syms.iter().find(|s| s.parent.is_none() && s.is_exported && s.name == want) {
-            let line = tx.node_line(s.id)?.unwrap_or(1);
-            out.push(mk(want, line, Some((s.qualified_name.clone(), line))));
+        if let Some((s, line)) = syms.iter().find(|(s, _)| s.parent.is_none() && s.is_exported && s.name == want) {
+            out.push(mk(want, *line, Some((s.qualified_name.clone(), *line))));
         }
     }
-    match syms.iter().find(|s| s.parent.is_none() && s.is_default_export) {
-        Some(s) => {
-            let line = tx.node_line(s.id)?.unwrap_or(1);
-            out.push(mk(&s.name, line, Some((s.qualified_name.clone(), line))));
+    match syms.iter().find(|(s, _)| s.parent.is_none() && s.is_default_export) {
+        Some((s, line)) => {
+            out.push(mk(&s.name, *line, Some((s.qualified_name.clone(), *line))));
         }
         None => {
             // An anonymous default export the graph has no symbol for.
