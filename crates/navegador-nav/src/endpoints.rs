@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use crate::envelope::{plural, Envelope, ErrorItem};
-use crate::workspace::{effective_language, framework_names, in_scope, language_names};
+use crate::workspace::{framework_names, in_scope, language_names};
 use crate::{backend_error, index_notes, Context, Start};
 
 pub(crate) fn empty() -> Value {
@@ -29,7 +29,9 @@ pub fn list_endpoints(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
         Ok(r) => r,
         Err(e) => return e,
     };
-    let want_lang = effective_language(language.as_deref(), framework.as_deref());
+    // Only an explicit `language` filters here: a framework already names its endpoints, and
+    // some (Express) are written in more than the language they imply.
+    let want_lang = language.clone();
     let rows = match cx.store.map(|st| st.endpoints()).transpose() {
         Ok(r) => r.unwrap_or_default(),
         Err(e) => return s.fail("Reading the index failed.", backend_error(e)),

@@ -29,10 +29,43 @@ pub struct Indexed {
     pub store: Store,
 }
 
+/// Lays out a multi-file fixture (`//- path` lines start each file), as the index crate's
+/// endpoint fixtures are written.
+fn lay_out(text: &str, root: &Path) {
+    let mut current: Option<(String, String)> = None;
+    let mut flush = |c: &mut Option<(String, String)>| {
+        if let Some((path, body)) = c.take() {
+            let p = root.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, body).unwrap();
+        }
+    };
+    for line in text.lines() {
+        if let Some(path) = line.strip_prefix("//- ") {
+            flush(&mut current);
+            current = Some((path.trim().to_string(), String::new()));
+        } else if let Some((_, body)) = current.as_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    flush(&mut current);
+}
+
+/// `name` is a folder of `tests/fixtures`, or `endpoints/<framework>`: one of the index
+/// crate's endpoint fixtures (`crates/navegador-index/tests/endpoints/<framework>.txt`).
 pub fn indexed(name: &str) -> Indexed {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join(name);
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name), &root);
+    let root = dir.path().join(name.replace('/', "-"));
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match name.strip_prefix("endpoints/") {
+        Some(fw) => {
+            std::fs::create_dir_all(&root).unwrap();
+            let text = std::fs::read_to_string(manifest.join("../navegador-index/tests/endpoints").join(format!("{fw}.txt"))).unwrap();
+            lay_out(&text, &root);
+        }
+        None => copy_dir(&manifest.join("tests/fixtures").join(name), &root),
+    }
     // What git would not keep in the fixture: an ignored file and a dependency folder.
     std::fs::write(root.join("ignored.txt"), "fetchOrder in an ignored file\n").unwrap();
     std::fs::create_dir_all(root.join("node_modules/pkg")).unwrap();
