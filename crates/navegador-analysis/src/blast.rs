@@ -1,5 +1,5 @@
 //! Blast radius: what could break if a node changes. Its dependents are the nodes that
-//! reach it through incoming CALLS, REFERENCES, IMPORTS, INHERITS and IMPLEMENTS,
+//! reach it through incoming CALLS, REFERENCES, IMPORTS, INHERITS, IMPLEMENTS and EXPOSES,
 //! transitively to a depth, nearest first, each with the path that reaches it and its
 //! owners. Unresolved call sites that use a name of the traversed region are counted, so
 //! an empty answer never claims more than the graph could see.
@@ -13,7 +13,7 @@ use crate::lookup::{context_node, display_name, resolve};
 use crate::types::{BlastRadius, Dependent, Hop};
 use crate::{clamp_depth, Limits, Result};
 
-const DEPENDENCY_EDGES: &[&str] = &["CALLS", "REFERENCES", "IMPORTS", "INHERITS", "IMPLEMENTS"];
+const DEPENDENCY_EDGES: &[&str] = &["CALLS", "REFERENCES", "IMPORTS", "INHERITS", "IMPLEMENTS", "EXPOSES"];
 
 /// The dependents of the node `name` means, to `depth` hops. A class or a file counts
 /// with its members: a change to a method of a class is a change to the class.

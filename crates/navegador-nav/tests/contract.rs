@@ -33,7 +33,7 @@ pub struct Indexed {
 /// endpoint fixtures are written.
 fn lay_out(text: &str, root: &Path) {
     let mut current: Option<(String, String)> = None;
-    let mut flush = |c: &mut Option<(String, String)>| {
+    let flush = |c: &mut Option<(String, String)>| {
         if let Some((path, body)) = c.take() {
             let p = root.join(path);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -102,6 +102,7 @@ fn contract_cases_match_their_golden_envelopes() {
     let mut current: Option<(String, Indexed)> = None;
     let mut failures = Vec::new();
     let mut ran = 0;
+    let mut seen = std::collections::HashSet::new();
     for line in cases.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
         let mut parts = line.splitn(4, ' ');
         let (ws, name, tool, args) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap_or("{}"));
@@ -116,6 +117,7 @@ fn contract_cases_match_their_golden_envelopes() {
         stabilize(&mut got);
         let text = serde_json::to_string_pretty(&got).unwrap() + "\n";
         assert!(!text.contains(ix.root.to_str().unwrap()), "case {name}: an absolute path leaked:\n{text}");
+        assert!(seen.insert(name.to_string()), "case name {name} is used twice in cases.txt");
         let golden = here.join("golden").join(format!("{name}.json"));
         ran += 1;
         if update {
@@ -131,4 +133,51 @@ fn contract_cases_match_their_golden_envelopes() {
     }
     assert!(ran > 0);
     assert!(failures.is_empty(), "{} of {ran} cases failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The recursive payload's safety caps: 300 direct callers (each an entry point) give 301
+/// nodes and 300 paths; the arrays are cut to the contract's caps, the answer is `partial`
+/// with `RESULT_TRUNCATED`, and the summary counts stay those of the whole traversal.
+#[test]
+fn recursive_payload_is_capped_and_counts_stay_true() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("fan");
+    std::fs::create_dir_all(&root).unwrap();
+    let mut src = String::from("def target():\n    return 1\n\n");
+    for i in 0..300 {
+        src.push_str(&format!("def caller_{i}():\n    return target()\n\n"));
+    }
+    std::fs::write(root.join("fan.py"), src).unwrap();
+    let db = root.join(".navegador/graph.db");
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let mut store = Store::open(&db).unwrap();
+    navegador_index::ingest(&root, &mut store, &Default::default(), &navegador_index::NoProgress, None).unwrap();
+    let workspace = Workspace::new(&root);
+    let cx = Context { workspace: &workspace, store: Some(&store), index_complete: true };
+    let args = |v: Value| v.as_object().unwrap().clone();
+
+    let flat = call("code.trace_callers", &args(serde_json::json!({"path": "fan.py", "symbol": "target"})), &cx).to_value();
+    assert_eq!(flat["status"], "ok");
+    assert_eq!(flat["data"]["count"], 300);
+
+    let rec = call("code.trace_callers", &args(serde_json::json!({"path": "fan.py", "symbol": "target", "recursive": true})), &cx)
+        .to_value();
+    assert_eq!(rec["status"], "partial", "{rec}");
+    assert_eq!(rec["meta"]["truncated"], true);
+    let err = &rec["errors"][0];
+    assert_eq!(err["code"], "RESULT_TRUNCATED");
+    assert_eq!(err["details"]["nodeCount"], 301);
+    assert_eq!(err["details"]["pathCount"], 300);
+    assert_eq!(err["details"]["maxDepth"], 3);
+    let r = &rec["data"]["recursive"];
+    assert_eq!(r["nodeCount"], 301);
+    assert_eq!(r["pathCount"], 300);
+    assert_eq!(r["nodes"].as_array().unwrap().len(), 200);
+    assert_eq!(r["paths"].as_array().unwrap().len(), 50);
+    assert_eq!(r["probableEntryPoints"].as_array().unwrap().len(), 50);
+    let c = &r["classifications"];
+    assert_eq!(c["summary"]["directCallerCount"], 300);
+    assert_eq!(c["summary"]["indirectCallerCount"], 0);
+    assert_eq!(c["directCallers"].as_array().unwrap().len(), 100);
+    assert_eq!(rec["summary"], "Found 300 direct callers and 0 indirect callers of 'target' up to depth 3.");
 }
