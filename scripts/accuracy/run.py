@@ -303,7 +303,7 @@ def build_oracle(c, ix):
                 # re-exported through `import *`; a site whose text is not the symbol's name
                 # (and not a constructor) is not trusted either way.
                 stats["oracle name mismatch (site left undecidable)"] += 1
-                del sites[site]
+                sites.pop(site, None)
                 continue
             sites[site].add(key if key is not None else ("<external>", "", sym))
             call = in_call_position(src.after(line, c1), lang)
