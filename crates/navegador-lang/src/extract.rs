@@ -173,6 +173,9 @@ struct RawSite {
 pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> FileFacts {
     let c = compiled(lang);
     let s = spec(lang);
+    // The grammar parses the prepared text; names, signatures and docs are read from the
+    // original, which has the same length, so the tree's byte ranges fit both.
+    let prepared = (s.prepare)(src);
     let mut facts = FileFacts {
         path: path.to_string(),
         language: lang,
@@ -194,7 +197,7 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
                 parsers.len() - 1
             }
         };
-        parsers[idx].1.parse(src, None)
+        parsers[idx].1.parse(prepared.as_deref().unwrap_or(src), None)
     });
     let Some(tree) = tree else {
         facts.diagnostics.push(Diagnostic { line: 0, message: "parser gave up".into() });

@@ -22,6 +22,9 @@ pub(crate) struct LangSpec {
     /// A last per-language pass over the assembled facts, for what needs more than a
     /// query: receiver types of locals and parameters, export lists, and the like.
     pub post: fn(Node, &str, &mut FileFacts),
+    /// Rewrites source the grammar cannot parse into source it can, byte for byte the same
+    /// length (so every line and column stays), before parsing; `None` keeps it as is.
+    pub prepare: fn(&str) -> Option<String>,
 }
 
 pub(crate) fn spec(lang: Language) -> &'static LangSpec {
@@ -44,6 +47,9 @@ fn no_module(_: Node, _: &[u8]) -> Option<String> {
     None
 }
 fn no_post(_: Node, _: &str, _: &mut FileFacts) {}
+fn no_prepare(_: &str) -> Option<String> {
+    None
+}
 fn text<'a>(n: Node, src: &'a [u8]) -> &'a str {
     std::str::from_utf8(&src[n.byte_range()]).unwrap_or("")
 }
@@ -59,6 +65,7 @@ static PYTHON: LangSpec = LangSpec {
     exported: |_, name, _| !name.starts_with('_') || (name.starts_with("__") && name.ends_with("__")),
     declared_module: no_module,
     post: no_post,
+    prepare: no_prepare,
 };
 
 /// A Python docstring: the first statement of the body, when it is a string.
@@ -585,6 +592,7 @@ static JAVASCRIPT: LangSpec = LangSpec {
     exported: js_exported,
     declared_module: no_module,
     post: js_post,
+    prepare: no_prepare,
 };
 
 /// `typescript.scm` then `javascript.scm` up to a section line of the latter: the part
@@ -621,6 +629,7 @@ static TYPESCRIPT: LangSpec = LangSpec {
     exported: js_exported,
     declared_module: no_module,
     post: ts_post,
+    prepare: ts_prepare,
 };
 
 static TSX: LangSpec = LangSpec {
@@ -632,7 +641,106 @@ static TSX: LangSpec = LangSpec {
     exported: js_exported,
     declared_module: no_module,
     post: ts_post,
+    prepare: tsx_prepare,
 };
+
+/// TypeScript that tree-sitter-typescript 0.23 rejects although `tsc` accepts it, rewritten
+/// in place (ASCII for ASCII, same length): variance annotations on type parameters
+/// (`<in out K>`, `<out A>`: the keywords become spaces) and, in `.ts` files only, call
+/// signatures of an object type written one per line without separators (`{\n <A>(a: A): A\n
+/// <A, B>(…): B\n}`: the grammar reads the `<` as a comparison or type arguments of the
+/// previous member; the first indentation byte becomes the `;` that `tsc` infers). Effect
+/// writes every dual API this way; left alone, most of such a file is one syntax error.
+fn ts_prepare(src: &str) -> Option<String> {
+    let mut b = src.as_bytes().to_vec();
+    let changed = blank_variance(&mut b) | separate_call_signatures(&mut b);
+    if changed { String::from_utf8(b).ok() } else { None }
+}
+
+/// TSX: variance only (a line starting with `<` is JSX there).
+fn tsx_prepare(src: &str) -> Option<String> {
+    let mut b = src.as_bytes().to_vec();
+    if blank_variance(&mut b) { String::from_utf8(b).ok() } else { None }
+}
+
+fn is_ident_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
+fn blank_variance(b: &mut [u8]) -> bool {
+    let n = b.len();
+    let ws = |c: u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+    let mut changed = false;
+    for i in 0..n {
+        if b[i] != b'<' && b[i] != b',' {
+            continue;
+        }
+        let mut k = i + 1;
+        while k < n && ws(b[k]) {
+            k += 1;
+        }
+        let mut blank: Vec<(usize, usize)> = Vec::new();
+        for _ in 0..2 {
+            for kw in [&b"in"[..], &b"out"[..]] {
+                if b[k..].starts_with(kw) && k + kw.len() < n && ws(b[k + kw.len()]) {
+                    blank.push((k, k + kw.len()));
+                    k += kw.len();
+                    while k < n && ws(b[k]) {
+                        k += 1;
+                    }
+                    break;
+                }
+            }
+        }
+        if blank.is_empty() || k >= n || !(b[k].is_ascii_alphabetic() || b[k] == b'_' || b[k] == b'$') {
+            continue;
+        }
+        let mut m = k;
+        while m < n && is_ident_byte(b[m]) {
+            m += 1;
+        }
+        while m < n && ws(b[m]) {
+            m += 1;
+        }
+        if b[m..].starts_with(b"extends") || (m < n && matches!(b[m], b',' | b'>' | b'=')) {
+            for (a, e) in blank {
+                b[a..e].fill(b' ');
+            }
+            changed = true;
+        }
+    }
+    changed
+}
+
+fn separate_call_signatures(b: &mut [u8]) -> bool {
+    let mut changed = false;
+    let mut prev_end: Option<u8> = None; // last byte of the previous code line
+    let mut prev_arrow = false;
+    let mut start = 0;
+    while start < b.len() {
+        let end = b[start..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| start + p);
+        let line = &b[start..end];
+        let trimmed = line.trim_ascii();
+        if !trimmed.is_empty() {
+            let indented = matches!(line[0], b' ' | b'\t');
+            let opens_signature = trimmed[0] == b'<'
+                && (trimmed.len() == 1 || trimmed[1].is_ascii_alphabetic() || trimmed[1] == b'_' || trimmed[1] == b'$');
+            let after_member = prev_end.is_some_and(|c| is_ident_byte(c) || matches!(c, b')' | b']' | b'>' | b'}')) && !prev_arrow;
+            if indented && opens_signature && after_member {
+                b[start] = b';';
+                changed = true;
+            }
+            let t = b[start..end].trim_ascii();
+            let comment = t.starts_with(b"*") || t.starts_with(b"/*") || t.starts_with(b"//") || t.ends_with(b"*/");
+            if !comment {
+                prev_end = t.last().copied();
+                prev_arrow = t.ends_with(b"=>");
+            }
+        }
+        start = end + 1;
+    }
+    changed
+}
 
 // ---- Java -----------------------------------------------------------------------------
 
@@ -670,6 +778,7 @@ static JAVA: LangSpec = LangSpec {
         Some(text(name, src).to_string())
     },
     post: java_post,
+    prepare: no_prepare,
 };
 
 /// Java after assembly: `static` methods, annotations shared by the fields of one declaration,
@@ -916,6 +1025,7 @@ static GO: LangSpec = LangSpec {
         Some(text(name, src).to_string())
     },
     post: go_post,
+    prepare: no_prepare,
 };
 
 /// `// doc` above `var x = 1` / `const X = 1`: the comment sits above the keyword, outside
@@ -1052,6 +1162,7 @@ static RUST: LangSpec = LangSpec {
     },
     declared_module: no_module,
     post: rust_post,
+    prepare: no_prepare,
 };
 
 fn rust_post(root: Node, src: &str, facts: &mut FileFacts) {
@@ -1531,6 +1642,7 @@ static C: LangSpec = LangSpec {
     },
     declared_module: no_module,
     post: c_post,
+    prepare: no_prepare,
 };
 
 fn c_post(root: Node, src: &str, facts: &mut FileFacts) {
