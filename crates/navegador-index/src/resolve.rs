@@ -563,7 +563,7 @@ impl Table {
             }
         };
         let exact = |v: Vec<usize>| -> Option<(RefStatus, Vec<usize>)> {
-            let v: Vec<usize> = v.into_iter().filter(|&i| accept(i)).collect();
+            let v: Vec<usize> = self.collapse_redefinitions(v.into_iter().filter(|&i| accept(i)).collect());
             match v.len() {
                 0 => None,
                 1 => Some((RefStatus::Exact, v)),
@@ -574,11 +574,20 @@ impl Table {
         let from_class = r.from_node.and_then(|f| self.enclosing_class(f));
 
         match r.receiver.as_deref() {
-            None => {
-                if let Some(x) = self.lookup_unqualified(r, lang, from_class).and_then(&exact) {
-                    return x;
+            None => match self.lookup_unqualified(r, lang, from_class) {
+                Some(v) if !v.is_empty() => {
+                    // The name is bound in scope: to a callable (done), or to a variable or
+                    // a non-callable, which a same-named definition elsewhere cannot be.
+                    return exact(v).unwrap_or((RefStatus::Unresolved, vec![]));
                 }
-            }
+                _ => {
+                    // Bound by an import to something outside the workspace (`from
+                    // collections import Counter`): not a workspace symbol of that name.
+                    if self.binds(&r.file_path, &r.name) {
+                        return (RefStatus::Unresolved, vec![]);
+                    }
+                }
+            },
             Some(recv) => {
                 let recv = recv.trim();
                 let is_self = matches!(recv, "self" | "this" | "cls" | "Self" | "this.constructor");
@@ -613,9 +622,13 @@ impl Table {
                         Target::Symbol(i) if self.syms[i].label == Label::Class => self.member(self.syms[i].id, &r.name),
                         Target::Symbol(_) => vec![],
                     };
-                    if let Some(x) = exact(found) {
-                        return x;
-                    }
+                    // The receiver is a module or a class of the workspace: what it lacks is
+                    // not a same-named method of some other class.
+                    return exact(found).unwrap_or((RefStatus::Unresolved, vec![]));
+                } else if self.binds(&r.file_path, recv.split(['.', '(', '[']).next().unwrap_or("")) {
+                    // The receiver's root is an import that does not lead into the workspace
+                    // (`json.dumps`, `np.array`): an outside module's member.
+                    return (RefStatus::Unresolved, vec![]);
                 }
             }
         }
@@ -637,14 +650,61 @@ impl Table {
                 // `obj.m()` calls a method; a bare `f()` a function or a constructor.
                 if r.receiver.is_some() { s.label == Label::Method } else { s.label != Label::Method || lang == Language::Java }
             })
-            .take(MAX_AMBIGUOUS + 1)
             .collect();
+        let cands = self.collapse_redefinitions(cands);
         match cands.len() {
             0 => (RefStatus::Unresolved, vec![]),
             1 => (RefStatus::Inferred, cands),
             n if n <= MAX_AMBIGUOUS => (RefStatus::Ambiguous, cands),
             _ => (RefStatus::Unresolved, vec![]),
         }
+    }
+
+    /// Definitions of one name in one scope are one callee in Python (the last one wins at
+    /// run time: `@overload` stubs, redefinitions) and in TypeScript (overload signatures,
+    /// then the implementation): keep the last of each (file, parent, name) group. Java's
+    /// and C's same-named methods are distinct overloads and stay apart.
+    fn collapse_redefinitions(&self, v: Vec<usize>) -> Vec<usize> {
+        if v.len() < 2 {
+            return v;
+        }
+        let mut last: HashMap<(&str, Option<i64>, &str), usize> = HashMap::default();
+        let mut keep = Vec::with_capacity(v.len());
+        for &i in &v {
+            let s = &self.syms[i];
+            let lang = self.sym_lang[i].family();
+            if !matches!(lang, Language::Python | Language::TypeScript) || !matches!(s.label, Label::Function | Label::Method) {
+                keep.push(i);
+                continue;
+            }
+            let e = last.entry((s.file_path.as_str(), s.parent, s.name.as_str())).or_insert(i);
+            if self.syms[*e].id < s.id {
+                *e = i;
+            }
+        }
+        keep.extend(v.iter().copied().filter(|i| last.values().any(|x| x == i)));
+        keep.sort_by_key(|&i| v.iter().position(|&x| x == i));
+        keep
+    }
+
+    /// Whether an import of this file binds the local name, wherever it leads.
+    fn binds(&self, file: &str, name: &str) -> bool {
+        !name.is_empty() && self.imports.get(file).into_iter().flatten().any(|imp| self.local_name(file, imp) == Some(name))
+    }
+
+    /// The local name an import binds.
+    fn local_name<'a>(&self, file: &str, imp: &'a ImportRow) -> Option<&'a str> {
+        Some(match (&imp.alias, &imp.name) {
+            (Some(a), _) => a.as_str(),
+            (None, Some(n)) if n != "*" => n.rsplit(['.', ':']).next().unwrap_or(n),
+            (None, _) => match self.lang(file) {
+                // `import a.b` binds `a`; Go binds the last path segment.
+                Language::Python => imp.module.split('.').next().unwrap_or(""),
+                Language::Go => imp.module.rsplit('/').next().unwrap_or(""),
+                Language::Java => imp.module.rsplit('.').next().unwrap_or(""),
+                _ => return None,
+            },
+        })
     }
 
     /// A bare name: enclosing scopes, the file, its imports, the language's implicit scopes.
@@ -738,17 +798,7 @@ impl Table {
     /// What a local name bound by an import denotes.
     fn binding(&self, file: &str, name: &str) -> Option<Target> {
         for imp in self.imports.get(file).into_iter().flatten() {
-            let local = match (&imp.alias, &imp.name) {
-                (Some(a), _) => a.as_str(),
-                (None, Some(n)) if n != "*" => n.rsplit(['.', ':']).next().unwrap_or(n),
-                (None, _) => match self.lang(file) {
-                    // `import a.b` binds `a`; Go binds the last path segment.
-                    Language::Python => imp.module.split('.').next().unwrap_or(""),
-                    Language::Go => imp.module.rsplit('/').next().unwrap_or(""),
-                    Language::Java => imp.module.rsplit('.').next().unwrap_or(""),
-                    _ => continue,
-                },
-            };
+            let Some(local) = self.local_name(file, imp) else { continue };
             if local != name {
                 continue;
             }
