@@ -241,6 +241,30 @@ def in_call_position(after, lang):
     return i < n and after[i] == "("
 
 
+_MODIFIERS = re.compile(r"^\s*((async|static|public|private|protected|readonly|override|get|set|\*)\s*)*$")
+
+
+def is_method_definition(after, before):
+    """`name<T>(params): R {` -- the parameter list then a body (or a return type at the
+    start of a line): a method definition, not a call."""
+    i = after.find("(")
+    if i < 0:
+        return False
+    depth, j, n = 0, i, len(after)
+    while j < n:
+        if after[j] in "([{":
+            depth += 1
+        elif after[j] in ")]}":
+            depth -= 1
+            if depth == 0:
+                break
+        j += 1
+    rest = after[j + 1:].lstrip()
+    if rest.startswith("{"):
+        return True
+    return rest.startswith(":") and bool(_MODIFIERS.match(before))
+
+
 _TS_FUNC_VALUE = re.compile(r"\s*(?::[^=;]*?)?=\s*(?:async\s+)?(?:function\b|\(|<[A-Za-z_]|[A-Za-z_$][\w$]*\s*=>)")
 
 
@@ -308,6 +332,11 @@ def build_oracle(c, ix):
             sites[site].add(key if key is not None else ("<external>", "", sym))
             call = in_call_position(src.after(line, c1), lang)
             if not call:
+                continue
+            if lang == "typescript" and is_method_definition(src.after(line, c1, 4000), src.before(line, c0)):
+                # `pipe() { … }` in an object literal: scip-typescript records the property
+                # as a reference to the member it implements; it is a definition, not a call.
+                stats["object-literal method definitions skipped"] += 1
                 continue
             if lang == "typescript" and kind == "class" and not re.search(r"\bnew\s+(?:[\w$]+\.)*$", src.before(line, c0)):
                 continue  # a TS class is only called through `new`

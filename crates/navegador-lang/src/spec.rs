@@ -649,18 +649,40 @@ static TSX: LangSpec = LangSpec {
 /// (`<in out K>`, `<out A>`: the keywords become spaces) and, in `.ts` files only, call
 /// signatures of an object type written one per line without separators (`{\n <A>(a: A): A\n
 /// <A, B>(…): B\n}`: the grammar reads the `<` as a comparison or type arguments of the
-/// previous member; the first indentation byte becomes the `;` that `tsc` infers). Effect
-/// writes every dual API this way; left alone, most of such a file is one syntax error.
+/// previous member; the first indentation byte becomes the `;` that `tsc` infers), and escaped
+/// backticks in template literal types. Effect writes every dual API this way; left alone,
+/// most of such a file is one syntax error.
 fn ts_prepare(src: &str) -> Option<String> {
     let mut b = src.as_bytes().to_vec();
-    let changed = blank_variance(&mut b) | separate_call_signatures(&mut b);
+    let changed = blank_variance(&mut b) | separate_call_signatures(&mut b) | unescape_backticks(&mut b);
     if changed { String::from_utf8(b).ok() } else { None }
 }
 
-/// TSX: variance only (a line starting with `<` is JSX there).
+/// TSX: variance and escaped backticks (a line starting with `<` is JSX there).
 fn tsx_prepare(src: &str) -> Option<String> {
     let mut b = src.as_bytes().to_vec();
-    if blank_variance(&mut b) { String::from_utf8(b).ok() } else { None }
+    if blank_variance(&mut b) | unescape_backticks(&mut b) { String::from_utf8(b).ok() } else { None }
+}
+
+/// The grammar takes no escape inside a template literal *type*
+/// (`` type M = `use \`Self\`` ``): an escaped backtick becomes `''`, anywhere (in a string
+/// or a regular expression it changes nothing the extractor reads).
+fn unescape_backticks(b: &mut [u8]) -> bool {
+    let mut changed = false;
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'\\' {
+            if b[i + 1] == b'`' {
+                b[i] = b'\'';
+                b[i + 1] = b'\'';
+                changed = true;
+            }
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    changed
 }
 
 fn is_ident_byte(c: u8) -> bool {
