@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Call-graph accuracy against compiler-grade indexes (SCIP), on demand (not a unit test).
 
-Usage:  python3 scripts/accuracy/run.py [django] [effect] [--no-ingest] [--write-doc] [--json OUT]
+Usage:  python3 scripts/accuracy/run.py [django] [effect] [--no-ingest] [--write-doc] [--json OUT] [--bin NAVEGADOR]
 
   - installs the pinned indexers (scripts/accuracy/package.json + package-lock.json) into
     scripts/accuracy/node_modules with `npm ci` when missing;
@@ -33,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import scip  # noqa: E402
 
-BIN = os.path.join(ROOT, "target", "release", "navegador")
+DEFAULT_BIN = BIN = os.path.join(ROOT, "target", "release", "navegador")
 CORPUS = os.environ.get("NAVEGADOR_CORPUS", os.path.expanduser("~/.cache/navegador-corpus"))
 CACHE = os.environ.get("NAVEGADOR_ACCURACY_CACHE", os.path.expanduser("~/.cache/navegador-accuracy"))
 DOC = os.path.join(ROOT, "docs", "ACCURACY.md")
@@ -108,7 +108,8 @@ CORPORA = {"django": prepare_django, "effect": prepare_effect}
 
 
 def ingest(c, skip):
-    db = os.path.join(CACHE, f"{c['name']}.graph.db")
+    tag = "" if BIN == DEFAULT_BIN else "." + os.path.basename(BIN)
+    db = os.path.join(CACHE, f"{c['name']}{tag}.graph.db")
     if not (skip and os.path.exists(db)):
         log(f"navegador ingest {c['root']}")
         t0 = time.time()
@@ -542,6 +543,9 @@ def report(c, ix, stats, kinds, out):
 
 
 def main(argv):
+    global BIN
+    if "--bin" in argv:  # another build of navegador (e.g. a baseline), its graphs kept apart
+        BIN = os.path.abspath(argv[argv.index("--bin") + 1])
     names = [a for a in argv if a in CORPORA] or ["django", "effect"]
     skip = "--no-ingest" in argv
     os.makedirs(CACHE, exist_ok=True)

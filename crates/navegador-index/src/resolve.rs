@@ -830,7 +830,13 @@ impl Table {
             [m, parent].iter().find_map(|k| self.module_files(Language::Rust, k).and_then(|f| f.first().cloned()))
         };
         let mut cur = if let Some(t) = self.binding(file, first) {
-            t
+            self.through_value(t)
+        } else if let Some(&v) = (lang == Language::Python)
+            .then(|| self.top.get(&(file.to_string(), first.to_string())))
+            .flatten()
+            .and_then(|v| v.iter().find(|&&i| self.value_class(i).is_some()))
+        {
+            self.through_value(Target::Symbol(v))
         } else if let Some(f) = (lang == Language::Rust && first != "crate").then(rust_mod).flatten() {
             Target::File(f)
         } else if lang == Language::Rust && first == "crate" {
@@ -849,12 +855,16 @@ impl Table {
                     if let Some(sf) = (lang_f == Language::Python).then(|| self.module_files(Language::Python, &sub)).flatten() {
                         Target::File(sf.first()?.clone())
                     } else {
-                        Target::Symbol(*self.top.get(&(f, seg.to_string()))?.first()?)
+                        self.through_value(Target::Symbol(*self.top.get(&(f, seg.to_string()))?.first()?))
                     }
                 }
                 Target::Symbol(i) if self.syms[i].label == Label::Class => {
                     let m = self.member(self.syms[i].id, seg);
-                    Target::Symbol(*m.iter().find(|&&x| self.syms[x].label == Label::Class)?)
+                    match m.iter().find(|&&x| self.syms[x].label == Label::Class) {
+                        Some(&c) => Target::Symbol(c),
+                        // `ContentType.objects`: a class attribute holding an instance.
+                        None => Target::Symbol(m.iter().find_map(|&x| self.value_class(x))?),
+                    }
                 }
                 _ => return None,
             };
@@ -907,6 +917,31 @@ impl Table {
             }
         }
         None
+    }
+
+    /// The class of a variable's value, when its initializer constructs a class of the
+    /// variable's own file by its plain name (`apps = Apps()`; Python records the callee as
+    /// `class_name`).
+    /// Same file only: a change to that class is a change to the variable's file, which
+    /// re-resolves every site bound to the variable.
+    fn value_class(&self, i: usize) -> Option<usize> {
+        let s = &self.syms[i];
+        if s.label != Label::Variable || self.sym_lang[i] != Language::Python {
+            return None;
+        }
+        // A plain name: a dotted one would be looked up through paths that come back here.
+        let ty = s.class_name.as_deref().filter(|t| !t.contains('.'))?;
+        let owner = s.parent.and_then(|p| self.enclosing_class(p));
+        let c = self.lookup_type(&s.file_path, Language::Python, ty, owner)?;
+        (self.syms[c].file_path == s.file_path).then_some(c)
+    }
+
+    /// A variable stands for the class of its value, when known.
+    fn through_value(&self, t: Target) -> Target {
+        match t {
+            Target::Symbol(i) => Target::Symbol(self.value_class(i).unwrap_or(i)),
+            other => other,
+        }
     }
 
     /// The class a symbol belongs to: its nearest class ancestor, or for detached methods

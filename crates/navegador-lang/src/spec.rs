@@ -46,7 +46,6 @@ fn no_doc(_: Node, _: &[u8]) -> Option<String> {
 fn no_module(_: Node, _: &[u8]) -> Option<String> {
     None
 }
-fn no_post(_: Node, _: &str, _: &mut FileFacts) {}
 fn no_prepare(_: &str) -> Option<String> {
     None
 }
@@ -64,9 +63,24 @@ static PYTHON: LangSpec = LangSpec {
     inner_doc: python_doc,
     exported: |_, name, _| !name.starts_with('_') || (name.starts_with("__") && name.ends_with("__")),
     declared_module: no_module,
-    post: no_post,
+    post: python_post,
     prepare: no_prepare,
 };
+
+/// A module- or class-level variable assigned a call (`apps = Apps(...)`, `objects =
+/// Manager()`) records the callee as its `class_name`: the resolver takes it as the
+/// variable's type when it names a class declared in the same file (a constructor call).
+fn python_post(root: Node, src: &str, facts: &mut FileFacts) {
+    let b = src.as_bytes();
+    for sym in facts.symbols.iter_mut().filter(|s| s.label == Label::Variable && s.class_name.is_none()) {
+        let Some(assign) = def_node(root, sym).filter(|n| n.kind() == "assignment") else { continue };
+        let Some(call) = assign.child_by_field_name("right").filter(|r| r.kind() == "call") else { continue };
+        let Some(f) = call.child_by_field_name("function").filter(|f| matches!(f.kind(), "identifier" | "attribute")) else {
+            continue;
+        };
+        sym.class_name = Some(text(f, b).to_string());
+    }
+}
 
 /// A Python docstring: the first statement of the body, when it is a string.
 fn python_doc(node: Node, src: &[u8]) -> Option<String> {
