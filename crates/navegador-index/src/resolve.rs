@@ -586,6 +586,14 @@ impl Table {
                     if self.binds(&r.file_path, &r.name) {
                         return (RefStatus::Unresolved, vec![]);
                     }
+                    // Python and TypeScript modules share no namespace: a bare name that
+                    // no scope, import or wildcard import of the file binds is a builtin or
+                    // a global (`set`, `Map`, `Error`), never another module's definition.
+                    // (Plain JavaScript keeps the guess: browser scripts share globals.)
+                    let ts = [".ts", ".tsx", ".mts", ".cts"].iter().any(|e| r.file_path.ends_with(e));
+                    if (lang == Language::Python || ts) && r.kind != RefKind::Reference {
+                        return (RefStatus::Unresolved, vec![]);
+                    }
                 }
             },
             Some(recv) => {
@@ -605,9 +613,9 @@ impl Table {
                     }
                 } else if let Some(t) = r.receiver_type.as_deref().filter(|_| !matches!(r.kind, RefKind::Inherits | RefKind::Implements)) {
                     if let Some(c) = self.lookup_type(&r.file_path, lang, t, from_class) {
-                        if let Some(x) = exact(self.member(self.syms[c].id, &r.name)) {
-                            return x;
-                        }
+                        // A workspace class without that member (an outside base has it):
+                        // not some other class's same-named method.
+                        return exact(self.member(self.syms[c].id, &r.name)).unwrap_or((RefStatus::Unresolved, vec![]));
                     }
                 } else if let Some(target) = self.lookup_path(&r.file_path, lang, recv, from_class) {
                     let found = match target {
