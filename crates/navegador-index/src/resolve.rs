@@ -658,6 +658,8 @@ impl Table {
                 // `obj.m()` calls a method; a bare `f()` a function or a constructor.
                 if r.receiver.is_some() { s.label == Label::Method } else { s.label != Label::Method || lang == Language::Java }
             })
+            // Overloads collapse below; past this many it is unresolved whatever they are.
+            .take(8 * MAX_AMBIGUOUS)
             .collect();
         let cands = self.collapse_redefinitions(cands);
         match cands.len() {
@@ -690,8 +692,10 @@ impl Table {
                 *e = i;
             }
         }
-        keep.extend(v.iter().copied().filter(|i| last.values().any(|x| x == i)));
-        keep.sort_by_key(|&i| v.iter().position(|&x| x == i));
+        let lasts: HashSet<usize> = last.into_values().collect();
+        keep.extend(v.iter().copied().filter(|i| lasts.contains(i)));
+        let order: HashMap<usize, usize> = v.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+        keep.sort_by_key(|i| order[i]);
         keep
     }
 
