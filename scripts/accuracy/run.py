@@ -526,13 +526,14 @@ def report(c, ix, stats, kinds, out):
     lines.append("")
     lines.append("Misses (oracle edges not found as exact/inferred), largest first:")
     lines.append("")
+    flat = lambda xs: "; ".join(" ".join(x.split()) for x in xs[:2])  # noqa: E731
     for cat, n in out["miss"].most_common(12):
-        lines.append(f"- {n} {cat}: " + "; ".join(out["miss_ex"][cat][:2]))
+        lines.append(f"- {n} {cat}: " + flat(out["miss_ex"][cat]))
     lines.append("")
     lines.append("False positives (exact/inferred edges the oracle contradicts), largest first:")
     lines.append("")
     for cat, n in out["fp"].most_common(12):
-        lines.append(f"- {n} {cat}: " + "; ".join(out["fp_ex"][cat][:2]))
+        lines.append(f"- {n} {cat}: " + flat(out["fp_ex"][cat]))
     lines.append("")
     summary = dict(corpus=c["name"], lang=c["lang"], tool=c["tool"], oracle_edges=rec["oracle edges"],
                    recall=rec["found (exact/inferred)"] / max(rec["oracle edges"], 1),
