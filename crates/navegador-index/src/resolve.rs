@@ -563,7 +563,7 @@ impl Table {
             }
         };
         let exact = |v: Vec<usize>| -> Option<(RefStatus, Vec<usize>)> {
-            let v: Vec<usize> = v.into_iter().filter(|&i| accept(i)).collect();
+            let v: Vec<usize> = self.collapse_redefinitions(v.into_iter().filter(|&i| accept(i)).collect());
             match v.len() {
                 0 => None,
                 1 => Some((RefStatus::Exact, v)),
@@ -574,11 +574,28 @@ impl Table {
         let from_class = r.from_node.and_then(|f| self.enclosing_class(f));
 
         match r.receiver.as_deref() {
-            None => {
-                if let Some(x) = self.lookup_unqualified(r, lang, from_class).and_then(&exact) {
-                    return x;
+            None => match self.lookup_unqualified(r, lang, from_class) {
+                Some(v) if !v.is_empty() => {
+                    // The name is bound in scope: to a callable (done), or to a variable or
+                    // a non-callable, which a same-named definition elsewhere cannot be.
+                    return exact(v).unwrap_or((RefStatus::Unresolved, vec![]));
                 }
-            }
+                _ => {
+                    // Bound by an import to something outside the workspace (`from
+                    // collections import Counter`): not a workspace symbol of that name.
+                    if self.binds(&r.file_path, &r.name) {
+                        return (RefStatus::Unresolved, vec![]);
+                    }
+                    // Python and TypeScript modules share no namespace: a bare name that
+                    // no scope, import or wildcard import of the file binds is a builtin or
+                    // a global (`set`, `Map`, `Error`), never another module's definition.
+                    // (Plain JavaScript keeps the guess: browser scripts share globals.)
+                    let ts = [".ts", ".tsx", ".mts", ".cts"].iter().any(|e| r.file_path.ends_with(e));
+                    if (lang == Language::Python || ts) && r.kind != RefKind::Reference {
+                        return (RefStatus::Unresolved, vec![]);
+                    }
+                }
+            },
             Some(recv) => {
                 let recv = recv.trim();
                 let is_self = matches!(recv, "self" | "this" | "cls" | "Self" | "this.constructor");
@@ -596,9 +613,9 @@ impl Table {
                     }
                 } else if let Some(t) = r.receiver_type.as_deref().filter(|_| !matches!(r.kind, RefKind::Inherits | RefKind::Implements)) {
                     if let Some(c) = self.lookup_type(&r.file_path, lang, t, from_class) {
-                        if let Some(x) = exact(self.member(self.syms[c].id, &r.name)) {
-                            return x;
-                        }
+                        // A workspace class without that member (an outside base has it):
+                        // not some other class's same-named method.
+                        return exact(self.member(self.syms[c].id, &r.name)).unwrap_or((RefStatus::Unresolved, vec![]));
                     }
                 } else if let Some(target) = self.lookup_path(&r.file_path, lang, recv, from_class) {
                     let found = match target {
@@ -613,9 +630,13 @@ impl Table {
                         Target::Symbol(i) if self.syms[i].label == Label::Class => self.member(self.syms[i].id, &r.name),
                         Target::Symbol(_) => vec![],
                     };
-                    if let Some(x) = exact(found) {
-                        return x;
-                    }
+                    // The receiver is a module or a class of the workspace: what it lacks is
+                    // not a same-named method of some other class.
+                    return exact(found).unwrap_or((RefStatus::Unresolved, vec![]));
+                } else if self.binds(&r.file_path, recv.split(['.', '(', '[']).next().unwrap_or("")) {
+                    // The receiver's root is an import that does not lead into the workspace
+                    // (`json.dumps`, `np.array`): an outside module's member.
+                    return (RefStatus::Unresolved, vec![]);
                 }
             }
         }
@@ -637,14 +658,65 @@ impl Table {
                 // `obj.m()` calls a method; a bare `f()` a function or a constructor.
                 if r.receiver.is_some() { s.label == Label::Method } else { s.label != Label::Method || lang == Language::Java }
             })
-            .take(MAX_AMBIGUOUS + 1)
+            // Overloads collapse below; past this many it is unresolved whatever they are.
+            .take(8 * MAX_AMBIGUOUS)
             .collect();
+        let cands = self.collapse_redefinitions(cands);
         match cands.len() {
             0 => (RefStatus::Unresolved, vec![]),
             1 => (RefStatus::Inferred, cands),
             n if n <= MAX_AMBIGUOUS => (RefStatus::Ambiguous, cands),
             _ => (RefStatus::Unresolved, vec![]),
         }
+    }
+
+    /// Definitions of one name in one scope are one callee in Python (the last one wins at
+    /// run time: `@overload` stubs, redefinitions) and in TypeScript (overload signatures,
+    /// then the implementation): keep the last of each (file, parent, name) group. Java's
+    /// and C's same-named methods are distinct overloads and stay apart.
+    fn collapse_redefinitions(&self, v: Vec<usize>) -> Vec<usize> {
+        if v.len() < 2 {
+            return v;
+        }
+        let mut last: HashMap<(&str, Option<i64>, &str), usize> = HashMap::default();
+        let mut keep = Vec::with_capacity(v.len());
+        for &i in &v {
+            let s = &self.syms[i];
+            let lang = self.sym_lang[i].family();
+            if !matches!(lang, Language::Python | Language::TypeScript) || !matches!(s.label, Label::Function | Label::Method) {
+                keep.push(i);
+                continue;
+            }
+            let e = last.entry((s.file_path.as_str(), s.parent, s.name.as_str())).or_insert(i);
+            if self.syms[*e].id < s.id {
+                *e = i;
+            }
+        }
+        let lasts: HashSet<usize> = last.into_values().collect();
+        keep.extend(v.iter().copied().filter(|i| lasts.contains(i)));
+        let order: HashMap<usize, usize> = v.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+        keep.sort_by_key(|i| order[i]);
+        keep
+    }
+
+    /// Whether an import of this file binds the local name, wherever it leads.
+    fn binds(&self, file: &str, name: &str) -> bool {
+        !name.is_empty() && self.imports.get(file).into_iter().flatten().any(|imp| self.local_name(file, imp) == Some(name))
+    }
+
+    /// The local name an import binds.
+    fn local_name<'a>(&self, file: &str, imp: &'a ImportRow) -> Option<&'a str> {
+        Some(match (&imp.alias, &imp.name) {
+            (Some(a), _) => a.as_str(),
+            (None, Some(n)) if n != "*" => n.rsplit(['.', ':']).next().unwrap_or(n),
+            (None, _) => match self.lang(file) {
+                // `import a.b` binds `a`; Go binds the last path segment.
+                Language::Python => imp.module.split('.').next().unwrap_or(""),
+                Language::Go => imp.module.rsplit('/').next().unwrap_or(""),
+                Language::Java => imp.module.rsplit('.').next().unwrap_or(""),
+                _ => return None,
+            },
+        })
     }
 
     /// A bare name: enclosing scopes, the file, its imports, the language's implicit scopes.
@@ -738,17 +810,7 @@ impl Table {
     /// What a local name bound by an import denotes.
     fn binding(&self, file: &str, name: &str) -> Option<Target> {
         for imp in self.imports.get(file).into_iter().flatten() {
-            let local = match (&imp.alias, &imp.name) {
-                (Some(a), _) => a.as_str(),
-                (None, Some(n)) if n != "*" => n.rsplit(['.', ':']).next().unwrap_or(n),
-                (None, _) => match self.lang(file) {
-                    // `import a.b` binds `a`; Go binds the last path segment.
-                    Language::Python => imp.module.split('.').next().unwrap_or(""),
-                    Language::Go => imp.module.rsplit('/').next().unwrap_or(""),
-                    Language::Java => imp.module.rsplit('.').next().unwrap_or(""),
-                    _ => continue,
-                },
-            };
+            let Some(local) = self.local_name(file, imp) else { continue };
             if local != name {
                 continue;
             }
@@ -780,7 +842,13 @@ impl Table {
             [m, parent].iter().find_map(|k| self.module_files(Language::Rust, k).and_then(|f| f.first().cloned()))
         };
         let mut cur = if let Some(t) = self.binding(file, first) {
-            t
+            self.through_value(t)
+        } else if let Some(&v) = (lang == Language::Python)
+            .then(|| self.top.get(&(file.to_string(), first.to_string())))
+            .flatten()
+            .and_then(|v| v.iter().find(|&&i| self.value_class(i).is_some()))
+        {
+            self.through_value(Target::Symbol(v))
         } else if let Some(f) = (lang == Language::Rust && first != "crate").then(rust_mod).flatten() {
             Target::File(f)
         } else if lang == Language::Rust && first == "crate" {
@@ -799,12 +867,16 @@ impl Table {
                     if let Some(sf) = (lang_f == Language::Python).then(|| self.module_files(Language::Python, &sub)).flatten() {
                         Target::File(sf.first()?.clone())
                     } else {
-                        Target::Symbol(*self.top.get(&(f, seg.to_string()))?.first()?)
+                        self.through_value(Target::Symbol(*self.top.get(&(f, seg.to_string()))?.first()?))
                     }
                 }
                 Target::Symbol(i) if self.syms[i].label == Label::Class => {
                     let m = self.member(self.syms[i].id, seg);
-                    Target::Symbol(*m.iter().find(|&&x| self.syms[x].label == Label::Class)?)
+                    match m.iter().find(|&&x| self.syms[x].label == Label::Class) {
+                        Some(&c) => Target::Symbol(c),
+                        // `ContentType.objects`: a class attribute holding an instance.
+                        None => Target::Symbol(m.iter().find_map(|&x| self.value_class(x))?),
+                    }
                 }
                 _ => return None,
             };
@@ -857,6 +929,31 @@ impl Table {
             }
         }
         None
+    }
+
+    /// The class of a variable's value, when its initializer constructs a class of the
+    /// variable's own file by its plain name (`apps = Apps()`; Python records the callee as
+    /// `class_name`).
+    /// Same file only: a change to that class is a change to the variable's file, which
+    /// re-resolves every site bound to the variable.
+    fn value_class(&self, i: usize) -> Option<usize> {
+        let s = &self.syms[i];
+        if s.label != Label::Variable || self.sym_lang[i] != Language::Python {
+            return None;
+        }
+        // A plain name: a dotted one would be looked up through paths that come back here.
+        let ty = s.class_name.as_deref().filter(|t| !t.contains('.'))?;
+        let owner = s.parent.and_then(|p| self.enclosing_class(p));
+        let c = self.lookup_type(&s.file_path, Language::Python, ty, owner)?;
+        (self.syms[c].file_path == s.file_path).then_some(c)
+    }
+
+    /// A variable stands for the class of its value, when known.
+    fn through_value(&self, t: Target) -> Target {
+        match t {
+            Target::Symbol(i) => Target::Symbol(self.value_class(i).unwrap_or(i)),
+            other => other,
+        }
     }
 
     /// The class a symbol belongs to: its nearest class ancestor, or for detached methods

@@ -172,6 +172,14 @@ struct RawSite {
 /// Parses `src` with the language's grammar on this thread's cached parser (for detectors
 /// that read a tree beyond what the query captures, e.g. endpoint registrations).
 pub fn parse(lang: Language, src: &str) -> Option<tree_sitter::Tree> {
+    // The same text the extractor parses: the language's `prepare` rewrite (same length, so
+    // byte ranges fit the original) keeps grammar gaps from breaking the tree.
+    let prepared = (spec(lang).prepare)(src);
+    parse_text(lang, prepared.as_deref().unwrap_or(src))
+}
+
+/// Parses `text` as is, with this thread's parser for the language.
+fn parse_text(lang: Language, src: &str) -> Option<tree_sitter::Tree> {
     let c = compiled(lang);
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
@@ -192,6 +200,9 @@ pub fn parse(lang: Language, src: &str) -> Option<tree_sitter::Tree> {
 pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> FileFacts {
     let c = compiled(lang);
     let s = spec(lang);
+    // The grammar parses the prepared text; names, signatures and docs are read from the
+    // original, which has the same length, so the tree's byte ranges fit both.
+    let prepared = (s.prepare)(src);
     let mut facts = FileFacts {
         path: path.to_string(),
         language: lang,
@@ -202,7 +213,7 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
         refs: Vec::new(),
         diagnostics: Vec::new(),
     };
-    let tree = parse(lang, src);
+    let tree = parse_text(lang, prepared.as_deref().unwrap_or(src));
     let Some(tree) = tree else {
         facts.diagnostics.push(Diagnostic { line: 0, message: "parser gave up".into() });
         return facts;

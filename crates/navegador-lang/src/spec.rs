@@ -22,6 +22,9 @@ pub(crate) struct LangSpec {
     /// A last per-language pass over the assembled facts, for what needs more than a
     /// query: receiver types of locals and parameters, export lists, and the like.
     pub post: fn(Node, &str, &mut FileFacts),
+    /// Rewrites source the grammar cannot parse into source it can, byte for byte the same
+    /// length (so every line and column stays), before parsing; `None` keeps it as is.
+    pub prepare: fn(&str) -> Option<String>,
 }
 
 pub(crate) fn spec(lang: Language) -> &'static LangSpec {
@@ -43,7 +46,9 @@ fn no_doc(_: Node, _: &[u8]) -> Option<String> {
 fn no_module(_: Node, _: &[u8]) -> Option<String> {
     None
 }
-fn no_post(_: Node, _: &str, _: &mut FileFacts) {}
+fn no_prepare(_: &str) -> Option<String> {
+    None
+}
 fn text<'a>(n: Node, src: &'a [u8]) -> &'a str {
     std::str::from_utf8(&src[n.byte_range()]).unwrap_or("")
 }
@@ -58,8 +63,24 @@ static PYTHON: LangSpec = LangSpec {
     inner_doc: python_doc,
     exported: |_, name, _| !name.starts_with('_') || (name.starts_with("__") && name.ends_with("__")),
     declared_module: no_module,
-    post: no_post,
+    post: python_post,
+    prepare: no_prepare,
 };
+
+/// A module- or class-level variable assigned a call (`apps = Apps(...)`, `objects =
+/// Manager()`) records the callee as its `class_name`: the resolver takes it as the
+/// variable's type when it names a class declared in the same file (a constructor call).
+fn python_post(root: Node, src: &str, facts: &mut FileFacts) {
+    let b = src.as_bytes();
+    for sym in facts.symbols.iter_mut().filter(|s| s.label == Label::Variable && s.class_name.is_none()) {
+        let Some(assign) = def_node(root, sym).filter(|n| n.kind() == "assignment") else { continue };
+        let Some(call) = assign.child_by_field_name("right").filter(|r| r.kind() == "call") else { continue };
+        let Some(f) = call.child_by_field_name("function").filter(|f| matches!(f.kind(), "identifier" | "attribute")) else {
+            continue;
+        };
+        sym.class_name = Some(text(f, b).to_string());
+    }
+}
 
 /// A Python docstring: the first statement of the body, when it is a string.
 fn python_doc(node: Node, src: &[u8]) -> Option<String> {
@@ -585,6 +606,7 @@ static JAVASCRIPT: LangSpec = LangSpec {
     exported: js_exported,
     declared_module: no_module,
     post: js_post,
+    prepare: no_prepare,
 };
 
 /// `typescript.scm` then `javascript.scm` up to a section line of the latter: the part
@@ -621,6 +643,7 @@ static TYPESCRIPT: LangSpec = LangSpec {
     exported: js_exported,
     declared_module: no_module,
     post: ts_post,
+    prepare: ts_prepare,
 };
 
 static TSX: LangSpec = LangSpec {
@@ -632,7 +655,128 @@ static TSX: LangSpec = LangSpec {
     exported: js_exported,
     declared_module: no_module,
     post: ts_post,
+    prepare: tsx_prepare,
 };
+
+/// TypeScript that tree-sitter-typescript 0.23 rejects although `tsc` accepts it, rewritten
+/// in place (ASCII for ASCII, same length): variance annotations on type parameters
+/// (`<in out K>`, `<out A>`: the keywords become spaces) and, in `.ts` files only, call
+/// signatures of an object type written one per line without separators (`{\n <A>(a: A): A\n
+/// <A, B>(…): B\n}`: the grammar reads the `<` as a comparison or type arguments of the
+/// previous member; the first indentation byte becomes the `;` that `tsc` infers), and escaped
+/// backticks in template literal types. Effect writes every dual API this way; left alone,
+/// most of such a file is one syntax error.
+fn ts_prepare(src: &str) -> Option<String> {
+    let mut b = src.as_bytes().to_vec();
+    let changed = blank_variance(&mut b) | separate_call_signatures(&mut b) | unescape_backticks(&mut b);
+    if changed { String::from_utf8(b).ok() } else { None }
+}
+
+/// TSX: variance and escaped backticks (a line starting with `<` is JSX there).
+fn tsx_prepare(src: &str) -> Option<String> {
+    let mut b = src.as_bytes().to_vec();
+    if blank_variance(&mut b) | unescape_backticks(&mut b) { String::from_utf8(b).ok() } else { None }
+}
+
+/// The grammar takes no escape inside a template literal *type*
+/// (`` type M = `use \`Self\`` ``): an escaped backtick becomes `''`, anywhere (in a string
+/// or a regular expression it changes nothing the extractor reads).
+fn unescape_backticks(b: &mut [u8]) -> bool {
+    let mut changed = false;
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'\\' {
+            if b[i + 1] == b'`' {
+                b[i] = b'\'';
+                b[i + 1] = b'\'';
+                changed = true;
+            }
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    changed
+}
+
+fn is_ident_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
+fn blank_variance(b: &mut [u8]) -> bool {
+    let n = b.len();
+    let ws = |c: u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+    let mut changed = false;
+    for i in 0..n {
+        if b[i] != b'<' && b[i] != b',' {
+            continue;
+        }
+        let mut k = i + 1;
+        while k < n && ws(b[k]) {
+            k += 1;
+        }
+        let mut blank: Vec<(usize, usize)> = Vec::new();
+        for _ in 0..2 {
+            for kw in [&b"in"[..], &b"out"[..]] {
+                if b[k..].starts_with(kw) && k + kw.len() < n && ws(b[k + kw.len()]) {
+                    blank.push((k, k + kw.len()));
+                    k += kw.len();
+                    while k < n && ws(b[k]) {
+                        k += 1;
+                    }
+                    break;
+                }
+            }
+        }
+        if blank.is_empty() || k >= n || !(b[k].is_ascii_alphabetic() || b[k] == b'_' || b[k] == b'$') {
+            continue;
+        }
+        let mut m = k;
+        while m < n && is_ident_byte(b[m]) {
+            m += 1;
+        }
+        while m < n && ws(b[m]) {
+            m += 1;
+        }
+        if b[m..].starts_with(b"extends") || (m < n && matches!(b[m], b',' | b'>' | b'=')) {
+            for (a, e) in blank {
+                b[a..e].fill(b' ');
+            }
+            changed = true;
+        }
+    }
+    changed
+}
+
+fn separate_call_signatures(b: &mut [u8]) -> bool {
+    let mut changed = false;
+    let mut prev_end: Option<u8> = None; // last byte of the previous code line
+    let mut prev_arrow = false;
+    let mut start = 0;
+    while start < b.len() {
+        let end = b[start..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| start + p);
+        let line = &b[start..end];
+        let trimmed = line.trim_ascii();
+        if !trimmed.is_empty() {
+            let indented = matches!(line[0], b' ' | b'\t');
+            let opens_signature = trimmed[0] == b'<'
+                && (trimmed.len() == 1 || trimmed[1].is_ascii_alphabetic() || trimmed[1] == b'_' || trimmed[1] == b'$');
+            let after_member = prev_end.is_some_and(|c| is_ident_byte(c) || matches!(c, b')' | b']' | b'>' | b'}')) && !prev_arrow;
+            if indented && opens_signature && after_member {
+                b[start] = b';';
+                changed = true;
+            }
+            let t = b[start..end].trim_ascii();
+            let comment = t.starts_with(b"*") || t.starts_with(b"/*") || t.starts_with(b"//") || t.ends_with(b"*/");
+            if !comment {
+                prev_end = t.last().copied();
+                prev_arrow = t.ends_with(b"=>");
+            }
+        }
+        start = end + 1;
+    }
+    changed
+}
 
 // ---- Java -----------------------------------------------------------------------------
 
@@ -670,6 +814,7 @@ static JAVA: LangSpec = LangSpec {
         Some(text(name, src).to_string())
     },
     post: java_post,
+    prepare: no_prepare,
 };
 
 /// Java after assembly: `static` methods, annotations shared by the fields of one declaration,
@@ -916,6 +1061,7 @@ static GO: LangSpec = LangSpec {
         Some(text(name, src).to_string())
     },
     post: go_post,
+    prepare: no_prepare,
 };
 
 /// `// doc` above `var x = 1` / `const X = 1`: the comment sits above the keyword, outside
@@ -1052,6 +1198,7 @@ static RUST: LangSpec = LangSpec {
     },
     declared_module: no_module,
     post: rust_post,
+    prepare: no_prepare,
 };
 
 fn rust_post(root: Node, src: &str, facts: &mut FileFacts) {
@@ -1531,6 +1678,7 @@ static C: LangSpec = LangSpec {
     },
     declared_module: no_module,
     post: c_post,
+    prepare: no_prepare,
 };
 
 fn c_post(root: Node, src: &str, facts: &mut FileFacts) {
