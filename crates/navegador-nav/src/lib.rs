@@ -53,6 +53,9 @@ pub fn canonical(tool: &str) -> Option<&'static str> {
 
 /// Answers one call. `tool` may be dotted or underscored; the envelope names it dotted.
 pub fn call(tool: &str, args: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
+    // A graph answer runs its queries in one read transaction: one snapshot for the whole
+    // answer, and the WAL read lock taken once instead of once per statement.
+    let _snapshot = if uses_graph(tool) { cx.store.and_then(ReadSnapshot::begin) } else { None };
     match canonical(tool) {
         Some("code.find_symbol") => symbols::find_symbol(args, cx),
         Some("code.inspect_tree") => files::inspect_tree(args, cx),
@@ -67,6 +70,23 @@ pub fn call(tool: &str, args: &Map<String, Value>, cx: &Context<'_>) -> Envelope
             json!({}),
             Meta::default(),
         ),
+    }
+}
+
+/// A read transaction on the store's connection, ended when dropped; only begun when no
+/// transaction is open already (the caller's own stays untouched).
+struct ReadSnapshot<'a>(&'a Store);
+
+impl<'a> ReadSnapshot<'a> {
+    fn begin(store: &'a Store) -> Option<Self> {
+        let conn = store.conn();
+        (conn.is_autocommit() && conn.execute_batch("BEGIN DEFERRED").is_ok()).then_some(ReadSnapshot(store))
+    }
+}
+
+impl Drop for ReadSnapshot<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.conn().execute_batch("COMMIT");
     }
 }
 

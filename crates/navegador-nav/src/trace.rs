@@ -68,21 +68,29 @@ impl Sym {
     }
 }
 
-/// Lines of source files, read once per answer, for snippets.
+/// Source files, each read once per answer, for snippets: the text and where its lines
+/// start (the lines `str::lines` would give), so a snippet costs a slice, not a split.
 #[derive(Default)]
 struct Snippets {
-    files: HashMap<String, Vec<String>>,
+    files: HashMap<String, (String, Vec<usize>)>,
 }
 
 impl Snippets {
     fn line(&mut self, ws: &Workspace, path: &str, line: Option<u32>) -> Option<String> {
         let line = line? as usize;
-        let lines = self.files.entry(path.to_string()).or_insert_with(|| {
-            std::fs::read(ws.root().join(path))
-                .map(|b| String::from_utf8_lossy(&b).lines().map(str::to_string).collect())
-                .unwrap_or_default()
+        let (text, starts) = self.files.entry(path.to_string()).or_insert_with(|| {
+            let text = std::fs::read(ws.root().join(path)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+            let mut starts = Vec::new();
+            if !text.is_empty() {
+                starts.push(0);
+                starts.extend(text.bytes().enumerate().filter(|&(i, b)| b == b'\n' && i + 1 < text.len()).map(|(i, _)| i + 1));
+            }
+            (text, starts)
         });
-        let text = lines.get(line.checked_sub(1)?)?.trim();
+        let i = line.checked_sub(1)?;
+        let start = *starts.get(i)?;
+        let end = starts.get(i + 1).map_or(text.len(), |&next| next - 1);
+        let text = text[start..end].trim();
         Some(if text.chars().count() > 200 { text.chars().take(200).collect::<String>() + "…" } else { text.to_string() })
     }
 }
@@ -213,6 +221,19 @@ impl<'a> Walker<'a> {
         Ok(out)
     }
 
+    /// Whether `incoming(target)` would be non-empty, without reading the callers.
+    fn has_incoming(&mut self, target: &Sym) -> Result<bool, ErrorItem> {
+        if self.store.has_calls_into(target.id).map_err(backend_error)? {
+            return Ok(true);
+        }
+        for (_, m) in self.dispatch_related(target)? {
+            if self.store.has_calls_into(m.id).map_err(backend_error)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Every edge into `target`: direct ones, and calls bound to a related method in the
     /// hierarchy (weakened to at most `inferred`: the runtime type decides).
     fn incoming(&mut self, target: &Sym) -> Result<Vec<Incoming>, ErrorItem> {
@@ -259,8 +280,7 @@ fn find_targets(
     symbol: &str,
 ) -> Result<Vec<Sym>, Envelope> {
     let symbol = symbol.trim();
-    let defs = store.nodes_in_file(path).map_err(|e| s.fail("Reading the index failed.", backend_error(e)))?;
-    let defs: Vec<NodeRow> = defs.into_iter().filter(|n| matches!(n.label.as_str(), "Class" | "Function" | "Method")).collect();
+    let defs = store.code_nodes_in_file(path).map_err(|e| s.fail("Reading the index failed.", backend_error(e)))?;
     let matches = |n: &NodeRow| {
         let sym = Sym::of(n);
         sym.name == symbol
@@ -628,7 +648,7 @@ fn recurse(
     while let Some(i) = queue.pop_front() {
         if nodes[i].depth >= max_depth {
             // The depth limit: only ask whether there is more.
-            let more = if i == 0 { false } else { !w.incoming(&nodes[i].sym.clone())?.is_empty() };
+            let more = if i == 0 { false } else { w.has_incoming(&nodes[i].sym.clone())? };
             nodes[i].has_callers = more;
             continue;
         }

@@ -109,6 +109,16 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The class, function and method nodes of one file, in line order.
+    pub fn code_nodes_in_file(&self, path: &str) -> Result<Vec<NodeRow>> {
+        let mut st = self.conn().prepare_cached(
+            "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props
+             FROM nodes WHERE file_path = ?1 AND label IN ('Class', 'Function', 'Method') ORDER BY line_start, id",
+        )?;
+        let rows = st.query_map([path], node_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// `CALLS` and `REFERENCES` edges into `dst` (its callers), with their sites.
     pub fn calls_into(&self, dst: i64) -> Result<Vec<CallEdgeRow>> {
         let mut st = self.conn().prepare_cached(&format!(
@@ -117,6 +127,14 @@ impl Store {
         ))?;
         let rows = st.query_map([dst], edge_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Whether any `CALLS` or `REFERENCES` edge from an existing node points at `dst`.
+    pub fn has_calls_into(&self, dst: i64) -> Result<bool> {
+        let mut st = self.conn().prepare_cached(
+            "SELECT EXISTS(SELECT 1 FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = ?1 AND e.type IN ('CALLS', 'REFERENCES'))",
+        )?;
+        Ok(st.query_row([dst], |r| r.get(0))?)
     }
 
     /// `CALLS` and `REFERENCES` edges out of `src` (what it calls), with their sites.
