@@ -158,11 +158,33 @@ struct Walker<'a> {
     store: &'a Store,
     nodes: HashMap<i64, Option<Sym>>,
     related: HashMap<i64, Vec<(String, Sym)>>,
+    parents: HashMap<i64, Option<NodeRow>>,
+    /// The decorator names of a class (entry-point evidence shared by its methods).
+    class_decorators: HashMap<i64, Vec<String>>,
 }
 
 impl<'a> Walker<'a> {
     fn new(store: &'a Store) -> Self {
-        Walker { store, nodes: HashMap::new(), related: HashMap::new() }
+        Walker { store, nodes: HashMap::new(), related: HashMap::new(), parents: HashMap::new(), class_decorators: HashMap::new() }
+    }
+
+    /// The parent of a node (a method's class), read once per answer.
+    fn parent(&mut self, id: i64) -> Result<Option<NodeRow>, ErrorItem> {
+        if let Some(p) = self.parents.get(&id) {
+            return Ok(p.clone());
+        }
+        let p = self.store.parent_of(id).map_err(backend_error)?;
+        self.parents.insert(id, p.clone());
+        Ok(p)
+    }
+
+    fn class_decorator_names(&mut self, class: i64) -> Result<Vec<String>, ErrorItem> {
+        if let Some(d) = self.class_decorators.get(&class) {
+            return Ok(d.clone());
+        }
+        let d: Vec<String> = self.store.decorators_of(class).map_err(backend_error)?.into_iter().map(|(n, _)| n).collect();
+        self.class_decorators.insert(class, d.clone());
+        Ok(d)
     }
 
     fn sym(&mut self, id: i64) -> Result<Option<Sym>, ErrorItem> {
@@ -189,7 +211,7 @@ impl<'a> Walker<'a> {
     fn hierarchy_methods(&mut self, target: &Sym, directions: &[bool]) -> Result<Vec<(String, Sym)>, ErrorItem> {
         let mut out = Vec::new();
         if target.label == "Method" {
-            if let Some(class) = self.store.parent_of(target.id).map_err(backend_error)? {
+            if let Some(class) = self.parent(target.id)? {
                 let class_is_iface = is_interface(&class);
                 for &sub in directions {
                     let mut seen: HashSet<i64> = HashSet::from([class.id]);
@@ -578,8 +600,8 @@ fn entry_reasons(w: &mut Walker<'_>, sym: &Sym, has_callers: bool) -> Result<Vec
             }
         }
         if sym.label == "Method" {
-            if let Some(class) = w.store.parent_of(sym.id).map_err(backend_error)? {
-                for (name, _) in w.store.decorators_of(class.id).map_err(backend_error)? {
+            if let Some(class) = w.parent(sym.id)? {
+                for name in w.class_decorator_names(class.id)? {
                     if matches!(name.rsplit('.').next().unwrap_or(&name), "RestController" | "Controller" | "Component" | "Service" | "Resolver") {
                         reasons.push(format!("{prefix}.controller_annotation:@{name}"));
                     }
