@@ -547,8 +547,12 @@ pub fn trace_callers(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
         t.start.count("returnedCount", Some(returned));
         t.start.count("totalMatched", Some(total_direct));
         t.start.count("unresolvedCount", Some(unresolved_total));
-        let data = json!({"target": target_json, "count": returned, "returnedCount": returned, "items": items,
-                          "recursive": rec_json, "unresolved": unresolved, "unresolvedCount": unresolved_total});
+        // Large parts are moved in after `json!`, which would deep-copy them.
+        let mut data = json!({"target": target_json, "count": returned, "returnedCount": returned, "items": null,
+                              "recursive": null, "unresolved": null, "unresolvedCount": unresolved_total});
+        data["items"] = Value::Array(items);
+        data["recursive"] = rec_json;
+        data["unresolved"] = Value::Array(unresolved);
         return Envelope::ok(t.start.tool, summary, data, errors, t.start.meta);
     }
     t.start.count("returnedCount", Some(0));
@@ -661,6 +665,7 @@ fn recurse(
         index.insert(t.id, 0); // overloads share the root
     }
     let mut adjacency: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut adjacency_seen: HashSet<(String, String)> = HashSet::new();
     let mut cycles: Vec<Value> = Vec::new();
     let mut records: Vec<(usize, Value)> = Vec::new(); // (depth, classification record)
     let mut chains: BTreeMap<(String, String), (Value, Vec<Value>)> = BTreeMap::new();
@@ -686,16 +691,22 @@ fn recurse(
         for inc in incoming {
             edge_count += 1;
             let ckey = inc.caller.key();
-            let list = adjacency.entry(key.clone()).or_default();
-            if !list.contains(&ckey) {
-                list.push(ckey.clone());
+            if adjacency_seen.insert((key.clone(), ckey.clone())) {
+                adjacency.entry(key.clone()).or_default().push(ckey.clone());
             }
-            let mut record = caller_record(&inc, snippets, ws);
-            let m = record.as_object_mut().unwrap();
-            m.insert("symbol".into(), json!(inc.caller.display));
-            m.insert("depth".into(), json!(depth));
-            m.insert("calls".into(), json!({"path": nodes[i].sym.path, "symbol": nodes[i].sym.display}));
-            m.remove("callerSymbol");
+            // The record is only kept for a new node or an interface chain.
+            let wanted = inc.dispatch.is_some() || !index.contains_key(&inc.caller.id);
+            let record = if wanted {
+                let mut record = caller_record(&inc, snippets, ws);
+                let m = record.as_object_mut().unwrap();
+                m.insert("symbol".into(), json!(inc.caller.display));
+                m.insert("depth".into(), json!(depth));
+                m.insert("calls".into(), json!({"path": nodes[i].sym.path, "symbol": nodes[i].sym.display}));
+                m.remove("callerSymbol");
+                record
+            } else {
+                Value::Null
+            };
             if let Some((kind, bound)) = &inc.dispatch {
                 let chain = chains.entry((kind.clone(), bound.key())).or_insert_with(|| {
                     (
@@ -748,7 +759,7 @@ fn recurse(
     let mut entry_nodes = HashSet::new();
     for (i, n) in nodes.iter().enumerate().skip(1) {
         if n.new_children == 0 {
-            paths.push(json!(path_to(&nodes, i)));
+            paths.push(Value::Array(path_to(&nodes, i)));
         }
         if !n.expanded && n.has_callers {
             truncated.push(json!({"key": n.sym.key(), "path": n.sym.path, "symbol": n.sym.display, "depth": n.depth}));
@@ -760,8 +771,10 @@ fn recurse(
         let evidence = reasons.iter().any(|r| !r.ends_with(".no_known_callers"));
         if evidence || !has_callers {
             entry_nodes.insert(i);
-            entries.push(json!({"key": sym.key(), "path": sym.path, "symbol": sym.display, "depth": nodes[i].depth,
-                                "reasons": reasons, "probable": evidence, "pathFromTarget": path_to(&nodes, i)}));
+            let mut entry = json!({"key": sym.key(), "path": sym.path, "symbol": sym.display, "depth": nodes[i].depth,
+                                   "reasons": reasons, "probable": evidence, "pathFromTarget": null});
+            entry["pathFromTarget"] = Value::Array(path_to(&nodes, i));
+            entries.push(entry);
         }
     }
     let node_count = nodes.len();
@@ -796,7 +809,7 @@ fn recurse(
                 let ni = r["__node"].as_u64().unwrap_or(0) as usize;
                 let m = r.as_object_mut().unwrap();
                 m.remove("__node");
-                m.insert("pathFromTarget".into(), json!(path_to(&nodes, ni)));
+                m.insert("pathFromTarget".into(), Value::Array(path_to(&nodes, ni)));
                 r
             })
             .collect()
@@ -808,34 +821,46 @@ fn recurse(
         .into_values()
         .map(|(mut head, callers)| {
             let implementation = head["implementation"].clone();
-            head["implementations"] = json!([implementation]);
-            head["callers"] = json!(callers.into_iter().take(CAP_CALLERS).collect::<Vec<_>>());
+            head["implementations"] = Value::Array(vec![implementation]);
+            head["callers"] = Value::Array(callers.into_iter().take(CAP_CALLERS).collect::<Vec<_>>());
             head
         })
         .collect();
-    let json = json!({
+    // Built with nulls, then the large parts moved in (`json!` would deep-copy them).
+    let root_json = node_json[0].clone();
+    let mut json = json!({
         "enabled": true,
-        "root": node_json[0],
+        "root": root_json,
         "maxDepth": max_depth,
         "maxDepthObserved": max_observed,
         "nodeCount": node_count,
         "edgeCount": edge_count,
         "pathCount": path_count,
-        "nodes": cap(node_json, CAP_NODES),
+        "nodes": null,
         "adjacency": adjacency,
-        "paths": cap(paths, CAP_PATHS),
-        "cycles": cap(cycles, CAP_CYCLES),
-        "truncated": cap(truncated, CAP_TRUNCATED),
-        "probableEntryPoints": cap(entries, CAP_ENTRY_POINTS),
+        "paths": null,
+        "cycles": null,
+        "truncated": null,
+        "probableEntryPoints": null,
         "classifications": {
             "summary": {"directCallerCount": direct_count, "indirectCallerCount": indirect_count,
                         "probablePublicEntryPointCount": probable_count, "implementationInterfaceChainCount": chain_count},
-            "directCallers": cap(direct_records, CAP_CALLERS),
-            "indirectCallers": cap(indirect_records, CAP_CALLERS),
-            "probablePublicEntryPoints": cap(entry_records, CAP_CALLERS),
-            "implementationInterfaceChain": cap(chain_json, CAP_CHAINS),
+            "directCallers": null,
+            "indirectCallers": null,
+            "probablePublicEntryPoints": null,
+            "implementationInterfaceChain": null,
         }
     });
+    json["nodes"] = Value::Array(cap(node_json, CAP_NODES));
+    json["paths"] = Value::Array(cap(paths, CAP_PATHS));
+    json["cycles"] = Value::Array(cap(cycles, CAP_CYCLES));
+    json["truncated"] = Value::Array(cap(truncated, CAP_TRUNCATED));
+    json["probableEntryPoints"] = Value::Array(cap(entries, CAP_ENTRY_POINTS));
+    let c = &mut json["classifications"];
+    c["directCallers"] = Value::Array(cap(direct_records, CAP_CALLERS));
+    c["indirectCallers"] = Value::Array(cap(indirect_records, CAP_CALLERS));
+    c["probablePublicEntryPoints"] = Value::Array(cap(entry_records, CAP_CALLERS));
+    c["implementationInterfaceChain"] = Value::Array(cap(chain_json, CAP_CHAINS));
     Ok(Recursion { json, pruned, direct_count, indirect_count })
 }
 
