@@ -187,6 +187,23 @@ impl<'a> Walker<'a> {
         Ok(d)
     }
 
+    /// Reads the uncached nodes of `ids` into the cache in one statement.
+    fn prefetch(&mut self, ids: impl IntoIterator<Item = i64>) -> Result<(), ErrorItem> {
+        let mut want: Vec<i64> = ids.into_iter().filter(|id| !self.nodes.contains_key(id)).collect();
+        want.sort_unstable();
+        want.dedup();
+        if want.is_empty() {
+            return Ok(());
+        }
+        for n in self.store.nodes_by_ids(&want).map_err(backend_error)? {
+            self.nodes.insert(n.id, Some(Sym::of(&n)));
+        }
+        for id in want {
+            self.nodes.entry(id).or_insert(None);
+        }
+        Ok(())
+    }
+
     fn sym(&mut self, id: i64) -> Result<Option<Sym>, ErrorItem> {
         if let Some(s) = self.nodes.get(&id) {
             return Ok(s.clone());
@@ -243,9 +260,14 @@ impl<'a> Walker<'a> {
         Ok(out)
     }
 
-    /// Whether `incoming(target)` would be non-empty, without reading the callers.
-    fn has_incoming(&mut self, target: &Sym) -> Result<bool, ErrorItem> {
-        if self.store.has_calls_into(target.id).map_err(backend_error)? {
+    /// Whether `incoming(target)` would be non-empty, without reading the callers;
+    /// `direct` says whether the target itself has callers (known from a batch read).
+    fn has_incoming(&mut self, target: &Sym, direct: Option<bool>) -> Result<bool, ErrorItem> {
+        let direct = match direct {
+            Some(d) => d,
+            None => self.store.has_calls_into(target.id).map_err(backend_error)?,
+        };
+        if direct {
             return Ok(true);
         }
         for (_, m) in self.dispatch_related(target)? {
@@ -266,7 +288,9 @@ impl<'a> Walker<'a> {
             sources.push((m.clone(), Some((kind, m))));
         }
         for (via, dispatch) in sources {
-            for e in self.store.calls_into(via.id).map_err(backend_error)? {
+            let edges = self.store.calls_into(via.id).map_err(backend_error)?;
+            self.prefetch(edges.iter().map(|e| e.src))?;
+            for e in edges {
                 if !seen.insert((e.src, e.line, e.col)) {
                     continue;
                 }
@@ -594,11 +618,18 @@ fn path_to(nodes: &[RNode], mut i: usize) -> Vec<Value> {
 }
 
 /// Why a symbol looks like a public entry point (its evidence, named).
-fn entry_reasons(w: &mut Walker<'_>, sym: &Sym, has_callers: bool) -> Result<Vec<String>, ErrorItem> {
+/// Decorator names and exposing endpoints' frameworks of the recursion's nodes.
+#[derive(Default)]
+struct Evidence {
+    decorators: HashMap<i64, Vec<String>>,
+    exposed: HashMap<i64, Vec<Option<String>>>,
+}
+
+fn entry_reasons(w: &mut Walker<'_>, evidence: &Evidence, sym: &Sym, has_callers: bool) -> Result<Vec<String>, ErrorItem> {
     let prefix = lang_prefix(language_of(&sym.path));
     let mut reasons = Vec::new();
     if sym.label != "File" {
-        for (name, _) in w.store.decorators_of(sym.id).map_err(backend_error)? {
+        for name in evidence.decorators.get(&sym.id).into_iter().flatten() {
             if is_entry_annotation(&name) {
                 reasons.push(format!("{prefix}.method_annotation:@{name}"));
             }
@@ -612,8 +643,8 @@ fn entry_reasons(w: &mut Walker<'_>, sym: &Sym, has_callers: bool) -> Result<Vec
                 }
             }
         }
-        for e in w.store.exposed_by(sym.id).map_err(backend_error)? {
-            let fw = e.props.get("framework").and_then(Value::as_str).unwrap_or("endpoint");
+        for fw in evidence.exposed.get(&sym.id).into_iter().flatten() {
+            let fw = fw.as_deref().unwrap_or("endpoint");
             reasons.push(format!("{prefix}.endpoint_handler:{fw}"));
         }
         if matches!(sym.name.as_str(), "loader" | "action" | "clientLoader" | "clientAction") && is_route_file(&sym.path) {
@@ -672,11 +703,13 @@ fn recurse(
     let mut edge_count = 0usize;
     let mut exhausted = false;
     let mut queue: VecDeque<usize> = VecDeque::from([0]);
+    let mut leaves: Vec<usize> = Vec::new();
     while let Some(i) = queue.pop_front() {
         if nodes[i].depth >= max_depth {
-            // The depth limit: only ask whether there is more.
-            let more = if i == 0 { false } else { w.has_incoming(&nodes[i].sym.clone())? };
-            nodes[i].has_callers = more;
+            // The depth limit: only ask whether there is more (below, for all at once).
+            if i != 0 {
+                leaves.push(i);
+            }
             continue;
         }
         nodes[i].expanded = true;
@@ -752,6 +785,21 @@ fn recurse(
             }
         }
     }
+    let leaf_ids: Vec<i64> = leaves.iter().map(|&i| nodes[i].sym.id).collect();
+    let called: HashSet<i64> = w.store.ids_with_calls_into(&leaf_ids).map_err(backend_error)?.into_iter().collect();
+    for &i in &leaves {
+        let sym = nodes[i].sym.clone();
+        nodes[i].has_callers = w.has_incoming(&sym, Some(called.contains(&sym.id)))?;
+    }
+    // Entry-point evidence of every node, read in two statements.
+    let ids: Vec<i64> = nodes.iter().skip(1).map(|n| n.sym.id).collect();
+    let mut evidence = Evidence::default();
+    for (id, name) in w.store.decorator_names_of(&ids).map_err(backend_error)? {
+        evidence.decorators.entry(id).or_default().push(name);
+    }
+    for (id, fw) in w.store.exposing_frameworks_of(&ids).map_err(backend_error)? {
+        evidence.exposed.entry(id).or_default().push(fw);
+    }
     // Leaves give the paths; nodes cut by the depth limit are `truncated`.
     let mut paths = Vec::new();
     let mut truncated = Vec::new();
@@ -767,7 +815,7 @@ fn recurse(
     }
     for i in 1..nodes.len() {
         let (sym, has_callers, cut) = (nodes[i].sym.clone(), nodes[i].has_callers, !nodes[i].expanded && nodes[i].has_callers);
-        let reasons = entry_reasons(w, &sym, has_callers || cut)?;
+        let reasons = entry_reasons(w, &evidence, &sym, has_callers || cut)?;
         let evidence = reasons.iter().any(|r| !r.ends_with(".no_known_callers"));
         if evidence || !has_callers {
             entry_nodes.insert(i);
