@@ -159,13 +159,14 @@ struct Walker<'a> {
     nodes: HashMap<i64, Option<Sym>>,
     related: HashMap<i64, Vec<(String, Sym)>>,
     parents: HashMap<i64, Option<NodeRow>>,
+    types: HashMap<(i64, bool), std::rc::Rc<Vec<NodeRow>>>,
     /// The decorator names of a class (entry-point evidence shared by its methods).
     class_decorators: HashMap<i64, Vec<String>>,
 }
 
 impl<'a> Walker<'a> {
     fn new(store: &'a Store) -> Self {
-        Walker { store, nodes: HashMap::new(), related: HashMap::new(), parents: HashMap::new(), class_decorators: HashMap::new() }
+        Walker { store, nodes: HashMap::new(), related: HashMap::new(), parents: HashMap::new(), types: HashMap::new(), class_decorators: HashMap::new() }
     }
 
     /// The parent of a node (a method's class), read once per answer.
@@ -224,6 +225,36 @@ impl<'a> Walker<'a> {
         Ok(out)
     }
 
+    /// The super (`sub` false) or sub types of a class, transitively up to `HIERARCHY_DEPTH`
+    /// levels, in breadth-first order, each once; read once per answer and class.
+    fn type_closure(&mut self, class: &NodeRow, sub: bool) -> Result<std::rc::Rc<Vec<NodeRow>>, ErrorItem> {
+        if let Some(t) = self.types.get(&(class.id, sub)) {
+            return Ok(t.clone());
+        }
+        let mut out = Vec::new();
+        let mut seen: HashSet<i64> = HashSet::from([class.id]);
+        let mut frontier = vec![class.clone()];
+        for _ in 0..HIERARCHY_DEPTH {
+            let mut next = Vec::new();
+            for c in &frontier {
+                for t in self.store.type_neighbours(c.id, sub).map_err(backend_error)? {
+                    if !seen.insert(t.id) {
+                        continue;
+                    }
+                    out.push(t.clone());
+                    next.push(t);
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        let out = std::rc::Rc::new(out);
+        self.types.insert((class.id, sub), out.clone());
+        Ok(out)
+    }
+
     /// Same-named methods up (`false`) and/or down (`true`) the hierarchy of a method's class.
     fn hierarchy_methods(&mut self, target: &Sym, directions: &[bool]) -> Result<Vec<(String, Sym)>, ErrorItem> {
         let mut out = Vec::new();
@@ -231,28 +262,17 @@ impl<'a> Walker<'a> {
             if let Some(class) = self.parent(target.id)? {
                 let class_is_iface = is_interface(&class);
                 for &sub in directions {
-                    let mut seen: HashSet<i64> = HashSet::from([class.id]);
-                    let mut frontier = vec![class.clone()];
-                    for _ in 0..HIERARCHY_DEPTH {
-                        let mut next = Vec::new();
-                        for c in &frontier {
-                            for t in self.store.type_neighbours(c.id, sub).map_err(backend_error)? {
-                                if !seen.insert(t.id) {
-                                    continue;
-                                }
-                                for m in self.store.children_named(t.id, &target.name).map_err(backend_error)? {
-                                    if m.label == "Method" {
-                                        let kind = if class_is_iface || is_interface(&t) { "interface_dispatch" } else { "override_dispatch" };
-                                        out.push((kind.to_string(), Sym::of(&m)));
-                                    }
-                                }
-                                next.push(t);
+                    let types = self.type_closure(&class, sub)?;
+                    if types.is_empty() {
+                        continue;
+                    }
+                    for t in types.iter() {
+                        for m in self.store.children_named(t.id, &target.name).map_err(backend_error)? {
+                            if m.label == "Method" {
+                                let kind = if class_is_iface || is_interface(t) { "interface_dispatch" } else { "override_dispatch" };
+                                out.push((kind.to_string(), Sym::of(&m)));
                             }
                         }
-                        if next.is_empty() {
-                            break;
-                        }
-                        frontier = next;
                     }
                 }
             }
