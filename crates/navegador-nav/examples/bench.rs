@@ -3,7 +3,8 @@
 //! Usage: `cargo run --release -p navegador-nav --example bench -- ROOT DB [--runs N] [--only TOOL,...]`
 //!
 //! Opens the graph read-only, samples symbols deterministically (every k-th Method/Function
-//! by node id, so the same graph always gives the same sample), warms up with 20 calls,
+//! by node id, so the same graph always gives the same sample), warms up with one pass
+//! (10 calls for fuzzy),
 //! then times each `navegador_nav::call` with `Instant` and prints p50/p95/max per tool and
 //! the result sizes (so it is visible that real work was done). The `digest` column hashes
 //! every answer's JSON: equal digests before and after an optimization mean equal answers.
@@ -21,8 +22,8 @@ const FIND_SAMPLES: usize = 200;
 const CALLER_SAMPLES: usize = 100;
 const FUZZY_SAMPLES: usize = 50;
 const ENDPOINT_RUNS: usize = 20;
-/// Warm-up calls per case before timing (page cache, prepared statements).
-const WARM_UP: usize = 20;
+/// Warm-up calls of the fuzzy case (each a scan); the others warm up with a whole pass.
+const FUZZY_WARM_UP: usize = 10;
 
 struct Case {
     tool: &'static str,
@@ -158,7 +159,9 @@ fn main() {
         "tool", "calls", "p50 ms", "p95 ms", "max ms", "mean ms", "items p50", "items max", "digest"
     );
     for case in &cases {
-        for a in case.args.iter().take(WARM_UP) {
+        // Warm-up (page cache, prepared statements).
+        let warm = if case.label.contains("fuzzy") { FUZZY_WARM_UP } else { case.args.len() };
+        for a in case.args.iter().take(warm) {
             let _ = call(case.tool, a, &cx);
         }
         let mut times = Vec::with_capacity(case.args.len() * runs);
