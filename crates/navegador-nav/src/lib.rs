@@ -89,7 +89,11 @@ impl<'a> ReadSnapshot<'a> {
 
 impl Drop for ReadSnapshot<'_> {
     fn drop(&mut self) {
-        let _ = self.0.conn().prepare_cached("COMMIT").and_then(|mut st| st.execute([]));
+        let conn = self.0.conn();
+        if conn.prepare_cached("COMMIT").and_then(|mut st| st.execute([])).is_err() && !conn.is_autocommit() {
+            // Never leave the connection inside a stale snapshot.
+            let _ = conn.execute_batch("ROLLBACK");
+        }
     }
 }
 
