@@ -266,8 +266,15 @@ impl<'a> Walker<'a> {
                     if types.is_empty() {
                         continue;
                     }
+                    // The same-named children of every type in one statement, then in the
+                    // walk's order (each type's in id order).
+                    let ids: Vec<i64> = types.iter().map(|t| t.id).collect();
+                    let mut by_parent: HashMap<i64, Vec<NodeRow>> = HashMap::new();
+                    for (parent, m) in self.store.children_named_of(&ids, &target.name).map_err(backend_error)? {
+                        by_parent.entry(parent).or_default().push(m);
+                    }
                     for t in types.iter() {
-                        for m in self.store.children_named(t.id, &target.name).map_err(backend_error)? {
+                        for m in by_parent.remove(&t.id).unwrap_or_default() {
                             if m.label == "Method" {
                                 let kind = if class_is_iface || is_interface(t) { "interface_dispatch" } else { "override_dispatch" };
                                 out.push((kind.to_string(), Sym::of(&m)));

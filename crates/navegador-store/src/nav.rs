@@ -242,6 +242,21 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// `children_named` for several parents in one statement: (parent, child), per parent
+    /// in id order. (The parents drive the join through `nodes(parent)`; `+name` keeps the
+    /// planner off `nodes(name)`, which is far worse for common method names.)
+    pub fn children_named_of(&self, parents: &[i64], name: &str) -> Result<Vec<(i64, NodeRow)>> {
+        if parents.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut st = self.conn().prepare_cached(
+            "SELECT n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props, n.parent
+             FROM json_each(?1) j CROSS JOIN nodes n WHERE n.parent = j.value AND +n.name = ?2 ORDER BY n.parent, n.id",
+        )?;
+        let rows = st.query_map(params![id_list(parents), name], |r| Ok((r.get(8)?, node_row(r)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// The parent of a node (the class of a method), if any.
     pub fn parent_of(&self, id: i64) -> Result<Option<NodeRow>> {
         let mut st = self.conn().prepare_cached(
