@@ -53,6 +53,11 @@ pub fn canonical(tool: &str) -> Option<&'static str> {
 
 /// Answers one call. `tool` may be dotted or underscored; the envelope names it dotted.
 pub fn call(tool: &str, args: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
+    // A trace runs its many queries in one read transaction: one snapshot for the whole
+    // answer, and the WAL read lock taken once instead of once per statement. (The
+    // one-statement answers skip it: BEGIN/COMMIT would cost more than it saves.)
+    let traces = matches!(canonical(tool), Some("code.trace_callers" | "code.trace_symbol"));
+    let _snapshot = if traces { cx.store.and_then(ReadSnapshot::begin) } else { None };
     match canonical(tool) {
         Some("code.find_symbol") => symbols::find_symbol(args, cx),
         Some("code.inspect_tree") => files::inspect_tree(args, cx),
@@ -67,6 +72,28 @@ pub fn call(tool: &str, args: &Map<String, Value>, cx: &Context<'_>) -> Envelope
             json!({}),
             Meta::default(),
         ),
+    }
+}
+
+/// A read transaction on the store's connection, ended when dropped; only begun when no
+/// transaction is open already (the caller's own stays untouched).
+struct ReadSnapshot<'a>(&'a Store);
+
+impl<'a> ReadSnapshot<'a> {
+    fn begin(store: &'a Store) -> Option<Self> {
+        let conn = store.conn();
+        let begun = conn.is_autocommit() && conn.prepare_cached("BEGIN DEFERRED").and_then(|mut st| st.execute([])).is_ok();
+        begun.then_some(ReadSnapshot(store))
+    }
+}
+
+impl Drop for ReadSnapshot<'_> {
+    fn drop(&mut self) {
+        let conn = self.0.conn();
+        if conn.prepare_cached("COMMIT").and_then(|mut st| st.execute([])).is_err() && !conn.is_autocommit() {
+            // Never leave the connection inside a stale snapshot.
+            let _ = conn.execute_batch("ROLLBACK");
+        }
     }
 }
 

@@ -68,8 +68,7 @@ pub fn find_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
         .collect();
     // Exact answers in the contract's order; fuzzy ones best match first, then that order.
     hits.sort_by(|a, b| {
-        let key = |h: &(u8, Value, DefinitionRow)| (h.0, h.2.file_path.clone(), h.2.line, h.2.name.clone(), h.1["kind"].to_string());
-        key(a).cmp(&key(b))
+        (a.0, &a.2.file_path, a.2.line, &a.2.name, a.1["kind"].as_str()).cmp(&(b.0, &b.2.file_path, b.2.line, &b.2.name, b.1["kind"].as_str()))
     });
     let total = hits.len();
     let items: Vec<Value> = hits.into_iter().take(limit).map(|h| h.1).collect();

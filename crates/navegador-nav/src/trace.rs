@@ -68,21 +68,29 @@ impl Sym {
     }
 }
 
-/// Lines of source files, read once per answer, for snippets.
+/// Source files, each read once per answer, for snippets: the text and where its lines
+/// start (the lines `str::lines` would give), so a snippet costs a slice, not a split.
 #[derive(Default)]
 struct Snippets {
-    files: HashMap<String, Vec<String>>,
+    files: HashMap<String, (String, Vec<usize>)>,
 }
 
 impl Snippets {
     fn line(&mut self, ws: &Workspace, path: &str, line: Option<u32>) -> Option<String> {
         let line = line? as usize;
-        let lines = self.files.entry(path.to_string()).or_insert_with(|| {
-            std::fs::read(ws.root().join(path))
-                .map(|b| String::from_utf8_lossy(&b).lines().map(str::to_string).collect())
-                .unwrap_or_default()
+        let (text, starts) = self.files.entry(path.to_string()).or_insert_with(|| {
+            let text = std::fs::read(ws.root().join(path)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+            let mut starts = Vec::new();
+            if !text.is_empty() {
+                starts.push(0);
+                starts.extend(text.bytes().enumerate().filter(|&(i, b)| b == b'\n' && i + 1 < text.len()).map(|(i, _)| i + 1));
+            }
+            (text, starts)
         });
-        let text = lines.get(line.checked_sub(1)?)?.trim();
+        let i = line.checked_sub(1)?;
+        let start = *starts.get(i)?;
+        let end = starts.get(i + 1).map_or(text.len(), |&next| next - 1);
+        let text = text[start..end].trim();
         Some(if text.chars().count() > 200 { text.chars().take(200).collect::<String>() + "…" } else { text.to_string() })
     }
 }
@@ -150,11 +158,51 @@ struct Walker<'a> {
     store: &'a Store,
     nodes: HashMap<i64, Option<Sym>>,
     related: HashMap<i64, Vec<(String, Sym)>>,
+    parents: HashMap<i64, Option<NodeRow>>,
+    types: HashMap<(i64, bool), std::rc::Rc<Vec<NodeRow>>>,
+    /// The decorator names of a class (entry-point evidence shared by its methods).
+    class_decorators: HashMap<i64, Vec<String>>,
 }
 
 impl<'a> Walker<'a> {
     fn new(store: &'a Store) -> Self {
-        Walker { store, nodes: HashMap::new(), related: HashMap::new() }
+        Walker { store, nodes: HashMap::new(), related: HashMap::new(), parents: HashMap::new(), types: HashMap::new(), class_decorators: HashMap::new() }
+    }
+
+    /// The parent of a node (a method's class), read once per answer.
+    fn parent(&mut self, id: i64) -> Result<Option<NodeRow>, ErrorItem> {
+        if let Some(p) = self.parents.get(&id) {
+            return Ok(p.clone());
+        }
+        let p = self.store.parent_of(id).map_err(backend_error)?;
+        self.parents.insert(id, p.clone());
+        Ok(p)
+    }
+
+    fn class_decorator_names(&mut self, class: i64) -> Result<Vec<String>, ErrorItem> {
+        if let Some(d) = self.class_decorators.get(&class) {
+            return Ok(d.clone());
+        }
+        let d: Vec<String> = self.store.decorators_of(class).map_err(backend_error)?.into_iter().map(|(n, _)| n).collect();
+        self.class_decorators.insert(class, d.clone());
+        Ok(d)
+    }
+
+    /// Reads the uncached nodes of `ids` into the cache in one statement.
+    fn prefetch(&mut self, ids: impl IntoIterator<Item = i64>) -> Result<(), ErrorItem> {
+        let mut want: Vec<i64> = ids.into_iter().filter(|id| !self.nodes.contains_key(id)).collect();
+        want.sort_unstable();
+        want.dedup();
+        if want.is_empty() {
+            return Ok(());
+        }
+        for n in self.store.nodes_by_ids(&want).map_err(backend_error)? {
+            self.nodes.insert(n.id, Some(Sym::of(&n)));
+        }
+        for id in want {
+            self.nodes.entry(id).or_insert(None);
+        }
+        Ok(())
     }
 
     fn sym(&mut self, id: i64) -> Result<Option<Sym>, ErrorItem> {
@@ -177,40 +225,84 @@ impl<'a> Walker<'a> {
         Ok(out)
     }
 
+    /// The super (`sub` false) or sub types of a class, transitively up to `HIERARCHY_DEPTH`
+    /// levels, in breadth-first order, each once; read once per answer and class.
+    fn type_closure(&mut self, class: &NodeRow, sub: bool) -> Result<std::rc::Rc<Vec<NodeRow>>, ErrorItem> {
+        if let Some(t) = self.types.get(&(class.id, sub)) {
+            return Ok(t.clone());
+        }
+        let mut out = Vec::new();
+        let mut seen: HashSet<i64> = HashSet::from([class.id]);
+        let mut frontier = vec![class.clone()];
+        for _ in 0..HIERARCHY_DEPTH {
+            let mut next = Vec::new();
+            for c in &frontier {
+                for t in self.store.type_neighbours(c.id, sub).map_err(backend_error)? {
+                    if !seen.insert(t.id) {
+                        continue;
+                    }
+                    out.push(t.clone());
+                    next.push(t);
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        let out = std::rc::Rc::new(out);
+        self.types.insert((class.id, sub), out.clone());
+        Ok(out)
+    }
+
     /// Same-named methods up (`false`) and/or down (`true`) the hierarchy of a method's class.
     fn hierarchy_methods(&mut self, target: &Sym, directions: &[bool]) -> Result<Vec<(String, Sym)>, ErrorItem> {
         let mut out = Vec::new();
         if target.label == "Method" {
-            if let Some(class) = self.store.parent_of(target.id).map_err(backend_error)? {
+            if let Some(class) = self.parent(target.id)? {
                 let class_is_iface = is_interface(&class);
                 for &sub in directions {
-                    let mut seen: HashSet<i64> = HashSet::from([class.id]);
-                    let mut frontier = vec![class.clone()];
-                    for _ in 0..HIERARCHY_DEPTH {
-                        let mut next = Vec::new();
-                        for c in &frontier {
-                            for t in self.store.type_neighbours(c.id, sub).map_err(backend_error)? {
-                                if !seen.insert(t.id) {
-                                    continue;
-                                }
-                                for m in self.store.children_named(t.id, &target.name).map_err(backend_error)? {
-                                    if m.label == "Method" {
-                                        let kind = if class_is_iface || is_interface(&t) { "interface_dispatch" } else { "override_dispatch" };
-                                        out.push((kind.to_string(), Sym::of(&m)));
-                                    }
-                                }
-                                next.push(t);
+                    let types = self.type_closure(&class, sub)?;
+                    if types.is_empty() {
+                        continue;
+                    }
+                    // The same-named children of every type in one statement, then in the
+                    // walk's order (each type's in id order).
+                    let ids: Vec<i64> = types.iter().map(|t| t.id).collect();
+                    let mut by_parent: HashMap<i64, Vec<NodeRow>> = HashMap::new();
+                    for (parent, m) in self.store.children_named_of(&ids, &target.name).map_err(backend_error)? {
+                        by_parent.entry(parent).or_default().push(m);
+                    }
+                    for t in types.iter() {
+                        for m in by_parent.remove(&t.id).unwrap_or_default() {
+                            if m.label == "Method" {
+                                let kind = if class_is_iface || is_interface(t) { "interface_dispatch" } else { "override_dispatch" };
+                                out.push((kind.to_string(), Sym::of(&m)));
                             }
                         }
-                        if next.is_empty() {
-                            break;
-                        }
-                        frontier = next;
                     }
                 }
             }
         }
         Ok(out)
+    }
+
+    /// Whether `incoming(target)` would be non-empty, without reading the callers;
+    /// `direct` says whether the target itself has callers (known from a batch read).
+    fn has_incoming(&mut self, target: &Sym, direct: Option<bool>) -> Result<bool, ErrorItem> {
+        let direct = match direct {
+            Some(d) => d,
+            None => self.store.has_calls_into(target.id).map_err(backend_error)?,
+        };
+        if direct {
+            return Ok(true);
+        }
+        for (_, m) in self.dispatch_related(target)? {
+            if self.store.has_calls_into(m.id).map_err(backend_error)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Every edge into `target`: direct ones, and calls bound to a related method in the
@@ -223,7 +315,9 @@ impl<'a> Walker<'a> {
             sources.push((m.clone(), Some((kind, m))));
         }
         for (via, dispatch) in sources {
-            for e in self.store.calls_into(via.id).map_err(backend_error)? {
+            let edges = self.store.calls_into(via.id).map_err(backend_error)?;
+            self.prefetch(edges.iter().map(|e| e.src))?;
+            for e in edges {
                 if !seen.insert((e.src, e.line, e.col)) {
                     continue;
                 }
@@ -259,8 +353,7 @@ fn find_targets(
     symbol: &str,
 ) -> Result<Vec<Sym>, Envelope> {
     let symbol = symbol.trim();
-    let defs = store.nodes_in_file(path).map_err(|e| s.fail("Reading the index failed.", backend_error(e)))?;
-    let defs: Vec<NodeRow> = defs.into_iter().filter(|n| matches!(n.label.as_str(), "Class" | "Function" | "Method")).collect();
+    let defs = store.code_nodes_in_file(path).map_err(|e| s.fail("Reading the index failed.", backend_error(e)))?;
     let matches = |n: &NodeRow| {
         let sym = Sym::of(n);
         sym.name == symbol
@@ -505,8 +598,12 @@ pub fn trace_callers(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
         t.start.count("returnedCount", Some(returned));
         t.start.count("totalMatched", Some(total_direct));
         t.start.count("unresolvedCount", Some(unresolved_total));
-        let data = json!({"target": target_json, "count": returned, "returnedCount": returned, "items": items,
-                          "recursive": rec_json, "unresolved": unresolved, "unresolvedCount": unresolved_total});
+        // Large parts are moved in after `json!`, which would deep-copy them.
+        let mut data = json!({"target": target_json, "count": returned, "returnedCount": returned, "items": null,
+                              "recursive": null, "unresolved": null, "unresolvedCount": unresolved_total});
+        data["items"] = Value::Array(items);
+        data["recursive"] = rec_json;
+        data["unresolved"] = Value::Array(unresolved);
         return Envelope::ok(t.start.tool, summary, data, errors, t.start.meta);
     }
     t.start.count("returnedCount", Some(0));
@@ -548,26 +645,33 @@ fn path_to(nodes: &[RNode], mut i: usize) -> Vec<Value> {
 }
 
 /// Why a symbol looks like a public entry point (its evidence, named).
-fn entry_reasons(w: &mut Walker<'_>, sym: &Sym, has_callers: bool) -> Result<Vec<String>, ErrorItem> {
+/// Decorator names and exposing endpoints' frameworks of the recursion's nodes.
+#[derive(Default)]
+struct Evidence {
+    decorators: HashMap<i64, Vec<String>>,
+    exposed: HashMap<i64, Vec<Option<String>>>,
+}
+
+fn entry_reasons(w: &mut Walker<'_>, evidence: &Evidence, sym: &Sym, has_callers: bool) -> Result<Vec<String>, ErrorItem> {
     let prefix = lang_prefix(language_of(&sym.path));
     let mut reasons = Vec::new();
     if sym.label != "File" {
-        for (name, _) in w.store.decorators_of(sym.id).map_err(backend_error)? {
+        for name in evidence.decorators.get(&sym.id).into_iter().flatten() {
             if is_entry_annotation(&name) {
                 reasons.push(format!("{prefix}.method_annotation:@{name}"));
             }
         }
         if sym.label == "Method" {
-            if let Some(class) = w.store.parent_of(sym.id).map_err(backend_error)? {
-                for (name, _) in w.store.decorators_of(class.id).map_err(backend_error)? {
+            if let Some(class) = w.parent(sym.id)? {
+                for name in w.class_decorator_names(class.id)? {
                     if matches!(name.rsplit('.').next().unwrap_or(&name), "RestController" | "Controller" | "Component" | "Service" | "Resolver") {
                         reasons.push(format!("{prefix}.controller_annotation:@{name}"));
                     }
                 }
             }
         }
-        for e in w.store.exposed_by(sym.id).map_err(backend_error)? {
-            let fw = e.props.get("framework").and_then(Value::as_str).unwrap_or("endpoint");
+        for fw in evidence.exposed.get(&sym.id).into_iter().flatten() {
+            let fw = fw.as_deref().unwrap_or("endpoint");
             reasons.push(format!("{prefix}.endpoint_handler:{fw}"));
         }
         if matches!(sym.name.as_str(), "loader" | "action" | "clientLoader" | "clientAction") && is_route_file(&sym.path) {
@@ -619,17 +723,20 @@ fn recurse(
         index.insert(t.id, 0); // overloads share the root
     }
     let mut adjacency: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut adjacency_seen: HashSet<(String, String)> = HashSet::new();
     let mut cycles: Vec<Value> = Vec::new();
     let mut records: Vec<(usize, Value)> = Vec::new(); // (depth, classification record)
     let mut chains: BTreeMap<(String, String), (Value, Vec<Value>)> = BTreeMap::new();
     let mut edge_count = 0usize;
     let mut exhausted = false;
     let mut queue: VecDeque<usize> = VecDeque::from([0]);
+    let mut leaves: Vec<usize> = Vec::new();
     while let Some(i) = queue.pop_front() {
         if nodes[i].depth >= max_depth {
-            // The depth limit: only ask whether there is more.
-            let more = if i == 0 { false } else { !w.incoming(&nodes[i].sym.clone())?.is_empty() };
-            nodes[i].has_callers = more;
+            // The depth limit: only ask whether there is more (below, for all at once).
+            if i != 0 {
+                leaves.push(i);
+            }
             continue;
         }
         nodes[i].expanded = true;
@@ -644,16 +751,22 @@ fn recurse(
         for inc in incoming {
             edge_count += 1;
             let ckey = inc.caller.key();
-            let list = adjacency.entry(key.clone()).or_default();
-            if !list.contains(&ckey) {
-                list.push(ckey.clone());
+            if adjacency_seen.insert((key.clone(), ckey.clone())) {
+                adjacency.entry(key.clone()).or_default().push(ckey.clone());
             }
-            let mut record = caller_record(&inc, snippets, ws);
-            let m = record.as_object_mut().unwrap();
-            m.insert("symbol".into(), json!(inc.caller.display));
-            m.insert("depth".into(), json!(depth));
-            m.insert("calls".into(), json!({"path": nodes[i].sym.path, "symbol": nodes[i].sym.display}));
-            m.remove("callerSymbol");
+            // The record is only kept for a new node or an interface chain.
+            let wanted = inc.dispatch.is_some() || !index.contains_key(&inc.caller.id);
+            let record = if wanted {
+                let mut record = caller_record(&inc, snippets, ws);
+                let m = record.as_object_mut().unwrap();
+                m.insert("symbol".into(), json!(inc.caller.display));
+                m.insert("depth".into(), json!(depth));
+                m.insert("calls".into(), json!({"path": nodes[i].sym.path, "symbol": nodes[i].sym.display}));
+                m.remove("callerSymbol");
+                record
+            } else {
+                Value::Null
+            };
             if let Some((kind, bound)) = &inc.dispatch {
                 let chain = chains.entry((kind.clone(), bound.key())).or_insert_with(|| {
                     (
@@ -699,6 +812,21 @@ fn recurse(
             }
         }
     }
+    let leaf_ids: Vec<i64> = leaves.iter().map(|&i| nodes[i].sym.id).collect();
+    let called: HashSet<i64> = w.store.ids_with_calls_into(&leaf_ids).map_err(backend_error)?.into_iter().collect();
+    for &i in &leaves {
+        let sym = nodes[i].sym.clone();
+        nodes[i].has_callers = w.has_incoming(&sym, Some(called.contains(&sym.id)))?;
+    }
+    // Entry-point evidence of every node, read in two statements.
+    let ids: Vec<i64> = nodes.iter().skip(1).map(|n| n.sym.id).collect();
+    let mut evidence = Evidence::default();
+    for (id, name) in w.store.decorator_names_of(&ids).map_err(backend_error)? {
+        evidence.decorators.entry(id).or_default().push(name);
+    }
+    for (id, fw) in w.store.exposing_frameworks_of(&ids).map_err(backend_error)? {
+        evidence.exposed.entry(id).or_default().push(fw);
+    }
     // Leaves give the paths; nodes cut by the depth limit are `truncated`.
     let mut paths = Vec::new();
     let mut truncated = Vec::new();
@@ -706,7 +834,7 @@ fn recurse(
     let mut entry_nodes = HashSet::new();
     for (i, n) in nodes.iter().enumerate().skip(1) {
         if n.new_children == 0 {
-            paths.push(json!(path_to(&nodes, i)));
+            paths.push(Value::Array(path_to(&nodes, i)));
         }
         if !n.expanded && n.has_callers {
             truncated.push(json!({"key": n.sym.key(), "path": n.sym.path, "symbol": n.sym.display, "depth": n.depth}));
@@ -714,12 +842,14 @@ fn recurse(
     }
     for i in 1..nodes.len() {
         let (sym, has_callers, cut) = (nodes[i].sym.clone(), nodes[i].has_callers, !nodes[i].expanded && nodes[i].has_callers);
-        let reasons = entry_reasons(w, &sym, has_callers || cut)?;
+        let reasons = entry_reasons(w, &evidence, &sym, has_callers || cut)?;
         let evidence = reasons.iter().any(|r| !r.ends_with(".no_known_callers"));
         if evidence || !has_callers {
             entry_nodes.insert(i);
-            entries.push(json!({"key": sym.key(), "path": sym.path, "symbol": sym.display, "depth": nodes[i].depth,
-                                "reasons": reasons, "probable": evidence, "pathFromTarget": path_to(&nodes, i)}));
+            let mut entry = json!({"key": sym.key(), "path": sym.path, "symbol": sym.display, "depth": nodes[i].depth,
+                                   "reasons": reasons, "probable": evidence, "pathFromTarget": null});
+            entry["pathFromTarget"] = Value::Array(path_to(&nodes, i));
+            entries.push(entry);
         }
     }
     let node_count = nodes.len();
@@ -754,7 +884,7 @@ fn recurse(
                 let ni = r["__node"].as_u64().unwrap_or(0) as usize;
                 let m = r.as_object_mut().unwrap();
                 m.remove("__node");
-                m.insert("pathFromTarget".into(), json!(path_to(&nodes, ni)));
+                m.insert("pathFromTarget".into(), Value::Array(path_to(&nodes, ni)));
                 r
             })
             .collect()
@@ -766,34 +896,46 @@ fn recurse(
         .into_values()
         .map(|(mut head, callers)| {
             let implementation = head["implementation"].clone();
-            head["implementations"] = json!([implementation]);
-            head["callers"] = json!(callers.into_iter().take(CAP_CALLERS).collect::<Vec<_>>());
+            head["implementations"] = Value::Array(vec![implementation]);
+            head["callers"] = Value::Array(callers.into_iter().take(CAP_CALLERS).collect::<Vec<_>>());
             head
         })
         .collect();
-    let json = json!({
+    // Built with nulls, then the large parts moved in (`json!` would deep-copy them).
+    let root_json = node_json[0].clone();
+    let mut json = json!({
         "enabled": true,
-        "root": node_json[0],
+        "root": root_json,
         "maxDepth": max_depth,
         "maxDepthObserved": max_observed,
         "nodeCount": node_count,
         "edgeCount": edge_count,
         "pathCount": path_count,
-        "nodes": cap(node_json, CAP_NODES),
+        "nodes": null,
         "adjacency": adjacency,
-        "paths": cap(paths, CAP_PATHS),
-        "cycles": cap(cycles, CAP_CYCLES),
-        "truncated": cap(truncated, CAP_TRUNCATED),
-        "probableEntryPoints": cap(entries, CAP_ENTRY_POINTS),
+        "paths": null,
+        "cycles": null,
+        "truncated": null,
+        "probableEntryPoints": null,
         "classifications": {
             "summary": {"directCallerCount": direct_count, "indirectCallerCount": indirect_count,
                         "probablePublicEntryPointCount": probable_count, "implementationInterfaceChainCount": chain_count},
-            "directCallers": cap(direct_records, CAP_CALLERS),
-            "indirectCallers": cap(indirect_records, CAP_CALLERS),
-            "probablePublicEntryPoints": cap(entry_records, CAP_CALLERS),
-            "implementationInterfaceChain": cap(chain_json, CAP_CHAINS),
+            "directCallers": null,
+            "indirectCallers": null,
+            "probablePublicEntryPoints": null,
+            "implementationInterfaceChain": null,
         }
     });
+    json["nodes"] = Value::Array(cap(node_json, CAP_NODES));
+    json["paths"] = Value::Array(cap(paths, CAP_PATHS));
+    json["cycles"] = Value::Array(cap(cycles, CAP_CYCLES));
+    json["truncated"] = Value::Array(cap(truncated, CAP_TRUNCATED));
+    json["probableEntryPoints"] = Value::Array(cap(entries, CAP_ENTRY_POINTS));
+    let c = &mut json["classifications"];
+    c["directCallers"] = Value::Array(cap(direct_records, CAP_CALLERS));
+    c["indirectCallers"] = Value::Array(cap(indirect_records, CAP_CALLERS));
+    c["probablePublicEntryPoints"] = Value::Array(cap(entry_records, CAP_CALLERS));
+    c["implementationInterfaceChain"] = Value::Array(cap(chain_json, CAP_CHAINS));
     Ok(Recursion { json, pruned, direct_count, indirect_count })
 }
 

@@ -71,6 +71,20 @@ fn edge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CallEdgeRow> {
     })
 }
 
+/// A JSON array of ids, for `json_each`.
+fn id_list(ids: &[i64]) -> String {
+    let mut s = String::with_capacity(ids.len() * 8 + 2);
+    s.push('[');
+    for (i, id) in ids.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&id.to_string());
+    }
+    s.push(']');
+    s
+}
+
 /// `LIKE` pattern text with its wildcards escaped (escape character `\`).
 fn like_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
@@ -109,6 +123,16 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The class, function and method nodes of one file, in line order.
+    pub fn code_nodes_in_file(&self, path: &str) -> Result<Vec<NodeRow>> {
+        let mut st = self.conn().prepare_cached(
+            "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props
+             FROM nodes WHERE file_path = ?1 AND label IN ('Class', 'Function', 'Method') ORDER BY line_start, id",
+        )?;
+        let rows = st.query_map([path], node_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// `CALLS` and `REFERENCES` edges into `dst` (its callers), with their sites.
     pub fn calls_into(&self, dst: i64) -> Result<Vec<CallEdgeRow>> {
         let mut st = self.conn().prepare_cached(&format!(
@@ -116,6 +140,70 @@ impl Store {
              WHERE e.dst = ?1 AND e.type IN ('CALLS', 'REFERENCES') ORDER BY e.src, e.line, e.col"
         ))?;
         let rows = st.query_map([dst], edge_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Whether any `CALLS` or `REFERENCES` edge from an existing node points at `dst`.
+    pub fn has_calls_into(&self, dst: i64) -> Result<bool> {
+        let mut st = self.conn().prepare_cached(
+            "SELECT EXISTS(SELECT 1 FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = ?1 AND e.type IN ('CALLS', 'REFERENCES'))",
+        )?;
+        Ok(st.query_row([dst], |r| r.get(0))?)
+    }
+
+    /// The nodes with these ids (any order; missing ids are left out). One statement for
+    /// the whole list (`json_each` over the ids), instead of one per node.
+    pub fn nodes_by_ids(&self, ids: &[i64]) -> Result<Vec<NodeRow>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut st = self.conn().prepare_cached(
+            "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props
+             FROM nodes WHERE id IN (SELECT value FROM json_each(?1))",
+        )?;
+        let rows = st.query_map([id_list(ids)], node_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Which of `ids` have a `CALLS` or `REFERENCES` edge from an existing node
+    /// (`has_calls_into` for a list, in one statement).
+    pub fn ids_with_calls_into(&self, ids: &[i64]) -> Result<Vec<i64>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut st = self.conn().prepare_cached(
+            "SELECT j.value FROM json_each(?1) j
+             WHERE EXISTS(SELECT 1 FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = j.value AND e.type IN ('CALLS', 'REFERENCES'))",
+        )?;
+        let rows = st.query_map([id_list(ids)], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// `decorators_of` for a list: (node, decorator name), per node in line order.
+    pub fn decorator_names_of(&self, ids: &[i64]) -> Result<Vec<(i64, String)>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut st = self.conn().prepare_cached(
+            "SELECT e.dst, d.name FROM edges e JOIN nodes d ON d.id = e.src
+             WHERE e.dst IN (SELECT value FROM json_each(?1)) AND e.type = 'DECORATES' ORDER BY e.dst, d.line_start, d.id",
+        )?;
+        let rows = st.query_map([id_list(ids)], |r| Ok((r.get(0)?, r.get::<_, Option<String>>(1)?.unwrap_or_default())))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// `exposed_by` for a list: (handler node, the endpoint's `framework` when it is a
+    /// string), per node in edge order.
+    pub fn exposing_frameworks_of(&self, ids: &[i64]) -> Result<Vec<(i64, Option<String>)>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut st = self.conn().prepare_cached(
+            "SELECT e.dst, CASE WHEN json_type(n.props, '$.framework') = 'text' THEN json_extract(n.props, '$.framework') END
+             FROM edges e JOIN nodes n ON n.id = e.src
+             WHERE e.dst IN (SELECT value FROM json_each(?1)) AND e.type = 'EXPOSES' ORDER BY e.dst, e.id",
+        )?;
+        let rows = st.query_map([id_list(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -151,6 +239,21 @@ impl Store {
              FROM nodes WHERE name = ?2 AND parent = ?1",
         )?;
         let rows = st.query_map(params![parent, name], node_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// `children_named` for several parents in one statement: (parent, child), per parent
+    /// in id order. (The parents drive the join through `nodes(parent)`; `+name` keeps the
+    /// planner off `nodes(name)`, which is far worse for common method names.)
+    pub fn children_named_of(&self, parents: &[i64], name: &str) -> Result<Vec<(i64, NodeRow)>> {
+        if parents.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut st = self.conn().prepare_cached(
+            "SELECT n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props, n.parent
+             FROM json_each(?1) j CROSS JOIN nodes n WHERE n.parent = j.value AND +n.name = ?2 ORDER BY n.parent, n.id",
+        )?;
+        let rows = st.query_map(params![id_list(parents), name], |r| Ok((r.get(8)?, node_row(r)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
