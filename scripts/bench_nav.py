@@ -3,7 +3,8 @@
 
 Usage: python3 scripts/bench_nav.py [TREE ...] [--runs N] [--only LABEL,...]
   TREE      corpus trees under $NAVEGADOR_CORPUS (default ~/.cache/navegador-corpus),
-            laid out by ../shared/corpus/fetch.sh; default: jdk linux
+            laid out by ../shared/corpus/fetch.sh; default: jdk linux; `spring-endpoints`
+            generates a Spring tree with 5,000 endpoints (the corpora have none)
   --runs N  timed passes over each sample (default 1); passed to the example
   --only    run only the cases whose label starts with one of these (e.g. find_symbol)
 
@@ -46,6 +47,26 @@ def ingest(tree, db):
     print(f"# ingest took {time.time() - t:.0f}s", flush=True)
 
 
+def spring_endpoints(controllers=100, per=50):
+    """A generated Spring tree with controllers x per endpoints (the corpora have none), in
+    the bench cache: `spring-endpoints` as a TREE name."""
+    root = os.path.join(CACHE, "spring-endpoints")
+    src = os.path.join(root, "src", "main", "java", "demo")
+    os.makedirs(src, exist_ok=True)
+    verbs = ["GetMapping", "PostMapping", "PutMapping", "DeleteMapping"]
+    for c in range(controllers):
+        lines = ["package demo;", "import org.springframework.web.bind.annotation.*;", "@RestController",
+                 f'@RequestMapping("/api/c{c}")', f"public class C{c}Controller {{"]
+        for m in range(per):
+            lines.append(f'    @{verbs[m % 4]}("/items/{{id}}/m{m}")')
+            lines.append(f"    public String m{m}(long id) {{ return helper{m}(id); }}")
+            lines.append(f'    private String helper{m}(long id) {{ return "x"; }}')
+        lines.append("}")
+        with open(os.path.join(src, f"C{c}Controller.java"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+    return root
+
+
 def main():
     args = sys.argv[1:]
     extra = []
@@ -61,7 +82,7 @@ def main():
     trees = trees or ["jdk", "linux"]
     subprocess.run(["cargo", "build", "--release", "-p", "navegador-nav", "--example", "bench"], cwd=ROOT, check=True)
     for name in trees:
-        tree = os.path.join(CORPUS, name)
+        tree = spring_endpoints() if name == "spring-endpoints" else os.path.join(CORPUS, name)
         if not os.path.isdir(tree):
             sys.exit(f"no tree {tree}: run ../shared/corpus/fetch.sh first")
         db = os.path.join(CACHE, f"{name}.db")
