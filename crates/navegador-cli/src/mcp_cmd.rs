@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use navegador_mcp::{create_mcp_server, HttpOptions, ServerOptions};
+use navegador_mcp::{create_mcp_server, ServerOptions};
 
 use crate::db;
-use crate::mcp_serve::{serve, ToolNames, Transport};
+use crate::mcp_serve::{serve, HttpArgs, ToolNames, Transport};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -23,27 +23,11 @@ pub struct Args {
     max_query_complexity: u64,
     #[arg(long, value_enum, default_value = "stdio")]
     transport: Transport,
-    /// Address to bind (streamable-http). A non-loopback address requires --auth-token.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: String,
-    /// Port to bind (streamable-http); 0 picks a free one (printed on stderr).
-    #[arg(long, default_value_t = 8000)]
-    port: u16,
-    /// Endpoint path (streamable-http).
-    #[arg(long, default_value = "/mcp")]
-    path: String,
     /// The only tree the server reads or indexes; tool paths are relative to it.
     #[arg(long, value_name = "DIR", default_value = ".")]
     workspace_root: PathBuf,
-    /// Require `Authorization: Bearer TOKEN` on every HTTP request.
-    #[arg(long, env = "NAVEGADOR_AUTH_TOKEN", hide_env_values = true)]
-    auth_token: Option<String>,
-    /// Another accepted Host header value (streamable-http); repeatable.
-    #[arg(long = "allowed-host", value_name = "HOST")]
-    allowed_hosts: Vec<String>,
-    /// Another accepted browser Origin, e.g. https://app.example.com:443; repeatable.
-    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
-    allowed_origins: Vec<String>,
+    #[command(flatten)]
+    http: HttpArgs,
     /// Do not index the workspace on start nor watch it (agents call `ingest` themselves).
     #[arg(long)]
     no_watch: bool,
@@ -67,15 +51,6 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     opts.live = !a.no_watch && !a.read_only;
     opts.tool_names = a.tool_names.style();
     let server = create_mcp_server(opts);
-    let http = HttpOptions {
-        host: a.host,
-        port: a.port,
-        path: a.path,
-        auth_token: a.auth_token,
-        allowed_hosts: a.allowed_hosts,
-        allowed_origins: a.allowed_origins,
-        ..HttpOptions::default()
-    };
-    serve(server, a.transport, http)?;
+    serve(server, a.transport, a.http.options())?;
     Ok(ExitCode::SUCCESS)
 }

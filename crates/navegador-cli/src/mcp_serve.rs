@@ -27,6 +27,43 @@ impl ToolNames {
     }
 }
 
+/// How to listen with `--transport streamable-http` (shared by both servers' command lines).
+#[derive(clap::Args)]
+pub struct HttpArgs {
+    /// Address to bind (streamable-http). A non-loopback address requires --auth-token.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port to bind (streamable-http); 0 picks a free one (printed on stderr).
+    #[arg(long, default_value_t = 8000)]
+    port: u16,
+    /// Endpoint path (streamable-http).
+    #[arg(long, default_value = "/mcp")]
+    path: String,
+    /// Require `Authorization: Bearer TOKEN` on every HTTP request.
+    #[arg(long, env = "NAVEGADOR_AUTH_TOKEN", hide_env_values = true)]
+    auth_token: Option<String>,
+    /// Another accepted Host header value (streamable-http); repeatable.
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    allowed_hosts: Vec<String>,
+    /// Another accepted browser Origin, e.g. https://app.example.com:443; repeatable.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    allowed_origins: Vec<String>,
+}
+
+impl HttpArgs {
+    pub fn options(self) -> HttpOptions {
+        HttpOptions {
+            host: self.host,
+            port: self.port,
+            path: self.path,
+            auth_token: self.auth_token,
+            allowed_hosts: self.allowed_hosts,
+            allowed_origins: self.allowed_origins,
+            ..HttpOptions::default()
+        }
+    }
+}
+
 /// Runs `server` until the client disconnects (stdio) or a shutdown signal (HTTP).
 pub fn serve(server: NavegadorServer, transport: Transport, http: HttpOptions) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;

@@ -11,9 +11,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Parser;
-use navegador_mcp::{create_mcp_server, HttpOptions, ServerOptions};
+use navegador_mcp::{create_mcp_server, ServerOptions};
 
-use mcp_serve::{serve, ToolNames, Transport};
+use mcp_serve::{serve, HttpArgs, ToolNames, Transport};
 
 /// Code navigation tools (code.find_symbol, code.inspect_tree, code.list_endpoints,
 /// code.search_text, code.trace_symbol, code.trace_callers) over MCP.
@@ -22,15 +22,8 @@ use mcp_serve::{serve, ToolNames, Transport};
 struct Args {
     #[arg(long, value_enum, default_value = "stdio")]
     transport: Transport,
-    /// Address to bind (streamable-http). A non-loopback address requires --auth-token.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: String,
-    /// Port to bind (streamable-http); 0 picks a free one (printed on stderr).
-    #[arg(long, default_value_t = 8000)]
-    port: u16,
-    /// Endpoint path (streamable-http).
-    #[arg(long, default_value = "/mcp")]
-    path: String,
+    #[command(flatten)]
+    http: HttpArgs,
     /// The workspace to analyze (default: the current directory).
     #[arg(long, env = "NAVIGATION_MCP_WORKSPACE_ROOT", value_name = "DIR")]
     workspace_root: Option<PathBuf>,
@@ -43,12 +36,6 @@ struct Args {
     /// Answer from the existing index only: do not index on start nor watch the files.
     #[arg(long)]
     no_watch: bool,
-    /// Require `Authorization: Bearer TOKEN` on every HTTP request.
-    #[arg(long, env = "NAVEGADOR_AUTH_TOKEN", hide_env_values = true)]
-    auth_token: Option<String>,
-    /// Another accepted Host header value (streamable-http); repeatable.
-    #[arg(long = "allowed-host", value_name = "HOST")]
-    allowed_hosts: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -82,13 +69,5 @@ fn run(a: Args) -> anyhow::Result<()> {
     opts.tool_names = a.tool_names.style();
     opts.live = !a.no_watch;
     let server = create_mcp_server(opts);
-    let http = HttpOptions {
-        host: a.host,
-        port: a.port,
-        path: a.path,
-        auth_token: a.auth_token,
-        allowed_hosts: a.allowed_hosts,
-        ..HttpOptions::default()
-    };
-    serve(server, a.transport, http)
+    serve(server, a.transport, a.http.options())
 }

@@ -76,6 +76,23 @@ impl Language {
     }
 }
 
+/// Every web framework whose endpoints the index finds (the `code.*` tools' `framework`
+/// enum, in its published order), with the language it implies when a request names the
+/// framework but no language. Express also runs on TypeScript; its endpoints carry their
+/// file's language.
+pub const FRAMEWORKS: [(&str, &str); 10] = [
+    ("react-router", "typescript"),
+    ("spring", "java"),
+    ("express", "javascript"),
+    ("nestjs", "typescript"),
+    ("fastapi", "python"),
+    ("flask", "python"),
+    ("django", "python"),
+    ("net-http", "go"),
+    ("gin", "go"),
+    ("chi", "go"),
+];
+
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

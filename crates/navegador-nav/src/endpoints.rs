@@ -22,10 +22,7 @@ pub fn list_endpoints(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     let kind = s.args.enum_or("kind", &["any", "graphql", "rest", "route"], "any");
     let limit = s.args.int("limit", 50, 1, 200) as usize;
     s.detection(language.as_deref(), framework.as_deref());
-    if let Err(e) = s.check() {
-        return e;
-    }
-    let scope = match s.scope(cx.workspace, path.as_deref()) {
+    let scope = match s.ready(cx.workspace, path.as_deref()) {
         Ok(r) => r,
         Err(e) => return e,
     };

@@ -39,10 +39,7 @@ pub fn search_text(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     let context = s.args.int("context", 1, 0, 10) as usize;
     let limit = s.args.int("limit", 50, 1, 200) as usize;
     s.detection(language.as_deref(), framework.as_deref());
-    if let Err(e) = s.check() {
-        return e;
-    }
-    let scope = match s.scope(cx.workspace, path.as_deref()) {
+    let scope = match s.ready(cx.workspace, path.as_deref()) {
         Ok(r) => r,
         Err(e) => return e,
     };
@@ -102,10 +99,7 @@ pub fn inspect_tree(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     let include_hidden = s.args.bool("include_hidden", false);
     s.meta.detection.insert("includeHidden".into(), json!(include_hidden.to_string()));
     s.meta.detection.insert("stats".into(), json!(include_stats.to_string()));
-    if let Err(e) = s.check() {
-        return e;
-    }
-    let scope = match s.scope(cx.workspace, path.as_deref()) {
+    let scope = match s.ready(cx.workspace, path.as_deref()) {
         Ok(r) => r,
         Err(e) => return e,
     };

@@ -134,6 +134,12 @@ impl<'a> Start<'a> {
         self.args.finish().map_err(|e| self.fail("Request validation failed.", e))
     }
 
+    /// `check` then `scope`: the common start of the tools that take an optional `path`.
+    pub fn ready(&mut self, ws: &Workspace, path: Option<&str>) -> Result<workspace::Resolved, Envelope> {
+        self.check()?;
+        self.scope(ws, path)
+    }
+
     /// Resolves a path argument (or the root when absent) and records it in `meta`.
     pub fn scope(&mut self, ws: &Workspace, path: Option<&str>) -> Result<workspace::Resolved, Envelope> {
         let r = match path {

@@ -37,10 +37,7 @@ pub fn find_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     let path = s.args.optional_str("path");
     let limit = s.args.int("limit", 50, 1, 200) as usize;
     s.detection(language.as_deref(), framework.as_deref());
-    if let Err(e) = s.check() {
-        return e;
-    }
-    let scope = match s.scope(cx.workspace, path.as_deref()) {
+    let scope = match s.ready(cx.workspace, path.as_deref()) {
         Ok(r) => r,
         Err(e) => return e,
     };

@@ -127,19 +127,8 @@ pub const LANGUAGES: &[(&str, &[&str])] = &[
     ("c", &["c", "h"]),
 ];
 
-/// The `framework` values and the language each implies when `language` is not given.
-pub const FRAMEWORKS: &[(&str, &str)] = &[
-    ("react-router", "typescript"),
-    ("spring", "java"),
-    ("express", "javascript"),
-    ("nestjs", "typescript"),
-    ("fastapi", "python"),
-    ("flask", "python"),
-    ("django", "python"),
-    ("net-http", "go"),
-    ("gin", "go"),
-    ("chi", "go"),
-];
+/// The `framework` values and the language each implies (`navegador_model::FRAMEWORKS`).
+pub use navegador_model::FRAMEWORKS;
 
 pub fn language_names() -> Vec<&'static str> {
     LANGUAGES.iter().map(|(l, _)| *l).collect()

@@ -134,13 +134,31 @@ pub struct Stats {
     pub skipped: Vec<(String, String)>,
 }
 
+/// Switches to WAL. Changing the journal mode needs the file to itself and SQLite answers
+/// BUSY at once (no busy handler) while another connection holds it, e.g. a second server
+/// creating the same new file: retry for up to 10 s.
+fn wal_mode(conn: &Connection) -> rusqlite::Result<()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(e.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            other => return other,
+        }
+    }
+}
+
 impl Store {
     /// Opens (creating if needed) a graph database, checking its schema version.
     pub fn open(path: &Path) -> Result<Store> {
         let open_err = |source| StoreError::Open { path: path.to_path_buf(), source };
         let conn = Connection::open(path).map_err(open_err)?;
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(open_err)?;
+        wal_mode(&conn).map_err(open_err)?;
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(open_err)?;
         conn.pragma_update(None, "cache_size", -256_000).map_err(open_err)?;
         conn.pragma_update(None, "mmap_size", 256_i64 << 20).map_err(open_err)?;
@@ -192,23 +210,35 @@ impl Store {
             }
             Some(found) => Err(StoreError::SchemaMismatch { path: self.path.clone(), found, expected: VERSION }),
             None => {
-                let tables: i64 =
-                    self.conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table'", [], |r| r.get(0))?;
-                if tables > 0 {
-                    return Err(StoreError::NotOurs { path: self.path.clone() });
-                }
-                self.conn.execute_batch(SCHEMA)?;
-                self.conn.execute_batch(FTS_TRIGGERS)?;
-                for (name, on) in INDEXES {
-                    self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
-                }
-                self.conn.execute(
-                    "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
-                    [VERSION.to_string()],
-                )?;
-                Ok(())
+                // Create the schema in one write transaction, deciding under its lock: two
+                // processes opening a new file at once (two servers on one workspace) must
+                // not see each other's half-made schema.
+                self.conn.execute_batch("BEGIN IMMEDIATE")?;
+                let made = self.init_schema_locked();
+                self.conn.execute_batch(if made.is_ok() { "COMMIT" } else { "ROLLBACK" })?;
+                made
             }
         }
+    }
+
+    /// The schema check and creation of a new file, inside `BEGIN IMMEDIATE`.
+    fn init_schema_locked(&self) -> Result<()> {
+        match self.schema_version()? {
+            Some(VERSION) => return Ok(()), // another process made it while we waited
+            Some(found) => return Err(StoreError::SchemaMismatch { path: self.path.clone(), found, expected: VERSION }),
+            None => {}
+        }
+        let tables: i64 = self.conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table'", [], |r| r.get(0))?;
+        if tables > 0 {
+            return Err(StoreError::NotOurs { path: self.path.clone() });
+        }
+        self.conn.execute_batch(SCHEMA)?;
+        self.conn.execute_batch(FTS_TRIGGERS)?;
+        for (name, on) in INDEXES {
+            self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
+        }
+        self.conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?1)", [VERSION.to_string()])?;
+        Ok(())
     }
 
     /// Drops everything and recreates an empty schema (used after a schema mismatch with

@@ -84,3 +84,23 @@ fn failed_write_rolls_back() {
     assert!(r.is_err());
     assert!(s.node_ids(None).unwrap().is_empty());
 }
+
+/// Several processes (here threads with their own connections) creating the same new graph
+/// file at once all succeed: the schema is made in one write transaction, decided under its
+/// lock, so no opener sees another's half-made schema ("not a navegador graph").
+#[test]
+fn concurrent_first_opens_of_a_new_file_all_succeed() {
+    for _ in 0..20 {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("graph.db");
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let db = db.clone();
+                std::thread::spawn(move || navegador_store::Store::open(&db).map(|_| ()).map_err(|e| e.to_string()))
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap().unwrap();
+        }
+    }
+}

@@ -67,21 +67,8 @@ pub struct EndpointFact {
     pub handler: Handler,
 }
 
-/// Every `framework` value, with the language it implies when a request names the framework
-/// but no language (`code.*` detection). Express also runs on TypeScript; its endpoints
-/// carry their file's language.
-pub const FRAMEWORKS: [(&str, &str); 10] = [
-    ("spring", "java"),
-    ("react-router", "typescript"),
-    ("express", "javascript"),
-    ("nestjs", "typescript"),
-    ("fastapi", "python"),
-    ("flask", "python"),
-    ("django", "python"),
-    ("net-http", "go"),
-    ("gin", "go"),
-    ("chi", "go"),
-];
+/// Every `framework` value with the language it implies (the vocabulary lives in the model).
+pub use navegador_model::FRAMEWORKS;
 
 /// The per-file detectors that apply to this file (cheap gates first), run in order.
 pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
