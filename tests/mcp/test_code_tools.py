@@ -250,6 +250,12 @@ def test_answers_follow_file_edits(tmp_path):
         after = await call(c, "code.trace_callers", {"path": "web/app/lib/api.ts", "symbol": "request"})
         assert sorted(i["caller"] for i in after["data"]["items"]) == ["brandNew", "fetchOrder"]
 
+        # Saves right before each call, many times over: each answer sees its save.
+        for i in range(8):
+            api.write_text(api.read_text() + f"\nexport function rapid{i}() {{\n  return request('/r{i}');\n}}\n")
+            env = await call(c, "code.find_symbol", {"symbol": f"rapid{i}"})
+            assert env["data"]["totalMatched"] == 1, (i, env)
+
         (root / "py" / "app.py").unlink()
         env = await call(c, "code.find_symbol", {"symbol": "helper"})
         assert env["data"]["totalMatched"] == 0, env

@@ -6,8 +6,12 @@
 //! in that call's answer. While the first index is being built, tools answer from what is
 //! committed and say the index is incomplete.
 //!
-//! Where no watcher can be set up (inotify limits, unsupported filesystems), every graph
-//! answer runs the incremental ingest's change check instead (a walk and a stat per file).
+//! The watcher reports changes asynchronously, so before each graph answer the server creates
+//! a barrier file under `.navegador/sync/` and waits (at most 200 ms) until the watcher
+//! reports it: events arrive in order, so every change made before the call has been counted
+//! by then. Where no watcher can be set up (inotify limits, unsupported filesystems), every
+//! graph answer runs the incremental ingest's change check instead (a walk and a stat per
+//! file).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -37,6 +41,12 @@ pub struct LiveIndex {
     watching: AtomicBool,
     last_error: Mutex<Option<String>>,
     watcher: Mutex<Option<RecommendedWatcher>>,
+    /// Barrier files (`.navegador/sync/<n>`): the number of the last one created and the
+    /// highest one the watcher has reported. Events arrive in order, so once the watcher
+    /// reports barrier n, every change made before it was created has been counted.
+    barrier_sent: AtomicU64,
+    barrier_seen: AtomicU64,
+    barrier_dir: PathBuf,
 }
 
 /// True for paths whose change can alter the graph (not our own files, not ignored trees).
@@ -58,6 +68,9 @@ impl LiveIndex {
             watching: AtomicBool::new(false),
             last_error: Mutex::new(None),
             watcher: Mutex::new(None),
+            barrier_sent: AtomicU64::new(0),
+            barrier_seen: AtomicU64::new(0),
+            barrier_dir: root.join(".navegador").join("sync"),
         });
         live.watch();
         let bg = live.clone();
@@ -74,10 +87,20 @@ impl LiveIndex {
     fn watch(self: &Arc<Self>) {
         let weak = Arc::downgrade(self);
         let root = self.root.clone();
+        let barriers = self.barrier_dir.clone();
+        // Made before the watch starts, so the recursive watch covers it from the start.
+        let barriers_ok = std::fs::create_dir_all(&barriers).is_ok();
         let handler = move |res: notify::Result<notify::Event>| {
             let Some(live) = weak.upgrade() else { return };
             match res {
                 Ok(ev) => {
+                    for p in &ev.paths {
+                        if p.parent() == Some(barriers.as_path()) {
+                            if let Some(n) = p.file_name().and_then(|n| n.to_str()).and_then(|n| n.parse::<u64>().ok()) {
+                                live.barrier_seen.fetch_max(n, Ordering::SeqCst);
+                            }
+                        }
+                    }
                     if matches!(ev.kind, EventKind::Access(_)) {
                         return;
                     }
@@ -95,6 +118,9 @@ impl LiveIndex {
             Ok(w) => {
                 *self.watcher.lock().unwrap() = Some(w);
                 self.watching.store(true, Ordering::SeqCst);
+                if !barriers_ok {
+                    tracing::warn!("cannot create {}; a change made just before a call may be seen one call late", self.barrier_dir.display());
+                }
             }
             Err(e) => tracing::warn!(
                 "cannot watch {}: {e}; every graph answer will check for changed files first (raise fs.inotify.max_user_watches to watch)",
@@ -139,11 +165,30 @@ impl LiveIndex {
         if !self.complete.load(Ordering::SeqCst) {
             return Freshness { complete: false };
         }
+        if self.watching.load(Ordering::SeqCst) {
+            self.sync_with_watcher();
+        }
         let stale = !self.watching.load(Ordering::SeqCst) || self.indexed.load(Ordering::SeqCst) < self.changes.load(Ordering::SeqCst);
         if stale {
             self.refresh();
         }
         Freshness { complete: true }
+    }
+
+    /// Waits (at most 200 ms) until the watcher has reported every change made before this
+    /// call: it creates a barrier file and waits for the watcher to report it; events come
+    /// in order, so a file saved before the call has been counted by then.
+    fn sync_with_watcher(&self) {
+        let n = self.barrier_sent.fetch_add(1, Ordering::SeqCst) + 1;
+        let file = self.barrier_dir.join(n.to_string());
+        if std::fs::write(&file, b"").is_err() {
+            return;
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
+        while self.barrier_seen.load(Ordering::SeqCst) < n && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        let _ = std::fs::remove_file(&file);
     }
 
     /// The last indexing error, if the last attempt failed.
