@@ -103,15 +103,21 @@ fn render(store: &Store) -> String {
 
 #[test]
 fn resolved_graphs_match_golden_files() {
+    check_goldens(projects(), "graph", render);
+}
+
+/// Indexes each fixture project and compares `render` of its graph with the golden file
+/// beside it (extension `ext`); `UPDATE_GOLDEN=1` rewrites them.
+fn check_goldens(fixtures: Vec<PathBuf>, ext: &str, render: fn(&Store) -> String) {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let mut failures = Vec::new();
-    for p in projects() {
+    for p in fixtures {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().join("ws");
         write_tree(&root, &parse_fixture(&std::fs::read_to_string(&p).unwrap()));
         let store = index(&root, &tmp.path().join("g.db"));
         let got = render(&store);
-        let golden = p.with_extension("graph");
+        let golden = p.with_extension(ext);
         if update {
             std::fs::write(&golden, &got).unwrap();
             continue;
@@ -243,7 +249,6 @@ fn render_endpoints(store: &Store) -> String {
 /// with `NAME.endpoints` (`UPDATE_GOLDEN=1` rewrites).
 #[test]
 fn endpoints_match_golden_files() {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/endpoints");
     let mut fixtures: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -252,24 +257,7 @@ fn endpoints_match_golden_files() {
         .collect();
     fixtures.sort();
     assert!(fixtures.len() >= 10, "fixtures missing in {}", dir.display());
-    let mut failures = Vec::new();
-    for p in fixtures {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().join("ws");
-        write_tree(&root, &parse_fixture(&std::fs::read_to_string(&p).unwrap()));
-        let store = index(&root, &tmp.path().join("g.db"));
-        let got = render_endpoints(&store);
-        let golden = p.with_extension("endpoints");
-        if update {
-            std::fs::write(&golden, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&golden).unwrap_or_default();
-        if want != got {
-            failures.push(format!("--- {}\n{}+++ got\n{}", golden.display(), want, got));
-        }
-    }
-    assert!(failures.is_empty(), "golden mismatch (UPDATE_GOLDEN=1 to accept):\n{}", failures.join("\n"));
+    check_goldens(fixtures, "endpoints", render_endpoints);
 }
 
 /// Cypher sees endpoints and their handlers: `(:Endpoint)-[:EXPOSES]->(handler)`.
