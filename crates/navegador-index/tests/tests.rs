@@ -50,7 +50,7 @@ fn index(root: &Path, db: &Path) -> Store {
 
 /// The resolved part of a graph as sorted text lines.
 fn render(store: &Store) -> String {
-    let conn = store.conn();
+    let conn = store.sqlite_conn().expect("a SQLite graph file");
     let key = "coalesce(n.qualified_name, n.name)";
     let mut st = conn
         .prepare(&format!(
@@ -211,7 +211,7 @@ fn bad_input_is_skipped_with_reasons() {
     #[cfg(unix)]
     assert!(reason("pkg/outside.py").unwrap().contains("symlink"), "{:?}", report.skipped);
     let names: Vec<String> = {
-        let mut st = store.conn().prepare("SELECT name FROM nodes WHERE label = 'Function' ORDER BY name").unwrap();
+        let mut st = store.sqlite_conn().unwrap().prepare("SELECT name FROM nodes WHERE label = 'Function' ORDER BY name").unwrap();
         st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
     };
     // Valid facts of damaged files survive; ignored trees are never read.

@@ -90,7 +90,7 @@ fn main() {
     let cx = Context { workspace: &ws, store: Some(&store), index_complete: true };
 
     let t0 = Instant::now();
-    let conn = store.conn();
+    let conn = store.sqlite_conn().expect("a SQLite graph file");
     let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
     let (n_nodes, n_edges, n_files) =
         (count("SELECT count(*) FROM nodes"), count("SELECT count(*) FROM edges"), count("SELECT count(*) FROM files"));

@@ -57,7 +57,7 @@ pub fn call(tool: &str, args: &Map<String, Value>, cx: &Context<'_>) -> Envelope
     // answer, and the WAL read lock taken once instead of once per statement. (The
     // one-statement answers skip it: BEGIN/COMMIT would cost more than it saves.)
     let traces = matches!(canonical(tool), Some("code.trace_callers" | "code.trace_symbol"));
-    let _snapshot = if traces { cx.store.and_then(ReadSnapshot::begin) } else { None };
+    let _snapshot = if traces { cx.store.and_then(Store::snapshot) } else { None };
     match canonical(tool) {
         Some("code.find_symbol") => symbols::find_symbol(args, cx),
         Some("code.inspect_tree") => files::inspect_tree(args, cx),
@@ -72,28 +72,6 @@ pub fn call(tool: &str, args: &Map<String, Value>, cx: &Context<'_>) -> Envelope
             json!({}),
             Meta::default(),
         ),
-    }
-}
-
-/// A read transaction on the store's connection, ended when dropped; only begun when no
-/// transaction is open already (the caller's own stays untouched).
-struct ReadSnapshot<'a>(&'a Store);
-
-impl<'a> ReadSnapshot<'a> {
-    fn begin(store: &'a Store) -> Option<Self> {
-        let conn = store.conn();
-        let begun = conn.is_autocommit() && conn.prepare_cached("BEGIN DEFERRED").and_then(|mut st| st.execute([])).is_ok();
-        begun.then_some(ReadSnapshot(store))
-    }
-}
-
-impl Drop for ReadSnapshot<'_> {
-    fn drop(&mut self) {
-        let conn = self.0.conn();
-        if conn.prepare_cached("COMMIT").and_then(|mut st| st.execute([])).is_err() && !conn.is_autocommit() {
-            // Never leave the connection inside a stale snapshot.
-            let _ = conn.execute_batch("ROLLBACK");
-        }
     }
 }
 

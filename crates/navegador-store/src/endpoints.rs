@@ -2,7 +2,7 @@
 //! and the writes the ingest's endpoint passes need. Detection itself lives in
 //! `navegador-index/src/endpoints/`.
 
-use rusqlite::params;
+use crate::db::params;
 
 use crate::sqlite::{node_row, IngestTx, NodeRow, SymbolRow};
 use crate::{Result, Store};
@@ -41,16 +41,16 @@ impl Store {
                       WHERE e.src = n.id AND e.type = 'EXPOSES' ORDER BY h.id LIMIT 1)
              FROM nodes n WHERE n.label = 'Endpoint'",
         )?;
-        let rows = st.query_map([], |r| {
+        let rows = st.query_map(params![], |r| {
             Ok(EndpointRow {
-                name: r.get::<_, Option<String>>(0)?.unwrap_or_default(),
-                kind: r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+                name: r.get::<Option<String>>(0)?.unwrap_or_default(),
+                kind: r.get::<Option<String>>(1)?.unwrap_or_default(),
                 method: r.get(2)?,
                 path: r.get(3)?,
-                file: r.get::<_, Option<String>>(4)?.unwrap_or_default(),
-                line: r.get::<_, Option<u32>>(5)?.unwrap_or(0),
-                language: r.get::<_, Option<String>>(6)?.unwrap_or_default(),
-                framework: r.get::<_, Option<String>>(7)?.unwrap_or_default(),
+                file: r.get::<Option<String>>(4)?.unwrap_or_default(),
+                line: r.get::<Option<u32>>(5)?.unwrap_or(0),
+                language: r.get::<Option<String>>(6)?.unwrap_or_default(),
+                framework: r.get::<Option<String>>(7)?.unwrap_or_default(),
                 handler: r.get(8)?,
             })
         })?;
@@ -68,7 +68,7 @@ impl IngestTx<'_> {
     /// Every Endpoint node.
     pub fn endpoint_nodes(&self) -> Result<Vec<NodeRow>> {
         let mut st = self.tx.prepare(&format!("SELECT {NODE_COLS} FROM nodes n WHERE n.label = 'Endpoint' ORDER BY n.id"))?;
-        let rows = st.query_map([], node_row)?;
+        let rows = st.query_map(params![], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -78,9 +78,9 @@ impl IngestTx<'_> {
         let mut b = self.tx.prepare_cached("DELETE FROM edges WHERE dst = ?1")?;
         let mut c = self.tx.prepare_cached("DELETE FROM nodes WHERE id = ?1 AND label = 'Endpoint'")?;
         for id in ids {
-            a.execute([id])?;
-            b.execute([id])?;
-            c.execute([id])?;
+            a.execute(params![id])?;
+            b.execute(params![id])?;
+            c.execute(params![id])?;
         }
         Ok(())
     }
@@ -88,7 +88,7 @@ impl IngestTx<'_> {
     /// Every `EXPOSES` edge: (endpoint, handler, resolution).
     pub fn exposes_edges(&self) -> Result<Vec<(i64, i64, Option<String>)>> {
         let mut st = self.tx.prepare("SELECT src, dst, resolution FROM edges WHERE type = 'EXPOSES'")?;
-        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -104,26 +104,26 @@ impl IngestTx<'_> {
         let mut st = self.tx.prepare_cached(
             "SELECT id, label, name, qualified_name, file_path, parent,
                     json_extract(props, '$.kind'), json_extract(props, '$.class_name'),
-                    coalesce(json_extract(props, '$.is_exported'), 0),
-                    coalesce(json_extract(props, '$.is_default_export'), 0), line_start
+                    json_type(props, '$.is_exported') = 'true',
+                    json_type(props, '$.is_default_export') = 'true', line_start
              FROM nodes WHERE file_path = ?1 AND label IN ('Class', 'Function', 'Method', 'Variable')
              ORDER BY line_start, id",
         )?;
-        let rows = st.query_map([path], |r| {
+        let rows = st.query_map(params![path], |r| {
             let label: String = r.get(1)?;
             let row = SymbolRow {
                 id: r.get(0)?,
                 label: navegador_model::Label::parse(&label).unwrap_or(navegador_model::Label::Variable),
                 name: r.get(2)?,
-                qualified_name: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+                qualified_name: r.get::<Option<String>>(3)?.unwrap_or_default(),
                 file_path: r.get(4)?,
                 parent: r.get(5)?,
                 kind: r.get(6)?,
                 class_name: r.get(7)?,
-                is_exported: r.get::<_, i64>(8)? != 0,
-                is_default_export: r.get::<_, i64>(9)? != 0,
+                is_exported: r.get::<Option<bool>>(8)?.unwrap_or(false),
+                is_default_export: r.get::<Option<bool>>(9)?.unwrap_or(false),
             };
-            Ok((row, r.get::<_, Option<u32>>(10)?.unwrap_or(0)))
+            Ok((row, r.get::<Option<u32>>(10)?.unwrap_or(0)))
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
@@ -134,7 +134,7 @@ impl IngestTx<'_> {
             "SELECT id, coalesce(json_extract(props, '$.module'), ''), json_extract(props, '$.imported'), json_extract(props, '$.alias')
              FROM nodes WHERE file_path = ?1 AND label = 'Import' ORDER BY line_start, id",
         )?;
-        let rows = st.query_map([path], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let rows = st.query_map(params![path], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -144,7 +144,7 @@ impl IngestTx<'_> {
             "SELECT {NODE_COLS} FROM edges e JOIN nodes n ON n.id = e.dst
              WHERE e.src = ?1 AND e.type = 'IMPORTS' AND e.resolution IS NOT NULL ORDER BY n.id"
         ))?;
-        let rows = st.query_map([src], node_row)?;
+        let rows = st.query_map(params![src], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -155,7 +155,7 @@ impl IngestTx<'_> {
             "SELECT r.line, r.name, e.dst, e.resolution FROM refs r JOIN edges e ON e.ref_id = r.id
              WHERE r.file_path = ?1 AND e.resolution IS NOT NULL ORDER BY r.line, r.name, e.dst",
         )?;
-        let rows = st.query_map([file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let rows = st.query_map(params![file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }

@@ -20,8 +20,9 @@ use navegador_graph::{
     Direction, Edge, EdgeId, GraphError, GraphRead, GraphStats, GraphWrite, Node, NodeId, Schema,
     Value,
 };
-use rusqlite::types::{Value as SqlValue, ValueRef};
-use rusqlite::{params, params_from_iter, OptionalExtension};
+use rusqlite::types::Value as SqlValue;
+
+use crate::db::{params, Col, OptionalExtension, Row, ToParam, TxKind};
 
 use crate::Store;
 
@@ -40,7 +41,7 @@ const EDGE_SELECT: &str = "SELECT e.id, e.src, e.dst, e.type, e.resolution, e.li
 #[derive(Default)]
 pub(crate) struct StatsCache(RefCell<Option<(i64, usize, GraphStats)>>);
 
-fn sql_err(e: rusqlite::Error) -> GraphError {
+fn sql_err(e: crate::StoreError) -> GraphError {
     GraphError::Storage(e.to_string())
 }
 
@@ -86,13 +87,12 @@ fn to_json(key: &str, v: &Value) -> Result<serde_json::Value, GraphError> {
 }
 
 /// A column value -> Cypher value (`NULL` is absent).
-fn from_sql(v: ValueRef<'_>) -> Option<Value> {
+fn from_sql(v: Col<'_>) -> Option<Value> {
     match v {
-        ValueRef::Null => None,
-        ValueRef::Integer(i) => Some(Value::Int(i)),
-        ValueRef::Real(f) => Some(Value::Float(f)),
-        ValueRef::Text(t) => Some(Value::String(String::from_utf8_lossy(t).into_owned())),
-        ValueRef::Blob(_) => None,
+        Col::Null => None,
+        Col::Int(i) => Some(Value::Int(i)),
+        Col::Real(f) => Some(Value::Float(f)),
+        Col::Text(t) => Some(Value::String(t.to_string())),
     }
 }
 
@@ -126,28 +126,28 @@ fn parse_props(text: Option<String>, into: &mut BTreeMap<String, Value>) -> Resu
     Ok(())
 }
 
-fn node_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Node, Option<String>)> {
+fn node_from_row(r: &Row<'_>) -> crate::Result<(Node, Option<String>)> {
     let label: String = r.get(1)?;
     let mut labels = Vec::new();
     if !label.is_empty() {
         labels.push(label);
     }
-    if let Some(extra) = r.get::<_, Option<String>>(8)? {
+    if let Some(extra) = r.get::<Option<String>>(8)? {
         labels.extend(extra.split('\u{1f}').map(str::to_string));
     }
     let mut props = BTreeMap::new();
     for (i, key) in NODE_COLUMNS.iter().enumerate() {
-        if let Some(v) = from_sql(r.get_ref(2 + i)?) {
+        if let Some(v) = from_sql(r.col(2 + i)?) {
             props.insert(key.to_string(), v);
         }
     }
     Ok((Node { id: NodeId(r.get(0)?), labels, props }, r.get(7)?))
 }
 
-fn edge_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Edge, Option<String>)> {
+fn edge_from_row(r: &Row<'_>) -> crate::Result<(Edge, Option<String>)> {
     let mut props = BTreeMap::new();
     for (i, (key, _)) in EDGE_COLUMNS.iter().enumerate() {
-        if let Some(v) = from_sql(r.get_ref(4 + i)?) {
+        if let Some(v) = from_sql(r.col(4 + i)?) {
             props.insert(key.to_string(), v);
         }
     }
@@ -160,7 +160,7 @@ fn edge_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Edge, Option<String
 impl Store {
     fn query_nodes(&self, where_: &str, args: &[SqlValue]) -> Result<Vec<Node>, GraphError> {
         let mut st = self.conn().prepare_cached(&format!("{NODE_SELECT} {where_}")).map_err(sql_err)?;
-        let rows = st.query_map(params_from_iter(args), node_from_row).map_err(sql_err)?;
+        let rows = st.query_map(&as_params(args), node_from_row).map_err(sql_err)?;
         let mut out = Vec::new();
         for r in rows {
             let (mut n, props) = r.map_err(sql_err)?;
@@ -172,7 +172,7 @@ impl Store {
 
     fn query_edges(&self, where_: &str, args: &[SqlValue]) -> Result<Vec<Edge>, GraphError> {
         let mut st = self.conn().prepare_cached(&format!("{EDGE_SELECT} {where_}")).map_err(sql_err)?;
-        let rows = st.query_map(params_from_iter(args), edge_from_row).map_err(sql_err)?;
+        let rows = st.query_map(&as_params(args), edge_from_row).map_err(sql_err)?;
         let mut out = Vec::new();
         for r in rows {
             let (mut e, props) = r.map_err(sql_err)?;
@@ -184,7 +184,7 @@ impl Store {
 
     fn ids(&self, sql: &str, args: &[SqlValue]) -> Result<Vec<NodeId>, GraphError> {
         let mut st = self.conn().prepare_cached(sql).map_err(sql_err)?;
-        let rows = st.query_map(params_from_iter(args), |r| r.get(0)).map_err(sql_err)?;
+        let rows = st.query_map(&as_params(args), |r| r.get(0)).map_err(sql_err)?;
         rows.map(|r| r.map(NodeId).map_err(sql_err)).collect()
     }
 
@@ -194,21 +194,27 @@ impl Store {
 
     /// A change counter of the file: other connections' commits and this one's writes.
     fn data_version(&self) -> Result<(i64, usize), GraphError> {
-        let v: i64 = self.conn().query_row("PRAGMA data_version", [], |r| r.get(0)).map_err(sql_err)?;
+        // PostgreSQL has no data_version: every write transaction moves `generation`.
+        let sql = if self.conn().is_pg() {
+            "SELECT CAST(value AS BIGINT) FROM meta WHERE key = 'generation'"
+        } else {
+            "PRAGMA data_version"
+        };
+        let v: i64 = self.conn().query_row(sql, params![], |r| r.get(0)).map_err(sql_err)?;
         Ok((v, self.conn().total_changes() as usize))
     }
 
     fn compute_stats(&self) -> Result<GraphStats, GraphError> {
         let c = self.conn();
         let mut s = GraphStats { indexed_properties: INDEXED.iter().map(|s| s.to_string()).collect(), ..Default::default() };
-        s.node_count = c.query_row("SELECT count(*) FROM nodes", [], |r| r.get::<_, i64>(0)).map_err(sql_err)? as u64;
+        s.node_count = c.query_row("SELECT count(*) FROM nodes", params![], |r| r.get::<i64>(0)).map_err(sql_err)? as u64;
         let mut st = c
             .prepare_cached(
                 "SELECT label, count(*) FROM nodes WHERE label <> '' GROUP BY label
                  UNION ALL SELECT label, count(*) FROM node_labels GROUP BY label",
             )
             .map_err(sql_err)?;
-        for r in st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).map_err(sql_err)? {
+        for r in st.query_map(params![], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?))).map_err(sql_err)? {
             let (l, n) = r.map_err(sql_err)?;
             *s.label_counts.entry(l).or_default() += n as u64;
         }
@@ -219,7 +225,7 @@ impl Store {
             )
             .map_err(sql_err)?;
         for r in st
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?)))
+            .query_map(params![], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?, r.get::<i64>(3)?)))
             .map_err(sql_err)?
         {
             let (t, n, srcs, dsts) = r.map_err(sql_err)?;
@@ -232,13 +238,13 @@ impl Store {
 
     fn keys(&self, sql: &str) -> Result<Vec<String>, GraphError> {
         let mut st = self.conn().prepare_cached(sql).map_err(sql_err)?;
-        let rows = st.query_map([], |r| r.get::<_, String>(0)).map_err(sql_err)?;
+        let rows = st.query_map(params![], |r| r.get::<String>(0)).map_err(sql_err)?;
         rows.map(|r| r.map_err(sql_err)).collect()
     }
 
     fn node_exists(&self, id: NodeId) -> Result<bool, GraphError> {
         self.conn()
-            .query_row("SELECT 1 FROM nodes WHERE id = ?1", [id.0], |_| Ok(()))
+            .query_row("SELECT 1 FROM nodes WHERE id = ?1", params![id.0], |_| Ok(()))
             .optional()
             .map(|o| o.is_some())
             .map_err(sql_err)
@@ -247,7 +253,7 @@ impl Store {
     fn props_json(&self, table: &str, id: i64) -> Result<Option<serde_json::Map<String, serde_json::Value>>, GraphError> {
         let text: Option<Option<String>> = self
             .conn()
-            .query_row(&format!("SELECT props FROM {table} WHERE id = ?1"), [id], |r| r.get(0))
+            .query_row(&format!("SELECT props FROM {table} WHERE id = ?1"), params![id], |r| r.get(0))
             .optional()
             .map_err(sql_err)?;
         Ok(match text {
@@ -275,6 +281,17 @@ impl Store {
     fn labels_of(&self, id: NodeId) -> Result<Option<Vec<String>>, GraphError> {
         Ok(self.query_nodes("WHERE n.id = ?1", &[SqlValue::Integer(id.0)])?.pop().map(|n| n.labels))
     }
+}
+
+/// `select` over the keys `j.key` of every row's `props` object in `table`, then `tail`.
+fn props_keys(table: &str, select: &str, tail: &str, pg: bool) -> String {
+    let each = if pg { format!("json_each({table}.props::json)") } else { format!("json_each({table}.props)") };
+    format!("{select} FROM {table}, {each} j WHERE {table}.props IS NOT NULL{tail}")
+}
+
+/// Column values as statement parameters.
+fn as_params(args: &[SqlValue]) -> Vec<&dyn ToParam> {
+    args.iter().map(|a| a as &dyn ToParam).collect()
 }
 
 /// `types` as `AND e.type IN (?, ?, ...)` with its arguments appended to `args`.
@@ -330,7 +347,12 @@ impl GraphRead for Store {
         } else {
             let path = SqlValue::Text(format!("$.\"{}\"", key.replace('"', "\\\"")));
             match value {
-                Value::Int(_) | Value::Float(_) | Value::String(_) => {
+                Value::String(_) if self.conn().is_pg() => {
+                    // PostgreSQL's json_extract answers text: compare text with text
+                    let v = to_sql(key, value)?;
+                    self.query_nodes("WHERE json_extract(n.props, ?1) = ?2", &[path, v])?
+                }
+                Value::Int(_) | Value::Float(_) | Value::String(_) if !self.conn().is_pg() => {
                     let v = to_sql(key, value)?;
                     self.query_nodes("WHERE json_extract(n.props, ?1) = ?2", &[path, v])?
                 }
@@ -380,25 +402,25 @@ impl GraphRead for Store {
             .iter()
             .filter(|c| {
                 self.conn()
-                    .query_row(&format!("SELECT EXISTS (SELECT 1 FROM nodes WHERE {c} IS NOT NULL)"), [], |r| r.get(0))
+                    .query_row(&format!("SELECT EXISTS (SELECT 1 FROM nodes WHERE {c} IS NOT NULL)"), params![], |r| r.get(0))
                     .unwrap_or(false)
             })
             .map(|c| c.to_string())
             .collect();
-        node_keys.extend(self.keys("SELECT DISTINCT j.key FROM nodes, json_each(nodes.props) j")?);
+        node_keys.extend(self.keys(&props_keys("nodes", "SELECT DISTINCT j.key", "", self.conn().is_pg()))?);
         node_keys.sort();
         node_keys.dedup();
         let mut edge_keys: Vec<String> = EDGE_COLUMNS
             .iter()
             .filter(|(_, c)| {
                 self.conn()
-                    .query_row(&format!("SELECT EXISTS (SELECT 1 FROM edges WHERE {c} IS NOT NULL)"), [], |r| r.get(0))
+                    .query_row(&format!("SELECT EXISTS (SELECT 1 FROM edges WHERE {c} IS NOT NULL)"), params![], |r| r.get(0))
                     .unwrap_or(false)
             })
             .map(|(k, _)| k.to_string())
             .collect();
         edge_keys.extend(
-            self.keys("SELECT DISTINCT j.key FROM edges, json_each(edges.props) j WHERE edges.props IS NOT NULL")?,
+            self.keys(&props_keys("edges", "SELECT DISTINCT j.key", "", self.conn().is_pg()))?,
         );
         edge_keys.sort();
         edge_keys.dedup();
@@ -424,7 +446,7 @@ impl GraphWrite for Store {
         let first = labels.first().cloned().unwrap_or_default();
         self.changed();
         let c = self.conn();
-        c.execute(
+        let id = c.insert(
             "INSERT INTO nodes (label, name, qualified_name, file_path, line_start, line_end, props)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
@@ -438,7 +460,6 @@ impl GraphWrite for Store {
             ],
         )
         .map_err(sql_err)?;
-        let id = c.last_insert_rowid();
         let mut seen = vec![first];
         for l in labels.iter().skip(1) {
             if !seen.contains(l) {
@@ -476,13 +497,14 @@ impl GraphWrite for Store {
         }
         let json = (!json.is_empty()).then(|| serde_json::Value::Object(json).to_string());
         self.changed();
-        self.conn()
-            .execute(
+        let id = self
+            .conn()
+            .insert(
                 "INSERT INTO edges (src, dst, type, resolution, line, col, props) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![src.0, dst.0, rel_type, cols[0], cols[1], cols[2], json],
             )
             .map_err(sql_err)?;
-        Ok(EdgeId(self.conn().last_insert_rowid()))
+        Ok(EdgeId(id))
     }
 
     fn set_node_property(&mut self, id: NodeId, key: &str, value: Value) -> Result<(), GraphError> {
@@ -549,7 +571,7 @@ impl GraphWrite for Store {
         let has_edges: bool = c
             .query_row(
                 "SELECT EXISTS (SELECT 1 FROM edges WHERE src = ?1) OR EXISTS (SELECT 1 FROM edges WHERE dst = ?1)",
-                [id.0],
+                params![id.0],
                 |r| r.get(0),
             )
             .map_err(sql_err)?;
@@ -558,15 +580,15 @@ impl GraphWrite for Store {
         }
         self.changed();
         let c = self.conn();
-        let removed = c.execute("DELETE FROM edges WHERE src = ?1 OR dst = ?1", [id.0]).map_err(sql_err)?;
+        let removed = c.execute("DELETE FROM edges WHERE src = ?1 OR dst = ?1", params![id.0]).map_err(sql_err)?;
         // node_labels rows go with the node (trigger `nodes_labels_delete`)
-        c.execute("DELETE FROM nodes WHERE id = ?1", [id.0]).map_err(sql_err)?;
+        c.execute("DELETE FROM nodes WHERE id = ?1", params![id.0]).map_err(sql_err)?;
         Ok(removed)
     }
 
     fn delete_edge(&mut self, id: EdgeId) -> Result<(), GraphError> {
         self.changed();
-        match self.conn().execute("DELETE FROM edges WHERE id = ?1", [id.0]).map_err(sql_err)? {
+        match self.conn().execute("DELETE FROM edges WHERE id = ?1", params![id.0]).map_err(sql_err)? {
             0 => Err(GraphError::EdgeNotFound(id)),
             _ => Ok(()),
         }
@@ -578,12 +600,8 @@ impl Store {
     /// and SQLite takes its WAL read lock once instead of once per statement (that locking
     /// was ~9% of a whole-graph scan). Inside an open transaction `f` just runs.
     pub fn read_snapshot<T>(&self, f: impl FnOnce(&Store) -> T) -> T {
-        let began = self.conn().is_autocommit() && self.conn().execute_batch("BEGIN").is_ok();
-        let out = f(self);
-        if began {
-            let _ = self.conn().execute_batch("COMMIT");
-        }
-        out
+        let _snapshot = self.snapshot();
+        f(self)
     }
 
     /// Runs `f` (a write query) in one transaction: committed if it returns `Ok`, rolled
@@ -592,10 +610,9 @@ impl Store {
         &mut self,
         f: impl FnOnce(&mut Store) -> Result<T, E>,
     ) -> Result<T, E> {
-        self.conn().execute_batch("BEGIN IMMEDIATE").map_err(|e| E::from(sql_err(e)))?;
+        self.conn().begin(TxKind::Write).map_err(|e| E::from(sql_err(e)))?;
         let out = f(self);
-        let end = if out.is_ok() { "COMMIT" } else { "ROLLBACK" };
-        let fin = self.conn().execute_batch(end).map_err(sql_err);
+        let fin = if out.is_ok() { self.conn().commit() } else { self.conn().rollback() }.map_err(sql_err);
         self.changed();
         match (out, fin) {
             (Ok(v), Ok(())) => Ok(v),
@@ -619,7 +636,7 @@ impl Store {
         let mut out = PropertyCounts::default();
         let count = |sql: &str, into: &mut Vec<(String, u64)>| -> crate::Result<()> {
             let mut st = c.prepare(sql)?;
-            for r in st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))? {
+            for r in st.query_map(params![], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)? as u64)))? {
                 let (k, n) = r?;
                 if n > 0 {
                     match into.iter_mut().find(|(x, _)| *x == k) {
@@ -632,14 +649,11 @@ impl Store {
         };
         let cols = NODE_COLUMNS.iter().map(|k| format!("SELECT '{k}', count({k}) FROM nodes")).collect::<Vec<_>>();
         count(&cols.join(" UNION ALL "), &mut out.node_keys)?;
-        count("SELECT j.key, count(*) FROM nodes, json_each(nodes.props) j GROUP BY j.key", &mut out.node_keys)?;
+        count(&props_keys("nodes", "SELECT j.key, count(*)", " GROUP BY j.key", c.is_pg()), &mut out.node_keys)?;
         let cols =
             EDGE_COLUMNS.iter().map(|(k, c)| format!("SELECT '{k}', count({c}) FROM edges")).collect::<Vec<_>>();
         count(&cols.join(" UNION ALL "), &mut out.edge_keys)?;
-        count(
-            "SELECT j.key, count(*) FROM edges, json_each(edges.props) j WHERE edges.props IS NOT NULL GROUP BY j.key",
-            &mut out.edge_keys,
-        )?;
+        count(&props_keys("edges", "SELECT j.key, count(*)", " GROUP BY j.key", c.is_pg()), &mut out.edge_keys)?;
         out.node_keys.sort();
         out.edge_keys.sort();
         Ok(out)

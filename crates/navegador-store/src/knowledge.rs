@@ -7,7 +7,7 @@
 //! the same lookups serve the CLI and the ingest hook.
 
 use navegador_model::{EdgeType, Label};
-use rusqlite::{params, Connection, OptionalExtension};
+use crate::db::{params, Db, OptionalExtension};
 use serde_json::{Map, Value};
 
 use crate::sqlite::node_row;
@@ -68,7 +68,7 @@ pub struct SearchHit {
 
 /// Read access shared by [`Store`] and [`IngestTx`].
 pub struct Reader<'a> {
-    conn: &'a Connection,
+    conn: &'a Db,
 }
 
 impl Store {
@@ -79,7 +79,7 @@ impl Store {
 
 impl IngestTx<'_> {
     pub fn reader(&self) -> Reader<'_> {
-        Reader { conn: &self.tx }
+        Reader { conn: self.tx }
     }
 }
 
@@ -90,7 +90,7 @@ fn knowledge_in() -> String {
 impl Reader<'_> {
     pub fn node(&self, id: i64) -> Result<Option<NodeRow>> {
         let mut st = self.conn.prepare_cached(&format!("SELECT {NODE_COLS} FROM nodes WHERE id = ?1"))?;
-        Ok(st.query_row([id], node_row).optional()?)
+        Ok(st.query_row(params![id], node_row).optional()?)
     }
 
     /// Knowledge nodes named `name` (case-insensitive), of one label or any knowledge label.
@@ -107,7 +107,7 @@ impl Reader<'_> {
                                               OR json_extract(props, '$.email') = ?1 COLLATE NOCASE)))
              ORDER BY label, id"
         ))?;
-        let rows = st.query_map([name], node_row)?;
+        let rows = st.query_map(params![name], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -145,11 +145,18 @@ impl Reader<'_> {
     /// Code definitions named `last` whose qualified name is `text` or ends with it at a
     /// `.`, `::` or `/` boundary (so `OrderService.place` finds `app.orders.OrderService.place`).
     pub fn code_by_suffix(&self, last: &str, text: &str) -> Result<Vec<NodeRow>> {
+        // the last characters of the qualified name: SQLite's negative substr, PostgreSQL's right
+        let tail = |extra: u8| {
+            if self.conn.is_pg() {
+                format!("right(qualified_name, length(?2) + {extra})")
+            } else {
+                format!("substr(qualified_name, -length(?2) - {extra})")
+            }
+        };
+        let (t1, t2) = (tail(1), tail(2));
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT {NODE_COLS} FROM nodes WHERE name = ?1 AND label IN ({CODE_TARGET_LABELS}) AND file_path IS NOT NULL
-               AND (qualified_name = ?2 OR substr(qualified_name, -length(?2) - 1) = '.' || ?2
-                    OR substr(qualified_name, -length(?2) - 2) = '::' || ?2
-                    OR substr(qualified_name, -length(?2) - 1) = '/' || ?2)
+               AND (qualified_name = ?2 OR {t1} = '.' || ?2 OR {t2} = '::' || ?2 OR {t1} = '/' || ?2)
              ORDER BY file_path, line_start, id"
         ))?;
         let rows = st.query_map(params![last, text], node_row)?;
@@ -169,13 +176,13 @@ impl Reader<'_> {
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT {NODE_COLS} FROM nodes WHERE label = 'File' AND file_path = ?1 LIMIT 1"
         ))?;
-        Ok(st.query_row([path], node_row).optional()?)
+        Ok(st.query_row(params![path], node_row).optional()?)
     }
 
     /// Paths of every indexed file.
     pub fn file_paths(&self) -> Result<Vec<String>> {
         let mut st = self.conn.prepare_cached("SELECT path FROM files ORDER BY path")?;
-        let rows = st.query_map([], |r| r.get(0))?;
+        let rows = st.query_map(params![], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -186,7 +193,7 @@ impl Reader<'_> {
                AND label IN ('Module', 'Class', 'Function', 'Method', 'Variable', 'Endpoint')
              ORDER BY line_start, id"
         ))?;
-        let rows = st.query_map([path], node_row)?;
+        let rows = st.query_map(params![path], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -197,7 +204,7 @@ impl Reader<'_> {
             "SELECT e.type, e.props, n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props
              FROM edges e JOIN nodes n ON n.id = e.{other} WHERE e.{this} = ?1 ORDER BY e.type, n.label, n.name, n.id"
         ))?;
-        let rows = st.query_map([id], |r| {
+        let rows = st.query_map(params![id], |r| {
             let ty: String = r.get(0)?;
             let props: Option<String> = r.get(1)?;
             let node_props: String = r.get(9)?;
@@ -228,7 +235,7 @@ impl Reader<'_> {
         let mut out = Vec::new();
         let mut cur = id;
         let mut st = self.conn.prepare_cached("SELECT parent FROM nodes WHERE id = ?1")?;
-        while let Some(Some(p)) = st.query_row([cur], |r| r.get::<_, Option<i64>>(0)).optional()? {
+        while let Some(Some(p)) = st.query_row(params![cur], |r| r.get::<Option<i64>>(0)).optional()? {
             if out.len() > 64 {
                 break;
             }
@@ -247,22 +254,22 @@ impl Reader<'_> {
             "SELECT id, knode, type, code_is_src, target_label, target_name, target_file, mention, origin,
                     origin_path, line, source FROM knowledge_links ORDER BY id",
         )?;
-        let rows = st.query_map([], |r| {
+        let rows = st.query_map(params![], |r| {
             let ty: String = r.get(2)?;
-            let mention: bool = r.get::<_, i64>(7)? != 0;
+            let mention: bool = r.get::<i64>(7)? != 0;
             let name: String = r.get(5)?;
             Ok(Link {
                 id: r.get(0)?,
                 knode: r.get(1)?,
                 edge_type: EdgeType::parse(&ty).unwrap_or(EdgeType::Documents),
-                code_is_src: r.get::<_, i64>(3)? != 0,
+                code_is_src: r.get::<i64>(3)? != 0,
                 target: if mention {
                     LinkTarget::Mention(name)
                 } else {
                     LinkTarget::Exact {
-                        label: r.get::<_, Option<String>>(4)?.unwrap_or_default(),
+                        label: r.get::<Option<String>>(4)?.unwrap_or_default(),
                         qualified_name: name,
-                        file_path: r.get::<_, Option<String>>(6)?.unwrap_or_default(),
+                        file_path: r.get::<Option<String>>(6)?.unwrap_or_default(),
                     }
                 },
                 origin: r.get(8)?,
@@ -277,13 +284,13 @@ impl Reader<'_> {
     /// The hash recorded for a knowledge source file.
     pub fn source_hash(&self, path: &str) -> Result<Option<String>> {
         let mut st = self.conn.prepare_cached("SELECT hash FROM knowledge_sources WHERE path = ?1")?;
-        Ok(st.query_row([path], |r| r.get(0)).optional()?)
+        Ok(st.query_row(params![path], |r| r.get(0)).optional()?)
     }
 
     /// Every knowledge source file recorded by ingest: (path, kind).
     pub fn sources(&self) -> Result<Vec<(String, String)>> {
         let mut st = self.conn.prepare_cached("SELECT path, kind FROM knowledge_sources ORDER BY path")?;
-        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -291,7 +298,7 @@ impl Reader<'_> {
     pub fn nodes_labelled(&self, label: Label) -> Result<Vec<NodeRow>> {
         let mut st =
             self.conn.prepare_cached(&format!("SELECT {NODE_COLS} FROM nodes WHERE label = ?1 ORDER BY name COLLATE NOCASE, id"))?;
-        let rows = st.query_map([label.as_str()], node_row)?;
+        let rows = st.query_map(params![label.as_str()], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -328,21 +335,36 @@ impl Reader<'_> {
             }
         }
         // Each word of the query as a quoted prefix term: no FTS syntax leaks through.
-        let terms: Vec<String> = query
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|t| !t.is_empty())
-            .map(|t| format!("\"{t}\"*"))
-            .collect();
-        if !terms.is_empty() && hits.len() < limit {
-            let mut st = self.conn.prepare_cached(&format!(
-                "SELECT n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props,
-                        bm25(search_fts, 10.0, 5.0, 1.0) AS score
-                 FROM search_fts JOIN nodes n ON n.id = search_fts.rowid
-                 WHERE search_fts MATCH ?1 AND n.{label_filter}
-                 ORDER BY score, n.id LIMIT ?2"
-            ))?;
-            let rows = st.query_map(params![terms.join(" "), (limit + seen.len()) as i64], |r| {
-                Ok((node_row(r)?, r.get::<_, f64>(8)?))
+        let words: Vec<&str> = query.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).collect();
+        if !words.is_empty() && hits.len() < limit {
+            // SQLite: FTS5 with BM25 (lower is better). PostgreSQL: a tsquery of prefix
+            // terms ranked by ts_rank over the weighted tsvector, negated to sort alike.
+            let (sql, terms) = if self.conn.is_pg() {
+                (
+                    format!(
+                        "SELECT n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props,
+                                CAST(-ts_rank('{{0.1, 0.2, 0.5, 1.0}}', f.doc, q) AS DOUBLE PRECISION) AS score
+                         FROM search_fts f JOIN nodes n ON n.id = f.rowid, to_tsquery('simple', ?1) q
+                         WHERE f.doc @@ q AND n.{label_filter}
+                         ORDER BY score, n.id LIMIT ?2"
+                    ),
+                    words.iter().map(|w| format!("{}:*", w.to_lowercase())).collect::<Vec<_>>().join(" & "),
+                )
+            } else {
+                (
+                    format!(
+                        "SELECT n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props,
+                                bm25(search_fts, 10.0, 5.0, 1.0) AS score
+                         FROM search_fts JOIN nodes n ON n.id = search_fts.rowid
+                         WHERE search_fts MATCH ?1 AND n.{label_filter}
+                         ORDER BY score, n.id LIMIT ?2"
+                    ),
+                    words.iter().map(|w| format!("\"{w}\"*")).collect::<Vec<_>>().join(" "),
+                )
+            };
+            let mut st = self.conn.prepare_cached(&sql)?;
+            let rows = st.query_map(params![terms, (limit + seen.len()) as i64], |r| {
+                Ok((node_row(r)?, r.get::<f64>(8)?))
             })?;
             for r in rows {
                 let (n, score) = r?;
@@ -400,9 +422,9 @@ impl IngestTx<'_> {
 
     /// Deletes a knowledge node with its edges and links.
     pub fn delete_knowledge_node(&self, id: i64) -> Result<()> {
-        self.tx.execute("DELETE FROM edges WHERE src = ?1 OR dst = ?1", [id])?;
-        self.tx.execute("DELETE FROM knowledge_links WHERE knode = ?1", [id])?;
-        self.tx.execute("DELETE FROM nodes WHERE id = ?1 AND file_path IS NULL", [id])?;
+        self.tx.execute("DELETE FROM edges WHERE src = ?1 OR dst = ?1", params![id])?;
+        self.tx.execute("DELETE FROM knowledge_links WHERE knode = ?1", params![id])?;
+        self.tx.execute("DELETE FROM nodes WHERE id = ?1 AND file_path IS NULL", params![id])?;
         Ok(())
     }
 
@@ -418,7 +440,7 @@ impl IngestTx<'_> {
                AND NOT EXISTS (SELECT 1 FROM edges WHERE src = nodes.id OR dst = nodes.id)",
         )?;
         for s in sources {
-            n += st.execute([s])?;
+            n += st.execute(params![s])?;
         }
         Ok(n)
     }
@@ -429,7 +451,7 @@ impl IngestTx<'_> {
             "SELECT id FROM nodes WHERE file_path IS NULL AND label IN ('Decision', 'Document', 'WikiPage')
                AND json_extract(props, '$.source_path') = ?1 ORDER BY id",
         )?;
-        let rows = st.query_map([path], |r| r.get(0))?;
+        let rows = st.query_map(params![path], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -460,8 +482,9 @@ impl IngestTx<'_> {
             LinkTarget::Mention(t) => (None, t.as_str(), None, 1),
         };
         let mut st = self.tx.prepare_cached(
-            "INSERT OR IGNORE INTO knowledge_links(knode, type, code_is_src, target_label, target_name, target_file,
-                 mention, origin, origin_path, line, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            "INSERT INTO knowledge_links(knode, type, code_is_src, target_label, target_name, target_file,
+                 mention, origin, origin_path, line, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+             ON CONFLICT DO NOTHING",
         )?;
         let n = st.execute(params![
             l.knode,
@@ -492,14 +515,14 @@ impl IngestTx<'_> {
     pub fn delete_links_of_unindexed_files(&self, origin: &str) -> Result<()> {
         self.tx.execute(
             "DELETE FROM knowledge_links WHERE origin = ?1 AND origin_path NOT IN (SELECT path FROM files)",
-            [origin],
+            params![origin],
         )?;
         Ok(())
     }
 
     /// Drops every edge materialized from a link (they carry `link` in their props).
     pub fn clear_materialized(&self) -> Result<()> {
-        self.tx.execute("DELETE FROM edges WHERE props IS NOT NULL AND json_extract(props, '$.link') IS NOT NULL", [])?;
+        self.tx.execute("DELETE FROM edges WHERE props IS NOT NULL AND json_extract(props, '$.link') IS NOT NULL", params![])?;
         Ok(())
     }
 
@@ -517,14 +540,15 @@ impl IngestTx<'_> {
 
     pub fn set_source(&self, path: &str, kind: &str, hash: &str) -> Result<()> {
         self.tx.execute(
-            "INSERT OR REPLACE INTO knowledge_sources(path, kind, hash) VALUES (?1, ?2, ?3)",
+            "INSERT INTO knowledge_sources(path, kind, hash) VALUES (?1, ?2, ?3)
+             ON CONFLICT (path) DO UPDATE SET kind = excluded.kind, hash = excluded.hash",
             params![path, kind, hash],
         )?;
         Ok(())
     }
 
     pub fn delete_source(&self, path: &str) -> Result<()> {
-        self.tx.execute("DELETE FROM knowledge_sources WHERE path = ?1", [path])?;
+        self.tx.execute("DELETE FROM knowledge_sources WHERE path = ?1", params![path])?;
         Ok(())
     }
 }

@@ -5,11 +5,15 @@
 //! [`IngestTx`], one transaction per ingest, so a reader (WAL mode) or a crash sees the old
 //! graph or the new one, never half. Readers use [`Store`]'s query methods.
 
+mod db;
 mod endpoints;
 mod graph;
 pub use graph::PropertyCounts;
 mod knowledge;
 mod nav;
+mod pg;
+pub use pg::redact as redact_url;
+pub use pg::server_url;
 mod read;
 mod schema;
 mod sqlite;
@@ -38,8 +42,27 @@ pub enum StoreError {
     SchemaMismatch { path: PathBuf, found: i64, expected: i64 },
     #[error("{path} is not a navegador graph database (no schema version); pass another --db or delete it")]
     NotOurs { path: PathBuf },
+    #[error("cannot connect to the PostgreSQL graph {url}: {source}")]
+    Connect { url: String, source: postgres::Error },
     #[error("database error: {0}")]
     Sql(#[from] rusqlite::Error),
+    #[error("PostgreSQL error: {}", pg_message(.0))]
+    Postgres(#[from] postgres::Error),
+    #[error("the query returned no rows")]
+    NoRows,
+    #[error("column {index}: {message}")]
+    Column { index: usize, message: String },
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// A PostgreSQL error with the server's own message and detail when there is one.
+fn pg_message(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => match db.detail() {
+            Some(d) => format!("{} ({d})", db.message()),
+            None => db.message().to_string(),
+        },
+        None => e.to_string(),
+    }
+}

@@ -3,7 +3,7 @@
 //! class hierarchy around a method. Each is one indexed query, so a tool answer costs a few
 //! milliseconds on a large graph.
 
-use rusqlite::params;
+use crate::db::{params, Row};
 
 use crate::sqlite::{node_row, NodeRow};
 use crate::{Result, Store};
@@ -44,7 +44,7 @@ const DEF_COLS: &str = "id, label, json_extract(props, '$.kind'), name, qualifie
 const DEF_LABELS: &str = "label IN ('Class', 'Function', 'Method')";
 const EDGE_COLS: &str = "e.src, e.dst, e.type, e.resolution, e.line, e.col, r.kind, r.receiver, r.receiver_type";
 
-fn def_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DefinitionRow> {
+fn def_row(r: &Row<'_>) -> Result<DefinitionRow> {
     Ok(DefinitionRow {
         id: r.get(0)?,
         label: r.get(1)?,
@@ -57,7 +57,7 @@ fn def_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DefinitionRow> {
     })
 }
 
-fn edge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CallEdgeRow> {
+fn edge_row(r: &Row<'_>) -> Result<CallEdgeRow> {
     Ok(CallEdgeRow {
         src: r.get(0)?,
         dst: r.get(1)?,
@@ -119,7 +119,7 @@ impl Store {
         let mut st = self
             .conn()
             .prepare_cached(&format!("SELECT {DEF_COLS} FROM nodes WHERE file_path = ?1 AND {DEF_LABELS} ORDER BY line_start, id"))?;
-        let rows = st.query_map([path], def_row)?;
+        let rows = st.query_map(params![path], def_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -129,7 +129,7 @@ impl Store {
             "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props
              FROM nodes WHERE file_path = ?1 AND label IN ('Class', 'Function', 'Method') ORDER BY line_start, id",
         )?;
-        let rows = st.query_map([path], node_row)?;
+        let rows = st.query_map(params![path], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -139,7 +139,7 @@ impl Store {
             "SELECT {EDGE_COLS} FROM edges e LEFT JOIN refs r ON r.id = e.ref_id
              WHERE e.dst = ?1 AND e.type IN ('CALLS', 'REFERENCES') ORDER BY e.src, e.line, e.col"
         ))?;
-        let rows = st.query_map([dst], edge_row)?;
+        let rows = st.query_map(params![dst], edge_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -148,7 +148,7 @@ impl Store {
         let mut st = self.conn().prepare_cached(
             "SELECT EXISTS(SELECT 1 FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = ?1 AND e.type IN ('CALLS', 'REFERENCES'))",
         )?;
-        Ok(st.query_row([dst], |r| r.get(0))?)
+        Ok(st.query_row(params![dst], |r| r.get(0))?)
     }
 
     /// The nodes with these ids (any order; missing ids are left out). One statement for
@@ -161,7 +161,7 @@ impl Store {
             "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props
              FROM nodes WHERE id IN (SELECT value FROM json_each(?1))",
         )?;
-        let rows = st.query_map([id_list(ids)], node_row)?;
+        let rows = st.query_map(params![id_list(ids)], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -175,7 +175,7 @@ impl Store {
             "SELECT j.value FROM json_each(?1) j
              WHERE EXISTS(SELECT 1 FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = j.value AND e.type IN ('CALLS', 'REFERENCES'))",
         )?;
-        let rows = st.query_map([id_list(ids)], |r| r.get(0))?;
+        let rows = st.query_map(params![id_list(ids)], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -188,7 +188,7 @@ impl Store {
             "SELECT e.dst, d.name FROM edges e JOIN nodes d ON d.id = e.src
              WHERE e.dst IN (SELECT value FROM json_each(?1)) AND e.type = 'DECORATES' ORDER BY e.dst, d.line_start, d.id",
         )?;
-        let rows = st.query_map([id_list(ids)], |r| Ok((r.get(0)?, r.get::<_, Option<String>>(1)?.unwrap_or_default())))?;
+        let rows = st.query_map(params![id_list(ids)], |r| Ok((r.get(0)?, r.get::<Option<String>>(1)?.unwrap_or_default())))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -203,7 +203,7 @@ impl Store {
              FROM edges e JOIN nodes n ON n.id = e.src
              WHERE e.dst IN (SELECT value FROM json_each(?1)) AND e.type = 'EXPOSES' ORDER BY e.dst, e.id",
         )?;
-        let rows = st.query_map([id_list(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = st.query_map(params![id_list(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -213,7 +213,7 @@ impl Store {
             "SELECT {EDGE_COLS} FROM edges e LEFT JOIN refs r ON r.id = e.ref_id
              WHERE e.src = ?1 AND e.type IN ('CALLS', 'REFERENCES') ORDER BY e.line, e.col, e.dst"
         ))?;
-        let rows = st.query_map([src], edge_row)?;
+        let rows = st.query_map(params![src], edge_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -228,7 +228,7 @@ impl Store {
              FROM edges e JOIN nodes n ON n.id = e.dst WHERE e.src = ?1 AND e.type IN ('INHERITS', 'IMPLEMENTS')"
         };
         let mut st = self.conn().prepare_cached(sql)?;
-        let rows = st.query_map([class], node_row)?;
+        let rows = st.query_map(params![class], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -263,7 +263,7 @@ impl Store {
             "SELECT p.id, p.label, p.name, p.qualified_name, p.file_path, p.line_start, p.line_end, p.props
              FROM nodes c JOIN nodes p ON p.id = c.parent WHERE c.id = ?1",
         )?;
-        let mut rows = st.query_map([id], node_row)?;
+        let mut rows = st.query_map(params![id], node_row)?;
         Ok(rows.next().transpose()?)
     }
 
@@ -273,7 +273,7 @@ impl Store {
             "SELECT d.name, json_extract(d.props, '$.arguments') FROM edges e JOIN nodes d ON d.id = e.src
              WHERE e.dst = ?1 AND e.type = 'DECORATES' ORDER BY d.line_start, d.id",
         )?;
-        let rows = st.query_map([id], |r| Ok((r.get::<_, Option<String>>(0)?.unwrap_or_default(), r.get(1)?)))?;
+        let rows = st.query_map(params![id], |r| Ok((r.get::<Option<String>>(0)?.unwrap_or_default(), r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -283,21 +283,21 @@ impl Store {
             "SELECT n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props
              FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = ?1 AND e.type = 'EXPOSES'",
         )?;
-        let rows = st.query_map([id], node_row)?;
+        let rows = st.query_map(params![id], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Whether a file path is in the index, and its language.
     pub fn file_language(&self, path: &str) -> Result<Option<String>> {
         let mut st = self.conn().prepare_cached("SELECT language FROM files WHERE path = ?1")?;
-        let mut rows = st.query_map([path], |r| r.get::<_, String>(0))?;
+        let mut rows = st.query_map(params![path], |r| r.get::<String>(0))?;
         Ok(rows.next().transpose()?)
     }
 
     /// Why a file was left out of the index, if it was.
     pub fn skipped_reason(&self, path: &str) -> Result<Option<String>> {
         let mut st = self.conn().prepare_cached("SELECT reason FROM skipped WHERE path = ?1")?;
-        let mut rows = st.query_map([path], |r| r.get::<_, String>(0))?;
+        let mut rows = st.query_map(params![path], |r| r.get::<String>(0))?;
         Ok(rows.next().transpose()?)
     }
 }
@@ -309,7 +309,7 @@ impl Store {
             "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props
              FROM nodes WHERE parent = ?1 AND label IN ('Class', 'Function', 'Method') ORDER BY line_start, id",
         )?;
-        let rows = st.query_map([parent], node_row)?;
+        let rows = st.query_map(params![parent], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }

@@ -2,7 +2,7 @@
 //! name, by file, and the reference sites resolution could not bind. Kept apart from
 //! `sqlite.rs` so the ingest's write path and these query paths evolve separately.
 
-use rusqlite::{params, OptionalExtension};
+use crate::db::{params, OptionalExtension, Row};
 
 use crate::sqlite::{node_row, NodeRow};
 use crate::{Result, Store};
@@ -25,7 +25,7 @@ pub struct SiteRow {
 const NODE_COLS: &str = "id, label, name, qualified_name, file_path, line_start, line_end, props";
 const SITE_COLS: &str = "file_path, line, col, kind, name, receiver, from_node, status";
 
-fn site_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SiteRow> {
+fn site_row(r: &Row<'_>) -> Result<SiteRow> {
     Ok(SiteRow {
         file_path: r.get(0)?,
         line: r.get(1)?,
@@ -47,7 +47,7 @@ impl Store {
              UNION SELECT {NODE_COLS} FROM nodes WHERE qualified_name = ?1
              ORDER BY file_path, line_start, id"
         ))?;
-        let rows = st.query_map([key], node_row)?;
+        let rows = st.query_map(params![key], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -56,7 +56,7 @@ impl Store {
         let mut st = self
             .conn()
             .prepare_cached(&format!("SELECT {NODE_COLS} FROM nodes WHERE file_path = ?1 ORDER BY line_start, id"))?;
-        let rows = st.query_map([path], node_row)?;
+        let rows = st.query_map(params![path], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -65,7 +65,7 @@ impl Store {
         let mut st = self
             .conn()
             .prepare_cached(&format!("SELECT {NODE_COLS} FROM nodes WHERE label = 'File' AND file_path = ?1 LIMIT 1"))?;
-        Ok(st.query_row([path], node_row).optional()?)
+        Ok(st.query_row(params![path], node_row).optional()?)
     }
 
     /// Indexed file paths equal to `path` or ending with `/path`, at most `limit`, the
@@ -76,7 +76,7 @@ impl Store {
              ORDER BY length(path), path LIMIT ?2",
         )?;
         let escaped = path.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-        let rows = st.query_map(params![path, limit as i64, escaped], |r| r.get::<_, String>(0))?;
+        let rows = st.query_map(params![path, limit as i64, escaped], |r| r.get::<String>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -87,7 +87,7 @@ impl Store {
             "SELECT DISTINCT name FROM nodes WHERE name LIKE ?1 || '%' ESCAPE '\\'
              AND label NOT IN ('Import', 'Decorator') LIMIT ?2",
         )?;
-        let rows = st.query_map(params![escaped, limit as i64], |r| r.get::<_, String>(0))?;
+        let rows = st.query_map(params![escaped, limit as i64], |r| r.get::<String>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 

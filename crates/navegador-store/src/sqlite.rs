@@ -5,14 +5,16 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use navegador_model::{EdgeType, Label, RefKind, Resolution};
-use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
+use rusqlite::{Connection, OpenFlags};
+
+use crate::db::{params, Db, OptionalExtension, Row, TxKind};
 
 use crate::schema::{FTS_DROP_TRIGGERS, FTS_FILL, FTS_TRIGGERS, INDEXES, SCHEMA, VERSION};
 use crate::{Result, StoreError};
 
 /// An open graph database.
 pub struct Store {
-    conn: Connection,
+    conn: Db,
     path: PathBuf,
     pub(crate) graph_stats: crate::graph::StatsCache,
 }
@@ -155,6 +157,9 @@ fn wal_mode(conn: &Connection) -> rusqlite::Result<()> {
 impl Store {
     /// Opens (creating if needed) a graph database, checking its schema version.
     pub fn open(path: &Path) -> Result<Store> {
+        if let Some(url) = crate::pg::server_url(path) {
+            return crate::pg::open(url, false);
+        }
         let open_err = |source| StoreError::Open { path: path.to_path_buf(), source };
         let conn = Connection::open(path).map_err(open_err)?;
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
@@ -163,18 +168,21 @@ impl Store {
         conn.pragma_update(None, "cache_size", -256_000).map_err(open_err)?;
         conn.pragma_update(None, "mmap_size", 256_i64 << 20).map_err(open_err)?;
         conn.pragma_update(None, "temp_store", "MEMORY").map_err(open_err)?;
-        let store = Store { conn, path: path.to_path_buf(), graph_stats: Default::default() };
+        let store = Store { conn: Db::sqlite(conn), path: path.to_path_buf(), graph_stats: Default::default() };
         store.check_or_init_schema()?;
         Ok(store)
     }
 
     /// Opens an existing database for reading only.
     pub fn open_read_only(path: &Path) -> Result<Store> {
+        if let Some(url) = crate::pg::server_url(path) {
+            return crate::pg::open(url, true);
+        }
         let open_err = |source| StoreError::Open { path: path.to_path_buf(), source };
         let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
             .map_err(open_err)?;
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
-        let store = Store { conn, path: path.to_path_buf(), graph_stats: Default::default() };
+        let store = Store { conn: Db::sqlite(conn), path: path.to_path_buf(), graph_stats: Default::default() };
         match store.schema_version()? {
             Some(VERSION) => Ok(store),
             Some(found) => Err(StoreError::SchemaMismatch { path: store.path.clone(), found, expected: VERSION }),
@@ -182,18 +190,27 @@ impl Store {
         }
     }
 
-    fn schema_version(&self) -> Result<Option<i64>> {
-        let has_meta: bool = self.conn.query_row(
-            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
-            [],
-            |r| r.get(0),
-        )?;
+    /// A store over an open connection (the PostgreSQL backend makes its own).
+    pub(crate) fn from_db(conn: Db, path: PathBuf) -> Store {
+        Store { conn, path, graph_stats: Default::default() }
+    }
+
+    pub(crate) fn schema_version(&self) -> Result<Option<i64>> {
+        let has_meta: bool = if self.conn.is_pg() {
+            self.conn.query_row("SELECT to_regclass('meta') IS NOT NULL", params![], |r| r.get(0))?
+        } else {
+            self.conn.query_row(
+                "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
+                params![],
+                |r| r.get(0),
+            )?
+        };
         if !has_meta {
             return Ok(None);
         }
         let v: Option<String> = self
             .conn
-            .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
+            .query_row("SELECT value FROM meta WHERE key = 'schema_version'", params![], |r| r.get(0))
             .optional()?;
         Ok(v.and_then(|v| v.parse().ok()))
     }
@@ -228,7 +245,7 @@ impl Store {
             Some(found) => return Err(StoreError::SchemaMismatch { path: self.path.clone(), found, expected: VERSION }),
             None => {}
         }
-        let tables: i64 = self.conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table'", [], |r| r.get(0))?;
+        let tables: i64 = self.conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table'", params![], |r| r.get(0))?;
         if tables > 0 {
             return Err(StoreError::NotOurs { path: self.path.clone() });
         }
@@ -237,13 +254,16 @@ impl Store {
         for (name, on) in INDEXES {
             self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
         }
-        self.conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?1)", [VERSION.to_string()])?;
+        self.conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?1)", params![VERSION.to_string()])?;
         Ok(())
     }
 
     /// Drops everything and recreates an empty schema (used after a schema mismatch with
     /// `--clear`).
     pub fn reset(path: &Path) -> Result<()> {
+        if let Some(url) = crate::pg::server_url(path) {
+            return crate::pg::reset(url);
+        }
         for suffix in ["", "-wal", "-shm"] {
             let p = PathBuf::from(format!("{}{}", path.display(), suffix));
             if p.exists() {
@@ -260,25 +280,42 @@ impl Store {
         &self.path
     }
 
-    /// The raw connection, for read-only query layers built on top of the store.
-    pub fn conn(&self) -> &Connection {
+    /// The connection, for the store's own query layers.
+    pub(crate) fn conn(&self) -> &Db {
         &self.conn
+    }
+
+    /// The SQLite connection when the graph is a SQLite file (tests and benchmarks that
+    /// read the tables directly).
+    pub fn sqlite_conn(&self) -> Option<&Connection> {
+        self.conn.sqlite_conn()
+    }
+
+    /// Whether the graph lives on a PostgreSQL server.
+    pub fn is_postgres(&self) -> bool {
+        self.conn.is_pg()
     }
 
     /// Starts the one transaction of an ingest.
     pub fn begin(&mut self) -> Result<IngestTx<'_>> {
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        Ok(IngestTx { tx })
+        self.conn.begin(TxKind::Write)?;
+        Ok(IngestTx { tx: &self.conn, done: false })
+    }
+
+    /// A read transaction over several queries, so they see one snapshot (and SQLite takes
+    /// its read lock once); `None` when a transaction is already open. Ends when dropped.
+    pub fn snapshot(&self) -> Option<Snapshot<'_>> {
+        (self.conn.is_autocommit() && self.conn.begin(TxKind::Read).is_ok()).then_some(Snapshot(&self.conn))
     }
 
     pub fn stats(&self) -> Result<Stats> {
         let pairs = |sql: &str| -> Result<Vec<(String, u64)>> {
             let mut st = self.conn.prepare(sql)?;
-            let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))?;
+            let rows = st.query_map(params![], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)? as u64)))?;
             Ok(rows.collect::<Result<_, _>>()?)
         };
         let mut st = self.conn.prepare("SELECT path, reason FROM skipped ORDER BY path")?;
-        let skipped = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+        let skipped = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
         Ok(Stats {
             labels: pairs("SELECT label, count(*) FROM nodes GROUP BY label ORDER BY label")?,
             edge_types: pairs("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")?,
@@ -304,7 +341,7 @@ impl Store {
         let mut st = self.conn.prepare_cached(
             "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props FROM nodes WHERE id = ?1",
         )?;
-        Ok(st.query_row([id], node_row).optional()?)
+        Ok(st.query_row(params![id], node_row).optional()?)
     }
 
     /// Edges of a node: outgoing when `outgoing`, else incoming; of one type or all.
@@ -336,7 +373,7 @@ impl Store {
         let mut st = self.conn.prepare(&format!(
             "SELECT {key}, props FROM nodes ORDER BY 1"
         ))?;
-        for r in st.query_map([], |r| Ok(format!("node {} {}", r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+        for r in st.query_map(params![], |r| Ok(format!("node {} {}", r.get::<String>(0)?, r.get::<String>(1)?)))? {
             out.push(r?);
         }
         let mut st = self.conn.prepare(&format!(
@@ -344,15 +381,15 @@ impl Store {
                     coalesce(e.resolution, ''), coalesce(CAST(e.line AS TEXT), ''), coalesce(CAST(e.col AS TEXT), '')
              FROM edges e"
         ))?;
-        for r in st.query_map([], |r| {
+        for r in st.query_map(params![], |r| {
             Ok(format!(
                 "edge {} -{}-> {} {} {}:{}",
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, String>(4)?,
-                r.get::<_, String>(5)?
+                r.get::<String>(0)?,
+                r.get::<String>(1)?,
+                r.get::<String>(2)?,
+                r.get::<String>(3)?,
+                r.get::<String>(4)?,
+                r.get::<String>(5)?
             ))
         })? {
             out.push(r?);
@@ -362,16 +399,16 @@ impl Store {
                     coalesce((SELECT qualified_name FROM nodes WHERE id = r.from_node), '')
              FROM refs r",
         )?;
-        for r in st.query_map([], |r| {
+        for r in st.query_map(params![], |r| {
             Ok(format!(
                 "ref {} {} {} {}:{} {} from {}",
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, i64>(3)?,
-                r.get::<_, i64>(4)?,
-                r.get::<_, String>(5)?,
-                r.get::<_, String>(6)?
+                r.get::<String>(0)?,
+                r.get::<String>(1)?,
+                r.get::<String>(2)?,
+                r.get::<i64>(3)?,
+                r.get::<i64>(4)?,
+                r.get::<String>(5)?,
+                r.get::<String>(6)?
             ))
         })? {
             out.push(r?);
@@ -384,7 +421,7 @@ impl Store {
 /// The columns `ref_row` reads, in order.
 const COLS: &str = "id, file_path, from_node, kind, name, receiver, receiver_type, line, col";
 
-fn ref_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RefRow> {
+fn ref_row(r: &Row<'_>) -> Result<RefRow> {
     let kind: String = r.get(3)?;
     Ok(RefRow {
         id: r.get(0)?,
@@ -399,7 +436,7 @@ fn ref_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RefRow> {
     })
 }
 
-pub(crate) fn node_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
+pub(crate) fn node_row(r: &Row<'_>) -> Result<NodeRow> {
     let props: String = r.get(7)?;
     Ok(NodeRow {
         id: r.get(0)?,
@@ -413,18 +450,39 @@ pub(crate) fn node_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
     })
 }
 
+/// A read snapshot (see [`Store::snapshot`]); committed when dropped.
+pub struct Snapshot<'a>(&'a Db);
+
+impl Drop for Snapshot<'_> {
+    fn drop(&mut self) {
+        if self.0.commit().is_err() && !self.0.is_autocommit() {
+            // Never leave the connection inside a stale snapshot.
+            let _ = self.0.rollback();
+        }
+    }
+}
+
 /// The single write transaction of an ingest. Dropping it without `commit` rolls back.
 pub struct IngestTx<'a> {
-    pub(crate) tx: Transaction<'a>,
+    pub(crate) tx: &'a Db,
+    done: bool,
+}
+
+impl Drop for IngestTx<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = self.tx.rollback();
+        }
+    }
 }
 
 impl IngestTx<'_> {
     pub fn file_states(&self) -> Result<HashMap<String, FileState>> {
         let mut st = self.tx.prepare("SELECT path, size, mtime_ns, hash FROM files")?;
-        let rows = st.query_map([], |r| {
+        let rows = st.query_map(params![], |r| {
             Ok((
-                r.get::<_, String>(0)?,
-                FileState { size: r.get::<_, i64>(1)? as u64, mtime_ns: r.get(2)?, hash: r.get(3)? },
+                r.get::<String>(0)?,
+                FileState { size: r.get::<i64>(1)? as u64, mtime_ns: r.get(2)?, hash: r.get(3)? },
             ))
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -433,20 +491,27 @@ impl IngestTx<'_> {
     /// Drops the secondary indexes for a bulk load; `create_indexes` must follow before
     /// commit (the transaction makes the pair atomic).
     pub fn drop_indexes(&self) -> Result<()> {
-        for (name, _) in INDEXES {
+        let (indexes, drop_triggers) =
+            if self.tx.is_pg() { (crate::pg::INDEXES, crate::pg::FTS_DROP_TRIGGERS) } else { (INDEXES, FTS_DROP_TRIGGERS) };
+        for (name, _) in indexes {
             self.tx.execute_batch(&format!("DROP INDEX IF EXISTS {name};"))?;
         }
         // The full-text triggers too: `create_indexes` fills the index once.
-        self.tx.execute_batch(FTS_DROP_TRIGGERS)?;
+        self.tx.execute_batch(drop_triggers)?;
         Ok(())
     }
 
     pub fn create_indexes(&self) -> Result<()> {
-        for (name, on) in INDEXES {
+        let (indexes, fill, triggers) = if self.tx.is_pg() {
+            (crate::pg::INDEXES, crate::pg::FTS_FILL, crate::pg::FTS_TRIGGERS)
+        } else {
+            (INDEXES, FTS_FILL, FTS_TRIGGERS)
+        };
+        for (name, on) in indexes {
             self.tx.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
         }
-        self.tx.execute_batch(FTS_FILL)?;
-        self.tx.execute_batch(FTS_TRIGGERS)?;
+        self.tx.execute_batch(fill)?;
+        self.tx.execute_batch(triggers)?;
         Ok(())
     }
 
@@ -462,9 +527,9 @@ impl IngestTx<'_> {
             self.tx.execute_batch(
                 "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository')
                     OR dst IN (SELECT id FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository');
-                 DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE label = 'Module' AND json_extract(props, '$.derived') = 1);
+                 DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE label = 'Module' AND json_type(props, '$.derived') = 'true');
                  DELETE FROM nodes WHERE file_path IS NOT NULL OR label = 'Repository'
-                    OR (label = 'Module' AND json_extract(props, '$.derived') = 1);
+                    OR (label = 'Module' AND json_type(props, '$.derived') = 'true');
                  DELETE FROM refs; DELETE FROM files; DELETE FROM skipped;",
             )?;
         }
@@ -481,27 +546,26 @@ impl IngestTx<'_> {
                 "SELECT DISTINCT e.ref_id FROM edges e JOIN nodes n ON n.id = e.dst
                  WHERE n.file_path = ?1 AND e.ref_id IS NOT NULL",
             )?;
-            for r in st.query_map([path], |r| r.get::<_, i64>(0))? {
+            for r in st.query_map(params![path], |r| r.get::<i64>(0))? {
                 orphaned.push(r?);
             }
         }
         // Two statements: each uses its own index (an OR of both would scan every edge).
-        self.tx.execute("DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path = ?1)", [path])?;
-        self.tx.execute("DELETE FROM edges WHERE dst IN (SELECT id FROM nodes WHERE file_path = ?1)", [path])?;
-        self.tx.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM refs WHERE file_path = ?1)", [path])?;
-        self.tx.execute("DELETE FROM refs WHERE file_path = ?1", [path])?;
-        self.tx.execute("DELETE FROM nodes WHERE file_path = ?1", [path])?;
-        self.tx.execute("DELETE FROM files WHERE path = ?1", [path])?;
+        self.tx.execute("DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path = ?1)", params![path])?;
+        self.tx.execute("DELETE FROM edges WHERE dst IN (SELECT id FROM nodes WHERE file_path = ?1)", params![path])?;
+        self.tx.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM refs WHERE file_path = ?1)", params![path])?;
+        self.tx.execute("DELETE FROM refs WHERE file_path = ?1", params![path])?;
+        self.tx.execute("DELETE FROM nodes WHERE file_path = ?1", params![path])?;
+        self.tx.execute("DELETE FROM files WHERE path = ?1", params![path])?;
         Ok(orphaned)
     }
 
     pub fn insert_node(&self, n: &NewNode<'_>) -> Result<i64> {
-        let mut st = self.tx.prepare_cached(
+        let props = serde_json::Value::Object(n.props.clone()).to_string();
+        self.tx.insert(
             "INSERT INTO nodes(label, name, qualified_name, file_path, parent, line_start, line_end, props)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        )?;
-        let props = serde_json::Value::Object(n.props.clone()).to_string();
-        st.execute(params![
+            params![
             n.label.map(|l| l.as_str()),
             n.name,
             n.qualified_name,
@@ -510,8 +574,8 @@ impl IngestTx<'_> {
             n.line_start,
             n.line_end,
             props
-        ])?;
-        Ok(self.tx.last_insert_rowid())
+        ],
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -551,16 +615,15 @@ impl IngestTx<'_> {
         line: u32,
         col: u32,
     ) -> Result<i64> {
-        let mut st = self.tx.prepare_cached(
-            "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        )?;
         let root = receiver.map(|r| {
             let end = r.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(r.len());
             &r[..end]
         });
-        st.execute(params![file_path, from_node, kind.as_str(), name, receiver, root, receiver_type, line, col])?;
-        Ok(self.tx.last_insert_rowid())
+        self.tx.insert(
+            "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![file_path, from_node, kind.as_str(), name, receiver, root, receiver_type, line, col],
+        )
     }
 
     pub fn upsert_file(
@@ -572,8 +635,10 @@ impl IngestTx<'_> {
         module: Option<&str>,
     ) -> Result<()> {
         let mut st = self.tx.prepare_cached(
-            "INSERT OR REPLACE INTO files(path, language, size, mtime_ns, hash, node_id, module)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO files(path, language, size, mtime_ns, hash, node_id, module)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (path) DO UPDATE SET language = excluded.language, size = excluded.size,
+               mtime_ns = excluded.mtime_ns, hash = excluded.hash, node_id = excluded.node_id, module = excluded.module",
         )?;
         st.execute(params![path, language, state.size as i64, state.mtime_ns, state.hash, node_id, module])?;
         Ok(())
@@ -586,8 +651,8 @@ impl IngestTx<'_> {
     }
 
     pub fn replace_skipped(&self, skipped: &[(String, String)]) -> Result<()> {
-        self.tx.execute("DELETE FROM skipped", [])?;
-        let mut st = self.tx.prepare_cached("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?1, ?2)")?;
+        self.tx.execute("DELETE FROM skipped", params![])?;
+        let mut st = self.tx.prepare_cached("INSERT INTO skipped(path, reason) VALUES (?1, ?2) ON CONFLICT (path) DO UPDATE SET reason = excluded.reason")?;
         for (p, r) in skipped {
             st.execute(params![p, r])?;
         }
@@ -598,7 +663,7 @@ impl IngestTx<'_> {
     pub fn repository_node(&self, name: &str, props: serde_json::Map<String, serde_json::Value>) -> Result<i64> {
         let existing: Option<i64> = self
             .tx
-            .query_row("SELECT id FROM nodes WHERE label = 'Repository' LIMIT 1", [], |r| r.get(0))
+            .query_row("SELECT id FROM nodes WHERE label = 'Repository' LIMIT 1", params![], |r| r.get(0))
             .optional()?;
         if let Some(id) = existing {
             self.tx.execute(
@@ -612,7 +677,7 @@ impl IngestTx<'_> {
 
     pub fn files(&self) -> Result<Vec<(String, i64, String, Option<String>)>> {
         let mut st = self.tx.prepare("SELECT path, node_id, language, module FROM files ORDER BY path")?;
-        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -621,23 +686,23 @@ impl IngestTx<'_> {
         let mut st = self.tx.prepare(
             "SELECT id, label, name, qualified_name, file_path, parent,
                     json_extract(props, '$.kind'), json_extract(props, '$.class_name'),
-                    coalesce(json_extract(props, '$.is_exported'), 0),
-                    coalesce(json_extract(props, '$.is_default_export'), 0)
+                    json_type(props, '$.is_exported') = 'true',
+                    json_type(props, '$.is_default_export') = 'true'
              FROM nodes WHERE label IN ('Class', 'Function', 'Method', 'Variable', 'Module') AND file_path IS NOT NULL",
         )?;
-        let rows = st.query_map([], |r| {
+        let rows = st.query_map(params![], |r| {
             let label: String = r.get(1)?;
             Ok(SymbolRow {
                 id: r.get(0)?,
                 label: Label::parse(&label).unwrap_or(Label::Variable),
                 name: r.get(2)?,
-                qualified_name: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+                qualified_name: r.get::<Option<String>>(3)?.unwrap_or_default(),
                 file_path: r.get(4)?,
                 parent: r.get(5)?,
                 kind: r.get(6)?,
                 class_name: r.get(7)?,
-                is_exported: r.get::<_, i64>(8)? != 0,
-                is_default_export: r.get::<_, i64>(9)? != 0,
+                is_exported: r.get::<Option<bool>>(8)?.unwrap_or(false),
+                is_default_export: r.get::<Option<bool>>(9)?.unwrap_or(false),
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -649,7 +714,7 @@ impl IngestTx<'_> {
                     json_extract(props, '$.alias'), line_start
              FROM nodes WHERE label = 'Import' ORDER BY file_path, line_start, id",
         )?;
-        let rows = st.query_map([], |r| {
+        let rows = st.query_map(params![], |r| {
             let module: Option<String> = r.get(2)?;
             Ok(ImportRow {
                 id: r.get(0)?,
@@ -657,7 +722,7 @@ impl IngestTx<'_> {
                 module: module.unwrap_or_default(),
                 name: r.get(3)?,
                 alias: r.get(4)?,
-                line: r.get::<_, Option<u32>>(5)?.unwrap_or(0),
+                line: r.get::<Option<u32>>(5)?.unwrap_or(0),
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -670,7 +735,7 @@ impl IngestTx<'_> {
         match files {
             None => {
                 let mut st = self.tx.prepare(&format!("SELECT {COLS} FROM refs ORDER BY id"))?;
-                for r in st.query_map([], map)? {
+                for r in st.query_map(params![], map)? {
                     out.push(r?);
                 }
                 return Ok(out);
@@ -678,7 +743,7 @@ impl IngestTx<'_> {
             Some(files) => {
                 let mut st = self.tx.prepare_cached(&format!("SELECT {COLS} FROM refs WHERE file_path = ?1"))?;
                 for f in files {
-                    for r in st.query_map([f], map)? {
+                    for r in st.query_map(params![f], map)? {
                         out.push(r?);
                     }
                 }
@@ -686,7 +751,7 @@ impl IngestTx<'_> {
         }
         let mut st = self.tx.prepare_cached(&format!("SELECT {COLS} FROM refs WHERE id = ?1"))?;
         for id in extra_ids {
-            if let Some(r) = st.query_row([id], map).optional()? {
+            if let Some(r) = st.query_row(params![id], map).optional()? {
                 out.push(r);
             }
         }
@@ -700,7 +765,7 @@ impl IngestTx<'_> {
         let mut st = self.tx.prepare_cached("SELECT id FROM refs WHERE name = ?1 UNION SELECT id FROM refs WHERE receiver_root = ?1")?;
         let mut out = Vec::new();
         for n in names {
-            for r in st.query_map([n], |r| r.get::<_, i64>(0))? {
+            for r in st.query_map(params![n], |r| r.get::<i64>(0))? {
                 out.push(r?);
             }
         }
@@ -716,7 +781,7 @@ impl IngestTx<'_> {
         )?;
         let mut out = Vec::new();
         for f in files {
-            for r in st.query_map([f], |r| r.get::<_, String>(0))? {
+            for r in st.query_map(params![f], |r| r.get::<String>(0))? {
                 out.push(r?);
             }
         }
@@ -729,7 +794,7 @@ impl IngestTx<'_> {
     pub fn clear_resolution(&self, ref_ids: &[i64]) -> Result<()> {
         let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE ref_id = ?1")?;
         for id in ref_ids {
-            st.execute([id])?;
+            st.execute(params![id])?;
         }
         Ok(())
     }
@@ -740,7 +805,7 @@ impl IngestTx<'_> {
             "DELETE FROM edges WHERE type = 'IMPORTS' AND src IN
                (SELECT id FROM nodes WHERE file_path = ?1 AND label IN ('File', 'Import'))
                AND dst NOT IN (SELECT id FROM nodes WHERE file_path = ?1 AND label = 'Import')",
-            [file],
+            params![file],
         )?;
         Ok(())
     }
@@ -754,13 +819,13 @@ impl IngestTx<'_> {
     /// Resolved class hierarchy edges: (class, base) pairs.
     pub fn hierarchy(&self) -> Result<Vec<(i64, i64)>> {
         let mut st = self.tx.prepare("SELECT src, dst FROM edges WHERE type IN ('INHERITS', 'IMPLEMENTS')")?;
-        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn commit(self) -> Result<()> {
-        self.tx.commit()?;
-        Ok(())
+    pub fn commit(mut self) -> Result<()> {
+        self.done = true;
+        self.tx.commit()
     }
 }
 
@@ -770,18 +835,18 @@ impl IngestTx<'_> {
 impl IngestTx<'_> {
     /// Drops every import edge produced by resolution (File->File and Import->target).
     pub fn clear_all_import_resolution(&self) -> Result<()> {
-        self.tx.execute("DELETE FROM edges WHERE type = 'IMPORTS' AND resolution IS NOT NULL", [])?;
+        self.tx.execute("DELETE FROM edges WHERE type = 'IMPORTS' AND resolution IS NOT NULL", params![])?;
         Ok(())
     }
 }
 
 impl IngestTx<'_> {
     pub fn meta(&self, key: &str) -> Result<Option<String>> {
-        Ok(self.tx.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+        Ok(self.tx.query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| r.get(0)).optional()?)
     }
 
     pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
-        self.tx.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)", params![key, value])?;
+        self.tx.execute("INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", params![key, value])?;
         Ok(())
     }
 }
@@ -789,7 +854,7 @@ impl IngestTx<'_> {
 impl IngestTx<'_> {
     /// Drops every edge produced by resolving a reference site.
     pub fn clear_all_resolution(&self) -> Result<()> {
-        self.tx.execute("DELETE FROM edges WHERE ref_id IS NOT NULL", [])?;
+        self.tx.execute("DELETE FROM edges WHERE ref_id IS NOT NULL", params![])?;
         Ok(())
     }
 }
@@ -798,8 +863,8 @@ impl IngestTx<'_> {
     /// Removes the package Module nodes derived from the files table (and their edges).
     pub fn delete_derived_modules(&self) -> Result<()> {
         self.tx.execute_batch(
-            "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE label = 'Module' AND json_extract(props, '$.derived') = 1);
-             DELETE FROM nodes WHERE label = 'Module' AND json_extract(props, '$.derived') = 1;",
+            "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE label = 'Module' AND json_type(props, '$.derived') = 'true');
+             DELETE FROM nodes WHERE label = 'Module' AND json_type(props, '$.derived') = 'true';",
         )?;
         Ok(())
     }
@@ -832,7 +897,7 @@ impl IngestTx<'_> {
              FROM nodes
              WHERE file_path = ?1 AND label IN ('Class', 'Function', 'Method', 'Variable', 'Module', 'Import')",
         )?;
-        let rows = st.query_map([path], |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, String>(1)?)))?;
+        let rows = st.query_map(params![path], |r| Ok((r.get::<Option<String>>(0)?, r.get::<String>(1)?)))?;
         let mut out = Vec::new();
         for r in rows {
             if let (Some(n), k) = r? {
@@ -847,7 +912,7 @@ impl IngestTx<'_> {
     pub fn module_names_of(&self, path: &str) -> Result<Vec<String>> {
         Ok(self
             .tx
-            .query_row("SELECT module FROM files WHERE path = ?1", [path], |r| r.get::<_, Option<String>>(0))
+            .query_row("SELECT module FROM files WHERE path = ?1", params![path], |r| r.get::<Option<String>>(0))
             .optional()?
             .flatten()
             .map(|m| m.split(['.', '/', ':']).filter(|s| !s.is_empty()).map(str::to_string).collect())

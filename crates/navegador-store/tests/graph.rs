@@ -41,13 +41,13 @@ fn columns_and_json_props_map_to_properties() {
     assert_eq!(n.labels, vec!["Function".to_string(), "Public".to_string()]);
     // columns really hold the core properties (the rest of navegador reads them there)
     let (label, name, line): (String, String, i64) = s
-        .conn()
+        .sqlite_conn().unwrap()
         .query_row("SELECT label, name, line_start FROM nodes WHERE id = ?1", [a.0], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })
         .unwrap();
     assert_eq!((label.as_str(), name.as_str(), line), ("Function", "f", 3));
-    let col: i64 = s.conn().query_row("SELECT col FROM edges WHERE id = ?1", [e.0], |r| r.get(0)).unwrap();
+    let col: i64 = s.sqlite_conn().unwrap().query_row("SELECT col FROM edges WHERE id = ?1", [e.0], |r| r.get(0)).unwrap();
     assert_eq!(col, 2);
     let out = GraphRead::edges_of(&s, b, Direction::Incoming, &[]).unwrap();
     assert_eq!(out[0].props.get("column"), Some(&Value::Int(2)));
