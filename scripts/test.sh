@@ -5,6 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Builds can be memory- and CPU-hungry on 2 cores; keep cargo's output readable in CI logs.
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+# A real PostgreSQL server on loopback for the PostgreSQL backend's tests (installed with
+# apt-get when missing, our own throwaway cluster, stopped and removed on exit). The Rust
+# tests make their databases on it (NAVEGADOR_TEST_PG), the MCP tests through pg.sh.
+pgdir=$(mktemp -d /tmp/navegador-pg.XXXXXX)
+trap 'bash scripts/pg.sh stop "$pgdir" >/dev/null 2>&1 || true; rm -rf "$pgdir"' EXIT
+NAVEGADOR_TEST_PG=$(bash scripts/pg.sh start "$pgdir")
+export NAVEGADOR_TEST_PG NAVEGADOR_TEST_PG_DIR="$pgdir"
+
 # This also builds target/release/navegador (the CLI's integration tests run it).
 cargo test --workspace --locked --release
 

@@ -38,6 +38,31 @@ def workspace(tmp_path_factory: pytest.TempPathFactory, binary: str) -> Path:
     return root
 
 
+def pg_database(name: str) -> str:
+    """A new empty database on the PostgreSQL test server that `scripts/test.sh` starts with
+    `scripts/pg.sh` (its folder in NAVEGADOR_TEST_PG_DIR); its URL. Skips the test when
+    there is no test server."""
+    pgdir = os.environ.get("NAVEGADOR_TEST_PG_DIR")
+    if not pgdir:
+        pytest.skip("no PostgreSQL test server (NAVEGADOR_TEST_PG_DIR); `bash scripts/test.sh` starts one")
+    name = f"{name}_{os.getpid()}_{time.monotonic_ns()}"
+    p = subprocess.run(
+        ["bash", str(REPO / "scripts" / "pg.sh"), "createdb", pgdir, name], capture_output=True, text=True
+    )
+    assert p.returncode == 0, p.stderr
+    return p.stdout.strip()
+
+
+@pytest.fixture(scope="session")
+def pg_workspace(tmp_path_factory: pytest.TempPathFactory, binary: str) -> tuple[Path, str]:
+    """The fixture repository indexed into a PostgreSQL database: (workspace, URL)."""
+    url = pg_database("mcp")
+    root = tmp_path_factory.mktemp("pgws") / "repo"
+    shutil.copytree(HERE / "fixture", root)
+    subprocess.run([binary, "ingest", str(root), "--db", url], check=True, capture_output=True)
+    return root, url
+
+
 @pytest.fixture()
 def fresh_workspace(tmp_path: Path) -> Path:
     root = tmp_path / "repo"

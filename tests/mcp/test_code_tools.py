@@ -19,7 +19,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from conftest import HERE, REPO, HttpServer, navegador_bin
+from conftest import HERE, REPO, HttpServer, navegador_bin, pg_database
 
 FIXTURE = REPO / "crates" / "navegador-nav" / "tests" / "fixtures" / "shop"
 GOLDEN = HERE / "code_tools.golden.json"
@@ -126,11 +126,31 @@ def http_server(shop):
     assert server.stop() == 0
 
 
-@pytest.fixture(params=["stdio", "http"])
+@pytest.fixture(scope="module")
+def shop_pg(tmp_path_factory) -> tuple[Path, str]:
+    """Another copy of the workspace, whose graph the server builds in PostgreSQL."""
+    return make_workspace(tmp_path_factory.mktemp("navpg")), pg_database("nav")
+
+
+@pytest.fixture(scope="module")
+def http_server_pg(shop_pg):
+    root, url = shop_pg
+    server = start_http(root, "--db", url)
+    yield server
+    assert server.stop() == 0
+
+
+# Over both transports, with the graph in the SQLite default and in PostgreSQL.
+@pytest.fixture(params=["stdio", "http", "stdio-postgres", "http-postgres"])
 def target(request, shop):
     if request.param == "stdio":
         return stdio(shop)
-    return request.getfixturevalue("http_server").url
+    if request.param == "http":
+        return request.getfixturevalue("http_server").url
+    if request.param == "stdio-postgres":
+        root, url = request.getfixturevalue("shop_pg")
+        return stdio(root, "--db", url)
+    return request.getfixturevalue("http_server_pg").url
 
 
 def test_tools_list_matches_golden(shop):
@@ -230,12 +250,15 @@ def test_bad_input(target, shop):
         assert env["errors"][0]["code"] == "INVALID_INPUT"
         text = json.dumps(env)
         assert str(shop) not in text, "no absolute machine path in an answer"
+        assert "127.0.0.1" not in text, "no database URL in an answer"
 
     session(target, body)
 
 
-def test_answers_follow_file_edits(tmp_path):
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_answers_follow_file_edits(tmp_path, backend):
     root = make_workspace(tmp_path)
+    db = ["--db", pg_database("navedit")] if backend == "postgres" else []
     api = root / "web" / "app" / "lib" / "api.ts"
 
     async def body(c):
@@ -260,7 +283,7 @@ def test_answers_follow_file_edits(tmp_path):
         env = await call(c, "code.find_symbol", {"symbol": "helper"})
         assert env["data"]["totalMatched"] == 0, env
 
-    session(stdio(root), body)
+    session(stdio(root, *db), body)
 
 
 def test_stdout_carries_only_jsonrpc(shop):

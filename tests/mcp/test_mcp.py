@@ -17,7 +17,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from conftest import HERE, start_http
+from conftest import HERE, pg_database, start_http
 
 GOLDEN = HERE / "tools.golden.json"
 IMPLEMENTED = [
@@ -82,11 +82,26 @@ def http_server(binary, workspace):
     assert server.stop() == 0, "graceful shutdown exits 0"
 
 
-@pytest.fixture(params=["stdio", "http"])
+@pytest.fixture(scope="module")
+def http_server_pg(binary, pg_workspace):
+    root, url = pg_workspace
+    server = start_http(binary, root, "--db", url)
+    yield server
+    assert server.stop() == 0, "graceful shutdown exits 0"
+
+
+# Every tool test runs over both transports, on the SQLite default and on PostgreSQL (the
+# same fixture indexed into a real server; the answers must be the same).
+@pytest.fixture(params=["stdio", "http", "stdio-postgres", "http-postgres"])
 def target(request, binary, workspace):
     if request.param == "stdio":
         return stdio(binary, workspace)
-    return request.getfixturevalue("http_server").url
+    if request.param == "http":
+        return request.getfixturevalue("http_server").url
+    if request.param == "stdio-postgres":
+        root, url = request.getfixturevalue("pg_workspace")
+        return stdio(binary, root, "--db", url)
+    return request.getfixturevalue("http_server_pg").url
 
 
 # -- the contract ---------------------------------------------------------------------------
@@ -462,6 +477,38 @@ def test_ingest_with_progress(binary, fresh_workspace):
     values = [p for p, _ in progress]
     assert values == sorted(values)
     assert any("parsing" in (m or "") for _, m in progress)
+
+
+def test_ingest_and_writes_on_postgres(binary, fresh_workspace):
+    """The `ingest` tool and Cypher writes into a PostgreSQL graph; a read-only server on
+    the same database refuses both and still answers; nothing is written to the workspace."""
+    url = pg_database("mcp_write")
+
+    async def body(c):
+        text = err(await c.call_tool("function", {"name": "log"}))
+        assert "no navegador graph yet" in text and "ingest" in text, text
+        assert "navegador:" not in text or "***" in text, "the password never shows"
+        r = ok(await c.call_tool("ingest", {"path": "."}))
+        assert r["files"] == 7 and r["parsed"] == 7 and r["relationships"] > 0
+        r = ok(await c.call_tool("ingest", {"path": "."}))
+        assert r["parsed"] == 0 and r["unchanged"] == 7
+        f = ok(await c.call_tool("function", {"name": "log"}))
+        assert f["target"]["file_path"] == "app/util.py"
+        ok(await c.call_tool("query", {"cypher": "CREATE (:Concept {name: 'Caching'})"}))
+        rows = ok(await c.call_tool("query", {"cypher": "MATCH (c:Concept {name: 'Caching'}) RETURN c.name AS n"}))
+        assert rows["items"] == [{"n": "Caching"}], rows
+        hits = ok(await c.call_tool("search_knowledge", {"query": "caching"}))
+        assert any(h["name"] == "Caching" for h in hits["items"]), hits
+
+    session(stdio(binary, fresh_workspace, "--no-watch", "--db", url), body)
+    assert not (fresh_workspace / ".navegador").exists(), "a PostgreSQL graph leaves no file in the workspace"
+
+    async def read_only(c):
+        assert "read-only" in err(await c.call_tool("ingest", {"path": "."}))
+        assert "read-only" in err(await c.call_tool("query", {"cypher": "CREATE (:X)"})).lower()
+        ok(await c.call_tool("function", {"name": "log"}))
+
+    session(stdio(binary, fresh_workspace, "--read-only", "--db", url), read_only)
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])

@@ -1,5 +1,6 @@
 //! Where the graph lives: `--db`, then `NAVEGADOR_DB`, then `<root>/.navegador/graph.db`
-//! (an existing `./navegador.db` is still honoured when nothing else applies).
+//! (an existing `./navegador.db` is still honoured when nothing else applies). A
+//! `postgres://` URL in either puts it on a PostgreSQL server.
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,9 @@ pub fn resolve_db(flag: Option<&Path>, root: &Path) -> PathBuf {
 
 /// Opens the graph for writing, creating its folder.
 pub fn open_rw(path: &Path) -> anyhow::Result<Store> {
+    if navegador_store::server_url(path).is_some() {
+        return Ok(Store::open(path)?);
+    }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -32,7 +36,7 @@ pub fn open_rw(path: &Path) -> anyhow::Result<Store> {
 
 /// Opens an existing graph for reading; a missing file names the command that makes it.
 pub fn open_ro(path: &Path) -> anyhow::Result<Store> {
-    if !path.exists() {
+    if !navegador_store::graph_may_exist(path) {
         anyhow::bail!("no graph at {}; run `navegador ingest PATH` first (or pass --db)", path.display());
     }
     Ok(Store::open_read_only(path)?)

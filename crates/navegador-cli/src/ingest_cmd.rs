@@ -116,7 +116,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "skipped": report.skipped.iter().map(|(p, r)| json!({"path": p, "reason": r})).collect::<Vec<_>>(),
             "diagnostics": report.diagnostics.iter().map(|(p, l, m)| json!({"path": p, "line": l, "message": m})).collect::<Vec<_>>(),
             "duration_ms": report.duration.as_millis() as u64,
-            "db": db_path.display().to_string(),
+            "db": navegador_store::display_location(&db_path),
         });
         crate::emit(&format!("{}\n", serde_json::to_string_pretty(&out)?))?;
         return Ok(ExitCode::SUCCESS);
@@ -128,7 +128,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         report.files_seen,
         if langs.is_empty() { "none".to_string() } else { langs.join(", ") },
         report.duration.as_secs_f64(),
-        db_path.display()
+        navegador_store::display_location(&db_path)
     );
     w!(out, 
         "  this run: {} parsed, {} unchanged, {} removed",

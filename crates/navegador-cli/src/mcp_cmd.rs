@@ -42,8 +42,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         .canonicalize()
         .with_context(|| format!("cannot open workspace root {}", a.workspace_root.display()))?;
     let db_path = db::resolve_db(a.db.as_deref(), &root);
-    if db_path.to_string_lossy().contains("://") {
-        anyhow::bail!("{}: database URLs are not supported yet; pass a SQLite file path", db_path.display());
+    if db_path.to_string_lossy().contains("://") && navegador_store::server_url(&db_path).is_none() {
+        anyhow::bail!(
+            "{}: unsupported database URL; use a SQLite file path or a postgres:// (postgresql://) URL",
+            navegador_store::display_location(&db_path)
+        );
     }
     let mut opts = ServerOptions::new(&root, &db_path);
     opts.read_only = a.read_only;

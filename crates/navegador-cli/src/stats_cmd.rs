@@ -30,7 +30,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             .map(|(k, n)| (k.clone(), json!(if total_calls == 0 { 0.0 } else { *n as f64 / total_calls as f64 })))
             .collect();
         let out = json!({
-            "db": path.display().to_string(),
+            "db": navegador_store::display_location(&path),
             "labels": map(&s.labels),
             "relationships": map(&s.edge_types),
             "files_by_language": map(&s.files_by_language),

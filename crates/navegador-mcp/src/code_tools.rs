@@ -56,7 +56,7 @@ pub fn answer(server: &NavegadorServer, tool: &str, args: &Map<String, Value>) -
     }
     let freshness = server.live_index().map(|l| l.ensure_fresh());
     let complete = freshness.is_none_or(|f| f.complete);
-    if !opts.db_path.exists() {
+    if !navegador_store::graph_may_exist(&opts.db_path) {
         // No graph yet: the first index has not committed (or nobody indexed).
         let cx = Context { workspace: &workspace, store: None, index_complete: false };
         return call(tool, args, &cx).to_value();

@@ -91,7 +91,7 @@ impl ServerOptions {
         let root = workspace_root.as_ref();
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
         let db = db_path.as_ref();
-        let db_path = if db.is_absolute() { db.to_path_buf() } else { root.join(db) };
+        let db_path = if db.is_absolute() || navegador_store::server_url(db).is_some() { db.to_path_buf() } else { root.join(db) };
         ServerOptions {
             db_path,
             workspace_root: root,
@@ -181,7 +181,9 @@ impl NavegadorServer {
             static READER: std::cell::RefCell<Option<(PathBuf, FileIdentity, Store)>> = const { std::cell::RefCell::new(None) };
         }
         let db = &self.inner.options.db_path;
-        let Ok(meta) = std::fs::metadata(db) else {
+        let server = navegador_store::server_url(db).is_some();
+        let meta = if server { None } else { std::fs::metadata(db).ok() };
+        if meta.is_none() && !server {
             let how = if self.inner.options.read_only {
                 "run `navegador ingest PATH` from a shell (this server is read-only)"
             } else {
@@ -191,8 +193,9 @@ impl NavegadorServer {
                 "no graph at {} yet; {how}, or start the server with --db pointing at an existing graph",
                 db.display()
             )));
-        };
-        let identity = file_identity(&meta);
+        }
+        // A server has no file to replace: its connection is kept until an answer fails.
+        let identity = meta.as_ref().map_or((0, 0), file_identity);
         READER.with(|cell| {
             let mut slot = cell.borrow_mut();
             let fresh = matches!(&*slot, Some((p, id, _)) if p == db && *id == identity);
@@ -202,7 +205,11 @@ impl NavegadorServer {
                 *slot = Some((db.clone(), identity, store));
             }
             let (_, _, store) = slot.as_ref().expect("just opened");
-            f(store)
+            let out = f(store);
+            if out.is_err() && server {
+                *slot = None; // reconnect next time (the server may have restarted)
+            }
+            out
         })
     }
 

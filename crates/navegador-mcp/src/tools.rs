@@ -238,6 +238,9 @@ pub(crate) fn store_error(e: StoreError) -> ToolError {
                 "; check --db / NAVEGADOR_DB, or re-index the repository"
             }
         }
+        StoreError::Connect { .. } | StoreError::Postgres(_) => {
+            "; check that the PostgreSQL server is up and that the URL in --db / NAVEGADOR_DB (user, password, database) is right"
+        }
         _ => "",
     };
     ToolError::msg(format!("{e}{fix}"))
@@ -350,10 +353,10 @@ async fn query(call: Call, p: QueryParams) -> CallToolResult {
         let _writer = server.ingest_lock().lock().await;
         let db = opts.db_path.clone();
         tokio::task::spawn_blocking(move || -> Result<Reply, ToolError> {
-            if !db.exists() {
+            if !navegador_store::graph_may_exist(&db) {
                 return Err(ToolError::msg(format!(
                     "no graph at {}: call the `ingest` tool with the repository path first",
-                    db.display()
+                    navegador_store::display_location(&db)
                 )));
             }
             let mut store = Store::open(&db).map_err(store_error)?;

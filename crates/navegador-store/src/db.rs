@@ -471,7 +471,8 @@ impl Db {
         let stmt = match pg.statements.get(sql) {
             Some(s) => s.clone(),
             None => {
-                let s = pg.client.prepare(&to_pg(sql))?;
+                let pg_sql = to_pg(sql);
+                let s = pg.client.prepare(&pg_sql).map_err(|source| StoreError::Statement { sql: pg_sql, source })?;
                 if pg.statements.len() > 1024 {
                     pg.statements.clear();
                 }

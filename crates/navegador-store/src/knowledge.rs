@@ -131,7 +131,7 @@ impl Reader<'_> {
             let mut st = self.conn.prepare_cached(&format!(
                 "SELECT {NODE_COLS} FROM nodes WHERE label IN ({CODE_TARGET_LABELS}) AND file_path IS NOT NULL
                    AND (name = ?1 COLLATE {collate} OR qualified_name = ?1 COLLATE {collate})
-                   AND (?2 IS NULL OR file_path = ?2)
+                   AND (file_path = ?2 OR ?2 IS NULL)
                  ORDER BY file_path, line_start, id"
             ))?;
             let rows: Vec<NodeRow> = st.query_map(params![name, file], node_row)?.collect::<Result<_, _>>()?;
@@ -505,7 +505,7 @@ impl IngestTx<'_> {
     /// Forgets the links one origin made (from one file, or all of that origin).
     pub fn delete_links(&self, origin: &str, origin_path: Option<&str>) -> Result<()> {
         self.tx.execute(
-            "DELETE FROM knowledge_links WHERE origin = ?1 AND (?2 IS NULL OR origin_path = ?2)",
+            "DELETE FROM knowledge_links WHERE origin = ?1 AND (origin_path = ?2 OR ?2 IS NULL)",
             params![origin, origin_path],
         )?;
         Ok(())

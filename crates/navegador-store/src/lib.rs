@@ -12,8 +12,25 @@ pub use graph::PropertyCounts;
 mod knowledge;
 mod nav;
 mod pg;
+#[doc(hidden)]
+pub mod testing;
 pub use pg::redact as redact_url;
 pub use pg::server_url;
+
+/// Where a graph lives, for messages: a file's path, or a server URL with its password
+/// masked.
+pub fn display_location(db: &std::path::Path) -> String {
+    match server_url(db) {
+        Some(url) => redact_url(url),
+        None => db.display().to_string(),
+    }
+}
+
+/// Whether a graph may already exist at `db`: a file that is there, or any server URL
+/// (whose schema the open checks).
+pub fn graph_may_exist(db: &std::path::Path) -> bool {
+    server_url(db).is_some() || db.exists()
+}
 mod read;
 mod schema;
 mod sqlite;
@@ -42,12 +59,19 @@ pub enum StoreError {
     SchemaMismatch { path: PathBuf, found: i64, expected: i64 },
     #[error("{path} is not a navegador graph database (no schema version); pass another --db or delete it")]
     NotOurs { path: PathBuf },
+    #[error(
+        "the PostgreSQL database {url} holds no navegador graph yet; index into it first \
+         (`navegador ingest PATH --db URL`, or the `ingest` tool)"
+    )]
+    NoGraphYet { url: String },
     #[error("cannot connect to the PostgreSQL graph {url}: {source}")]
     Connect { url: String, source: postgres::Error },
     #[error("database error: {0}")]
     Sql(#[from] rusqlite::Error),
     #[error("PostgreSQL error: {}", pg_message(.0))]
     Postgres(#[from] postgres::Error),
+    #[error("PostgreSQL refused a statement of the store: {} in `{sql}`", pg_message(.source))]
+    Statement { sql: String, source: postgres::Error },
     #[error("the query returned no rows")]
     NoRows,
     #[error("column {index}: {message}")]

@@ -100,12 +100,12 @@ impl Store {
         let sql = if fuzzy {
             format!(
                 "SELECT {DEF_COLS} FROM nodes WHERE {DEF_LABELS} AND name LIKE '%' || ?1 || '%' ESCAPE '\\'
-                 AND (?2 IS NULL OR file_path = ?2 OR file_path LIKE ?3 ESCAPE '\\')"
+                 AND (file_path = ?2 OR file_path LIKE ?3 ESCAPE '\\' OR ?2 IS NULL)"
             )
         } else {
             format!(
                 "SELECT {DEF_COLS} FROM nodes WHERE name = ?1 AND {DEF_LABELS}
-                 AND (?2 IS NULL OR file_path = ?2 OR file_path LIKE ?3 ESCAPE '\\')"
+                 AND (file_path = ?2 OR file_path LIKE ?3 ESCAPE '\\' OR ?2 IS NULL)"
             )
         };
         let key = if fuzzy { like_escape(name) } else { name.to_string() };

@@ -49,7 +49,7 @@ pub fn open(url: &str, read_only: bool) -> Result<Store> {
         return match store.schema_version()? {
             Some(VERSION) => Ok(store),
             Some(found) => Err(StoreError::SchemaMismatch { path: store.path().to_path_buf(), found, expected: VERSION }),
-            None => Err(StoreError::NotOurs { path: store.path().to_path_buf() }),
+            None => Err(StoreError::NoGraphYet { url: redact(url) }),
         };
     }
     init_schema(&store)?;
@@ -305,3 +305,23 @@ pub const INDEXES: &[(&str, &str)] = &[
     ("refs_name", "refs(name)"),
     ("refs_root", "refs(receiver_root)"),
 ];
+
+/// Creates an empty database `name` on the server of `url` (dropping one of that name
+/// first) and returns its URL. For tests and benchmarks that want a graph of their own.
+pub fn fresh_database(url: &str, name: &str) -> Result<String> {
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(StoreError::Column { index: 0, message: format!("bad database name {name:?}") });
+    }
+    let config: postgres::Config = url.parse().map_err(|e| StoreError::Connect { url: redact(url), source: e })?;
+    let mut client = connect(&config).map_err(|e| StoreError::Connect { url: redact(url), source: e })?;
+    client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))?;
+    client.batch_execute(&format!("CREATE DATABASE {name}"))?;
+    // scheme://user:pw@host:port[/db][?query] -> scheme://user:pw@host:port/name[?query]
+    let (main, query) = url.split_once('?').map_or((url, None), |(m, q)| (m, Some(q)));
+    let host_start = main.find("://").map_or(0, |i| i + 3);
+    let base = main[host_start..].find('/').map_or(main, |i| &main[..host_start + i]);
+    Ok(match query {
+        Some(q) => format!("{base}/{name}?{q}"),
+        None => format!("{base}/{name}"),
+    })
+}

@@ -331,7 +331,7 @@ impl Store {
     pub fn nodes_named(&self, label: Option<&str>, name: &str) -> Result<Vec<NodeRow>> {
         let mut st = self.conn.prepare_cached(
             "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props FROM nodes
-             WHERE name = ?1 AND (?2 IS NULL OR label = ?2) ORDER BY file_path, line_start",
+             WHERE name = ?1 AND (label = ?2 OR ?2 IS NULL) ORDER BY file_path, line_start",
         )?;
         let rows = st.query_map(params![name, label], node_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -347,9 +347,9 @@ impl Store {
     /// Edges of a node: outgoing when `outgoing`, else incoming; of one type or all.
     pub fn edges_of(&self, id: i64, outgoing: bool, edge_type: Option<&str>) -> Result<Vec<EdgeRow>> {
         let sql = if outgoing {
-            "SELECT src, dst, type, resolution, line, col FROM edges WHERE src = ?1 AND (?2 IS NULL OR type = ?2) ORDER BY id"
+            "SELECT src, dst, type, resolution, line, col FROM edges WHERE src = ?1 AND (type = ?2 OR ?2 IS NULL) ORDER BY id"
         } else {
-            "SELECT src, dst, type, resolution, line, col FROM edges WHERE dst = ?1 AND (?2 IS NULL OR type = ?2) ORDER BY id"
+            "SELECT src, dst, type, resolution, line, col FROM edges WHERE dst = ?1 AND (type = ?2 OR ?2 IS NULL) ORDER BY id"
         };
         let mut st = self.conn.prepare_cached(sql)?;
         let rows = st.query_map(params![id, edge_type], |r| {

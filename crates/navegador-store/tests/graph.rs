@@ -104,3 +104,17 @@ fn concurrent_first_opens_of_a_new_file_all_succeed() {
         }
     }
 }
+
+/// The same conformance suite on the PostgreSQL backend (a real server: `scripts/test.sh`
+/// starts one with `scripts/pg.sh` and sets NAVEGADOR_TEST_PG); each store a new database.
+#[test]
+fn conformance_on_postgres() {
+    if navegador_store::testing::fresh_postgres("conformance_probe").is_none() {
+        return navegador_store::testing::skipped("conformance_on_postgres");
+    }
+    let n = std::sync::atomic::AtomicUsize::new(0);
+    conformance::check_backend(|| {
+        let i = n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Store::open(&navegador_store::testing::fresh_postgres(&format!("conformance{i}")).unwrap()).unwrap()
+    });
+}
