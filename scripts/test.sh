@@ -33,3 +33,6 @@ NAVEGADOR_BIN="$PWD/target/release/navegador" "$venv/bin/python" -m pytest -q -p
 # and a load run: 50 concurrent HTTP sessions x 100 tool calls, zero errors allowed.
 bash scripts/conformance.sh "$PWD/target/release/navegador"
 "$venv/bin/python" tests/mcp/load.py "$PWD/target/release/navegador" 50 100
+# The same load with the graph in PostgreSQL (one connection per server thread).
+"$venv/bin/python" tests/mcp/load.py "$PWD/target/release/navegador" 50 100 \
+    --db "$(bash scripts/pg.sh createdb "$pgdir" navegador_load)"

@@ -1,6 +1,7 @@
 """Load test of the streamable HTTP transport: N concurrent clients (official Python SDK),
 each its own MCP session, each making M tool calls on the fixture graph. Fails on any
-error; prints p50/p99 latency. Usage: load.py NAVEGADOR_BIN [clients] [calls]."""
+error; prints p50/p99 latency. Usage: load.py NAVEGADOR_BIN [clients] [calls] [--db URL]
+(--db: the graph in that database, e.g. a postgres:// URL, instead of the workspace file)."""
 
 import asyncio
 import os
@@ -63,14 +64,20 @@ def cpu_seconds(pid: int) -> float:
 
 
 def main() -> int:
-    binary = sys.argv[1]
-    clients = int(sys.argv[2]) if len(sys.argv) > 2 else 50
-    calls = int(sys.argv[3]) if len(sys.argv) > 3 else 100
+    args = sys.argv[1:]
+    db: list[str] = []
+    if "--db" in args:  # a graph elsewhere (a postgres:// URL): indexed into, then served from
+        i = args.index("--db")
+        db = ["--db", args[i + 1]]
+        del args[i : i + 2]
+    binary = args[0]
+    clients = int(args[1]) if len(args) > 1 else 50
+    calls = int(args[2]) if len(args) > 2 else 100
     with tempfile.TemporaryDirectory() as d:
         root = Path(d) / "repo"
         shutil.copytree(HERE / "fixture", root)
-        subprocess.run([binary, "ingest", str(root)], check=True, capture_output=True)
-        server = start_http(binary, root)
+        subprocess.run([binary, "ingest", str(root), *db], check=True, capture_output=True)
+        server = start_http(binary, root, *db)
         try:
             latencies, errors, wall = asyncio.run(run(server.url, clients, calls))
             server_cpu = cpu_seconds(server.proc.pid)
@@ -79,7 +86,7 @@ def main() -> int:
     lat = sorted(latencies)
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
     print(
-        f"load: {clients} clients x {calls} calls = {len(lat)} calls in {wall:.1f}s "
+        f"load{' (PostgreSQL)' if db else ''}: {clients} clients x {calls} calls = {len(lat)} calls in {wall:.1f}s "
         f"({len(lat) / wall:.0f}/s), errors {len(errors)}, "
         f"p50 {p(0.50):.1f} ms, p99 {p(0.99):.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms; "
         f"server CPU {server_cpu:.1f} s ({server_cpu / len(lat) * 1000:.2f} ms/call), "
