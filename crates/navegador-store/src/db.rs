@@ -259,6 +259,15 @@ impl Row<'_> {
     }
 }
 
+fn owned(p: Param<'_>) -> Owned {
+    match p {
+        Param::Null => Owned::Null,
+        Param::Int(i) => Owned::Int(i),
+        Param::Real(f) => Owned::Text(f.to_string()),
+        Param::Text(t) => Owned::Text(t.to_string()),
+    }
+}
+
 fn pg_col(r: &postgres::Row, i: usize) -> Result<Col<'_>> {
     use postgres::types::Type;
     let ty = r.columns().get(i).ok_or(StoreError::Column { index: i, message: "no such column".into() })?.type_().clone();
@@ -282,11 +291,130 @@ fn pg_col(r: &postgres::Row, i: usize) -> Result<Col<'_>> {
     Ok(col.unwrap_or(Col::Null))
 }
 
-/// The PostgreSQL side of a connection: the client, its prepared statements, and whether
-/// a transaction is open (the server does not say).
+/// The PostgreSQL side of a connection: the client, its prepared statements, the rows of
+/// [`Batch`]es not sent yet, and ids taken from the tables' sequences for them.
 pub(crate) struct Pg {
     client: postgres::Client,
     statements: HashMap<String, postgres::Statement>,
+    pending: Vec<Pending>,
+    ids: HashMap<&'static str, Vec<i64>>,
+}
+
+/// A statement run for many rows (the hot writes of an ingest). On SQLite each row runs
+/// `row_sql` at once. On PostgreSQL, where every statement is a round trip, rows are
+/// collected and sent as one `pg_sql` over column arrays (`$k` is the k-th column as an
+/// array: `... SELECT * FROM unnest($1::bigint[], $2::text[])`), before the next other
+/// statement on the connection, before commit, or every [`BATCH_ROWS`] rows.
+pub struct Batch {
+    pub row_sql: &'static str,
+    pub pg_sql: &'static str,
+    pub columns: &'static [ColType],
+    /// PostgreSQL: of rows with the same first column only the last is sent (an `UPDATE`
+    /// from a list must not see one key twice).
+    pub last_per_key: bool,
+}
+
+/// The type of a [`Batch`] column on PostgreSQL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColType {
+    Int,
+    Text,
+}
+
+/// Rows per statement of a [`Batch`] on PostgreSQL.
+pub const BATCH_ROWS: usize = 5000;
+
+#[derive(Debug, Clone)]
+enum Owned {
+    Null,
+    Int(i64),
+    Text(String),
+}
+
+struct Pending {
+    batch: &'static Batch,
+    rows: Vec<Vec<Owned>>,
+}
+
+impl Pg {
+    /// Sends every pending batch, in the order each was first used.
+    fn flush(&mut self, changes: &Cell<usize>) -> Result<()> {
+        for p in std::mem::take(&mut self.pending) {
+            let mut rows = p.rows;
+            if p.batch.last_per_key {
+                let mut seen = std::collections::HashSet::new();
+                let mut keep: Vec<Vec<Owned>> = rows
+                    .into_iter()
+                    .rev()
+                    .filter(|r| match &r[0] {
+                        Owned::Int(i) => seen.insert(*i),
+                        _ => true,
+                    })
+                    .collect();
+                keep.reverse();
+                rows = keep;
+            }
+            for chunk in rows.chunks(BATCH_ROWS) {
+                let mut ints: Vec<Vec<Option<i64>>> = Vec::new();
+                let mut texts: Vec<Vec<Option<String>>> = Vec::new();
+                let mut order = Vec::new(); // (is_text, index into ints/texts) per column
+                for (c, ty) in p.batch.columns.iter().enumerate() {
+                    match ty {
+                        ColType::Int => {
+                            order.push((false, ints.len()));
+                            ints.push(
+                                chunk
+                                    .iter()
+                                    .map(|r| match &r[c] {
+                                        Owned::Int(i) => Some(*i),
+                                        Owned::Text(t) => t.parse().ok(),
+                                        Owned::Null => None,
+                                    })
+                                    .collect(),
+                            );
+                        }
+                        ColType::Text => {
+                            order.push((true, texts.len()));
+                            texts.push(
+                                chunk
+                                    .iter()
+                                    .map(|r| match &r[c] {
+                                        Owned::Int(i) => Some(i.to_string()),
+                                        Owned::Text(t) => Some(t.clone()),
+                                        Owned::Null => None,
+                                    })
+                                    .collect(),
+                            );
+                        }
+                    }
+                }
+                let params: Vec<&(dyn postgres::types::ToSql + Sync)> = order
+                    .iter()
+                    .map(|&(text, i)| {
+                        if text {
+                            &texts[i] as &(dyn postgres::types::ToSql + Sync)
+                        } else {
+                            &ints[i] as &(dyn postgres::types::ToSql + Sync)
+                        }
+                    })
+                    .collect();
+                let stmt = match self.statements.get(p.batch.pg_sql) {
+                    Some(s) => s.clone(),
+                    None => {
+                        let s = self
+                            .client
+                            .prepare(p.batch.pg_sql)
+                            .map_err(|source| StoreError::Statement { sql: p.batch.pg_sql.to_string(), source })?;
+                        self.statements.insert(p.batch.pg_sql.to_string(), s.clone());
+                        s
+                    }
+                };
+                let n = self.client.execute(&stmt, &params)? as usize;
+                changes.set(changes.get() + n);
+            }
+        }
+        Ok(())
+    }
 }
 
 enum Conn {
@@ -328,7 +456,12 @@ impl Db {
 
     pub fn postgres(client: postgres::Client) -> Db {
         Db {
-            conn: Conn::Pg(RefCell::new(Pg { client, statements: HashMap::new() })),
+            conn: Conn::Pg(RefCell::new(Pg {
+                client,
+                statements: HashMap::new(),
+                pending: Vec::new(),
+                ids: HashMap::new(),
+            })),
             in_tx: Cell::new(false),
             writing: Cell::new(false),
             changes: Cell::new(0),
@@ -385,10 +518,67 @@ impl Db {
         match &self.conn {
             Conn::Sqlite(c) => Ok(c.execute_batch(sql)?),
             Conn::Pg(pg) => {
-                pg.borrow_mut().client.batch_execute(&to_pg(sql))?;
+                let mut pg = pg.borrow_mut();
+                pg.flush(&self.changes)?;
+                pg.client.batch_execute(&to_pg(sql))?;
                 Ok(())
             }
         }
+    }
+
+    /// One row of a [`Batch`] (see there).
+    pub fn defer(&self, batch: &'static Batch, params: Params<'_>) -> Result<()> {
+        match &self.conn {
+            Conn::Sqlite(_) => self.execute(batch.row_sql, params).map(drop),
+            Conn::Pg(pg) => {
+                let row = params.iter().map(|p| owned(p.param())).collect();
+                self.push(pg, batch, row)
+            }
+        }
+    }
+
+    /// One row of a [`Batch`] that inserts into `table` and needs the new row's `id`. On
+    /// PostgreSQL the id comes from the table's identity sequence (taken in blocks) and is
+    /// the row's first column in `pg_sql`.
+    pub fn defer_insert(&self, batch: &'static Batch, table: &'static str, params: Params<'_>) -> Result<i64> {
+        match &self.conn {
+            Conn::Sqlite(_) => self.insert(batch.row_sql, params),
+            Conn::Pg(pg) => {
+                let id = {
+                    let mut g = pg.borrow_mut();
+                    if g.ids.get(table).is_none_or(Vec::is_empty) {
+                        let rows = g.client.query(
+                            "SELECT nextval(pg_get_serial_sequence($1, 'id')) FROM generate_series(1, 1024) ORDER BY 1 DESC",
+                            &[&table],
+                        )?;
+                        g.ids.insert(table, rows.iter().map(|r| r.get::<_, i64>(0)).collect());
+                    }
+                    g.ids.get_mut(table).and_then(Vec::pop).expect("just filled")
+                };
+                let mut row = vec![Owned::Int(id)];
+                row.extend(params.iter().map(|p| owned(p.param())));
+                self.push(pg, batch, row)?;
+                Ok(id)
+            }
+        }
+    }
+
+    fn push(&self, pg: &RefCell<Pg>, batch: &'static Batch, row: Vec<Owned>) -> Result<()> {
+        let mut g = pg.borrow_mut();
+        let full = match g.pending.iter_mut().find(|p| std::ptr::eq(p.batch, batch)) {
+            Some(p) => {
+                p.rows.push(row);
+                p.rows.len() >= BATCH_ROWS
+            }
+            None => {
+                g.pending.push(Pending { batch, rows: vec![row] });
+                false
+            }
+        };
+        if full {
+            g.flush(&self.changes)?;
+        }
+        Ok(())
     }
 
     /// Whether no transaction is open.
@@ -431,6 +621,11 @@ impl Db {
             Conn::Sqlite(c) => c.execute_batch("COMMIT")?,
             Conn::Pg(pg) => {
                 let mut pg = pg.borrow_mut();
+                if let Err(e) = pg.flush(&self.changes) {
+                    let _ = pg.client.batch_execute("ROLLBACK");
+                    self.in_tx.set(false);
+                    return Err(e);
+                }
                 let r = if self.writing.get() {
                     pg.client.batch_execute(GENERATION_BUMP).and_then(|()| pg.client.batch_execute("COMMIT"))
                 } else {
@@ -450,7 +645,9 @@ impl Db {
         match &self.conn {
             Conn::Sqlite(c) => c.execute_batch("ROLLBACK")?,
             Conn::Pg(pg) => {
-                let r = pg.borrow_mut().client.batch_execute("ROLLBACK");
+                let mut pg = pg.borrow_mut();
+                pg.pending.clear();
+                let r = pg.client.batch_execute("ROLLBACK");
                 self.in_tx.set(false);
                 r?;
             }
@@ -468,6 +665,7 @@ impl Db {
 
     fn run_pg<T>(&self, pg: &RefCell<Pg>, sql: &str, params: Params<'_>, f: impl FnOnce(&mut postgres::Client, &postgres::Statement, &[&(dyn postgres::types::ToSql + Sync)]) -> std::result::Result<T, postgres::Error>) -> Result<T> {
         let mut pg = pg.borrow_mut();
+        pg.flush(&self.changes)?;
         let stmt = match pg.statements.get(sql) {
             Some(s) => s.clone(),
             None => {

@@ -7,7 +7,41 @@ use std::path::{Path, PathBuf};
 use navegador_model::{EdgeType, Label, RefKind, Resolution};
 use rusqlite::{Connection, OpenFlags};
 
-use crate::db::{params, Db, OptionalExtension, Row, TxKind};
+use crate::db::{params, Batch, ColType, Db, OptionalExtension, Row, TxKind};
+
+// The hot writes of an ingest, batched on PostgreSQL (see `db::Batch`).
+use ColType::{Int as I, Text as T};
+const INSERT_NODE: Batch = Batch {
+    row_sql: "INSERT INTO nodes(label, name, qualified_name, file_path, parent, line_start, line_end, props)
+              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    pg_sql: "INSERT INTO nodes(id, label, name, qualified_name, file_path, parent, line_start, line_end, props)
+             SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
+                                  $7::bigint[], $8::bigint[], $9::text[])",
+    columns: &[I, T, T, T, T, I, I, I, T],
+    last_per_key: false,
+};
+const INSERT_REF: Batch = Batch {
+    row_sql: "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col)
+              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    pg_sql: "INSERT INTO refs(id, file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col)
+             SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[],
+                                  $7::text[], $8::text[], $9::bigint[], $10::bigint[])",
+    columns: &[I, T, I, T, T, T, T, T, I, I],
+    last_per_key: false,
+};
+const INSERT_EDGE: Batch = Batch {
+    row_sql: "INSERT INTO edges(src, dst, type, resolution, line, col, ref_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    pg_sql: "INSERT INTO edges(src, dst, type, resolution, line, col, ref_id)
+             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])",
+    columns: &[I, I, T, T, I, I, I],
+    last_per_key: false,
+};
+const SET_REF_STATUS: Batch = Batch {
+    row_sql: "UPDATE refs SET status = ?2 WHERE id = ?1",
+    pg_sql: "UPDATE refs SET status = u.s FROM unnest($1::bigint[], $2::text[]) AS u(id, s) WHERE refs.id = u.id",
+    columns: &[I, T],
+    last_per_key: true,
+};
 
 use crate::schema::{FTS_DROP_TRIGGERS, FTS_FILL, FTS_TRIGGERS, INDEXES, SCHEMA, VERSION};
 use crate::{Result, StoreError};
@@ -491,9 +525,8 @@ impl IngestTx<'_> {
     /// Drops the secondary indexes for a bulk load; `create_indexes` must follow before
     /// commit (the transaction makes the pair atomic).
     pub fn drop_indexes(&self) -> Result<()> {
-        let (indexes, drop_triggers) =
-            if self.tx.is_pg() { (crate::pg::INDEXES, crate::pg::FTS_DROP_TRIGGERS) } else { (INDEXES, FTS_DROP_TRIGGERS) };
-        for (name, _) in indexes {
+        let drop_triggers = if self.tx.is_pg() { crate::pg::FTS_DROP_TRIGGERS } else { FTS_DROP_TRIGGERS };
+        for (name, _) in INDEXES {
             self.tx.execute_batch(&format!("DROP INDEX IF EXISTS {name};"))?;
         }
         // The full-text triggers too: `create_indexes` fills the index once.
@@ -502,12 +535,9 @@ impl IngestTx<'_> {
     }
 
     pub fn create_indexes(&self) -> Result<()> {
-        let (indexes, fill, triggers) = if self.tx.is_pg() {
-            (crate::pg::INDEXES, crate::pg::FTS_FILL, crate::pg::FTS_TRIGGERS)
-        } else {
-            (INDEXES, FTS_FILL, FTS_TRIGGERS)
-        };
-        for (name, on) in indexes {
+        let (fill, triggers) =
+            if self.tx.is_pg() { (crate::pg::FTS_FILL, crate::pg::FTS_TRIGGERS) } else { (FTS_FILL, FTS_TRIGGERS) };
+        for (name, on) in INDEXES {
             self.tx.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
         }
         self.tx.execute_batch(fill)?;
@@ -562,9 +592,9 @@ impl IngestTx<'_> {
 
     pub fn insert_node(&self, n: &NewNode<'_>) -> Result<i64> {
         let props = serde_json::Value::Object(n.props.clone()).to_string();
-        self.tx.insert(
-            "INSERT INTO nodes(label, name, qualified_name, file_path, parent, line_start, line_end, props)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        self.tx.defer_insert(
+            &INSERT_NODE,
+            "nodes",
             params![
             n.label.map(|l| l.as_str()),
             n.name,
@@ -588,19 +618,8 @@ impl IngestTx<'_> {
         site: Option<(u32, u32)>,
         ref_id: Option<i64>,
     ) -> Result<()> {
-        let mut st = self.tx.prepare_cached(
-            "INSERT INTO edges(src, dst, type, resolution, line, col, ref_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )?;
-        st.execute(params![
-            src,
-            dst,
-            ty.as_str(),
-            resolution.map(|r| r.as_str()),
-            site.map(|s| s.0),
-            site.map(|s| s.1),
-            ref_id
-        ])?;
-        Ok(())
+        let (line, col) = (site.map(|s| s.0), site.map(|s| s.1));
+        self.tx.defer(&INSERT_EDGE, params![src, dst, ty.as_str(), resolution.map(|r| r.as_str()), line, col, ref_id])
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -619,9 +638,9 @@ impl IngestTx<'_> {
             let end = r.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(r.len());
             &r[..end]
         });
-        self.tx.insert(
-            "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        self.tx.defer_insert(
+            &INSERT_REF,
+            "refs",
             params![file_path, from_node, kind.as_str(), name, receiver, root, receiver_type, line, col],
         )
     }
@@ -811,9 +830,7 @@ impl IngestTx<'_> {
     }
 
     pub fn set_ref_status(&self, id: i64, status: RefStatus) -> Result<()> {
-        let mut st = self.tx.prepare_cached("UPDATE refs SET status = ?2 WHERE id = ?1")?;
-        st.execute(params![id, status.as_str()])?;
-        Ok(())
+        self.tx.defer(&SET_REF_STATUS, params![id, status.as_str()])
     }
 
     /// Resolved class hierarchy edges: (class, base) pairs.
