@@ -259,6 +259,28 @@ impl Row<'_> {
     }
 }
 
+/// A `json`/`jsonb` column as its JSON text (jsonb's binary form is a version byte and
+/// the text).
+struct JsonText<'a>(&'a str);
+
+impl<'a> postgres::types::FromSql<'a> for JsonText<'a> {
+    fn from_sql(
+        ty: &postgres::types::Type,
+        raw: &'a [u8],
+    ) -> std::result::Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        let text = if *ty == postgres::types::Type::JSONB {
+            raw.strip_prefix(&[1u8]).ok_or("unsupported jsonb version")?
+        } else {
+            raw
+        };
+        Ok(JsonText(std::str::from_utf8(text)?))
+    }
+
+    fn accepts(ty: &postgres::types::Type) -> bool {
+        matches!(*ty, postgres::types::Type::JSON | postgres::types::Type::JSONB)
+    }
+}
+
 fn owned(p: Param<'_>) -> Owned {
     match p {
         Param::Null => Owned::Null,
@@ -281,6 +303,7 @@ fn pg_col(r: &postgres::Row, i: usize) -> Result<Col<'_>> {
         Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::UNKNOWN => {
             r.try_get::<_, Option<&str>>(i)?.map(Col::Text)
         }
+        Type::JSON | Type::JSONB => r.try_get::<_, Option<JsonText<'_>>>(i)?.map(|j| Col::Text(j.0)),
         other => {
             return Err(StoreError::Column {
                 index: i,

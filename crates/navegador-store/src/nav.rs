@@ -72,7 +72,7 @@ fn edge_row(r: &Row<'_>) -> Result<CallEdgeRow> {
 }
 
 /// A JSON array of ids, for `json_each`.
-fn id_list(ids: &[i64]) -> String {
+pub(crate) fn id_list(ids: &[i64]) -> String {
     let mut s = String::with_capacity(ids.len() * 8 + 2);
     s.push('[');
     for (i, id) in ids.iter().enumerate() {

@@ -15,8 +15,9 @@ const INSERT_NODE: Batch = Batch {
     row_sql: "INSERT INTO nodes(label, name, qualified_name, file_path, parent, line_start, line_end, props)
               VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     pg_sql: "INSERT INTO nodes(id, label, name, qualified_name, file_path, parent, line_start, line_end, props)
-             SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
-                                  $7::bigint[], $8::bigint[], $9::text[])",
+             SELECT id, label, name, qname, file, parent, ls, le, props::jsonb
+             FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
+                         $7::bigint[], $8::bigint[], $9::text[]) AS u(id, label, name, qname, file, parent, ls, le, props)",
     columns: &[I, T, T, T, T, I, I, I, T],
     last_per_key: false,
 };
@@ -407,7 +408,7 @@ impl Store {
         let mut st = self.conn.prepare(&format!(
             "SELECT {key}, props FROM nodes ORDER BY 1"
         ))?;
-        for r in st.query_map(params![], |r| Ok(format!("node {} {}", r.get::<String>(0)?, r.get::<String>(1)?)))? {
+        for r in st.query_map(params![], |r| Ok(format!("node {} {}", r.get::<String>(0)?, canonical_json(&r.get::<String>(1)?))))? {
             out.push(r?);
         }
         let mut st = self.conn.prepare(&format!(
@@ -451,6 +452,52 @@ impl Store {
         Ok(out)
     }
 }
+
+/// JSON text with object keys sorted at every level (PostgreSQL's `jsonb` keeps its own
+/// key order), so two backends' dumps compare equal.
+fn canonical_json(text: &str) -> String {
+    fn write(v: &serde_json::Value, out: &mut String) {
+        match v {
+            serde_json::Value::Object(o) => {
+                let mut keys: Vec<&String> = o.keys().collect();
+                keys.sort();
+                out.push('{');
+                for (i, k) in keys.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&serde_json::Value::String(k.clone()).to_string());
+                    out.push(':');
+                    write(&o[k], out);
+                }
+                out.push('}');
+            }
+            serde_json::Value::Array(a) => {
+                out.push('[');
+                for (i, x) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(x, out);
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v) => {
+            let mut out = String::new();
+            write(&v, &mut out);
+            out
+        }
+        Err(_) => text.to_string(),
+    }
+}
+
+/// Ids or names per statement where PostgreSQL takes a list as one JSON parameter (on
+/// SQLite, in process, one statement per item is as fast and keeps its plans simple).
+const PG_LIST: usize = 10_000;
 
 /// The columns `ref_row` reads, in order.
 const COLS: &str = "id, file_path, from_node, kind, name, receiver, receiver_type, line, col";
@@ -768,10 +815,20 @@ impl IngestTx<'_> {
                 }
             }
         }
-        let mut st = self.tx.prepare_cached(&format!("SELECT {COLS} FROM refs WHERE id = ?1"))?;
-        for id in extra_ids {
-            if let Some(r) = st.query_row(params![id], map).optional()? {
-                out.push(r);
+        if self.tx.is_pg() {
+            // one statement per list, not a round trip per id
+            let mut st = self.tx.prepare_cached(&format!("SELECT {COLS} FROM refs WHERE id IN (SELECT value FROM json_each(?1))"))?;
+            for chunk in extra_ids.chunks(PG_LIST) {
+                for r in st.query_map(params![crate::nav::id_list(chunk)], map)? {
+                    out.push(r?);
+                }
+            }
+        } else {
+            let mut st = self.tx.prepare_cached(&format!("SELECT {COLS} FROM refs WHERE id = ?1"))?;
+            for id in extra_ids {
+                if let Some(r) = st.query_row(params![id], map).optional()? {
+                    out.push(r);
+                }
             }
         }
         out.sort_by_key(|r| r.id);
@@ -781,8 +838,21 @@ impl IngestTx<'_> {
 
     /// Ids of reference sites whose name, or whose receiver's first name, is one of `names`.
     pub fn ref_ids_named(&self, names: &[String]) -> Result<Vec<i64>> {
-        let mut st = self.tx.prepare_cached("SELECT id FROM refs WHERE name = ?1 UNION SELECT id FROM refs WHERE receiver_root = ?1")?;
         let mut out = Vec::new();
+        if self.tx.is_pg() {
+            let mut st = self.tx.prepare_cached(
+                "SELECT id FROM refs WHERE name IN (SELECT json_array_elements_text(CAST(?1 AS json)))
+                 UNION SELECT id FROM refs WHERE receiver_root IN (SELECT json_array_elements_text(CAST(?1 AS json)))",
+            )?;
+            for chunk in names.chunks(PG_LIST) {
+                let list = serde_json::Value::from(chunk.to_vec()).to_string();
+                for r in st.query_map(params![list], |r| r.get::<i64>(0))? {
+                    out.push(r?);
+                }
+            }
+            return Ok(out);
+        }
+        let mut st = self.tx.prepare_cached("SELECT id FROM refs WHERE name = ?1 UNION SELECT id FROM refs WHERE receiver_root = ?1")?;
         for n in names {
             for r in st.query_map(params![n], |r| r.get::<i64>(0))? {
                 out.push(r?);
@@ -811,6 +881,13 @@ impl IngestTx<'_> {
 
     /// Forgets what resolution produced for these reference sites.
     pub fn clear_resolution(&self, ref_ids: &[i64]) -> Result<()> {
+        if self.tx.is_pg() {
+            let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE ref_id IN (SELECT value FROM json_each(?1))")?;
+            for chunk in ref_ids.chunks(PG_LIST) {
+                st.execute(params![crate::nav::id_list(chunk)])?;
+            }
+            return Ok(());
+        }
         let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE ref_id = ?1")?;
         for id in ref_ids {
             st.execute(params![id])?;
