@@ -71,8 +71,46 @@ fn errors_name_the_fix() {
 #[test]
 fn kill_during_ingest_leaves_previous_graph() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("ws");
-    let db = tmp.path().join("g.db");
+    kill_during_ingest(tmp.path(), &tmp.path().join("g.db"));
+}
+
+/// The same on a PostgreSQL graph: the server rolls the killed ingest's transaction back.
+#[test]
+fn kill_during_ingest_leaves_previous_graph_on_postgres() {
+    let Some(db) = navegador_store::testing::fresh_postgres("cli_kill") else {
+        return navegador_store::testing::skipped("kill_during_ingest_leaves_previous_graph_on_postgres");
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    kill_during_ingest(tmp.path(), &db);
+}
+
+/// Connection problems and an empty database name the fix, and never show the password.
+#[test]
+fn postgres_errors_name_the_fix() {
+    let Some(db) = navegador_store::testing::fresh_postgres("cli_errors") else {
+        return navegador_store::testing::skipped("postgres_errors_name_the_fix");
+    };
+    let url = db.to_str().unwrap().to_string();
+    let secret = url.split_once("://").unwrap().1.split_once('@').unwrap().0.split_once(':').unwrap().1.to_string();
+    let stderr = |args: &[&str]| {
+        let out = bin().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(!text.contains(&secret), "the password shows in: {text}");
+        text
+    };
+    let e = stderr(&["stats", "--db", &url]);
+    assert!(e.contains("holds no navegador graph yet") && e.contains("navegador ingest"), "{e}");
+    let wrong = url.replace(&format!(":{secret}@"), ":not-the-password@");
+    let e = stderr(&["stats", "--db", &wrong]);
+    assert!(e.contains("password authentication failed") && e.contains("check that the server is up"), "{e}");
+    let e = stderr(&["query", "MATCH (n) RETURN n", "--db", "postgres://navegador:pw@127.0.0.1:1/x"]);
+    assert!(e.contains("Connection refused") && e.contains("***"), "{e}");
+}
+
+fn kill_during_ingest(tmp: &Path, db: &Path) {
+    let root = tmp.join("ws");
+    let db = db.to_path_buf();
     write_py_tree(&root, 5, 3);
     let ok = bin().arg("ingest").arg(&root).arg("--db").arg(&db).output().unwrap();
     assert!(ok.status.success());

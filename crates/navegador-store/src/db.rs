@@ -427,7 +427,7 @@ impl Pg {
                         let s = self
                             .client
                             .prepare(p.batch.pg_sql)
-                            .map_err(|source| StoreError::Statement { sql: p.batch.pg_sql.to_string(), source })?;
+                            .map_err(|error| StoreError::Statement { sql: p.batch.pg_sql.to_string(), error })?;
                         self.statements.insert(p.batch.pg_sql.to_string(), s.clone());
                         s
                     }
@@ -693,7 +693,7 @@ impl Db {
             Some(s) => s.clone(),
             None => {
                 let pg_sql = to_pg(sql);
-                let s = pg.client.prepare(&pg_sql).map_err(|source| StoreError::Statement { sql: pg_sql, source })?;
+                let s = pg.client.prepare(&pg_sql).map_err(|error| StoreError::Statement { sql: pg_sql, error })?;
                 if pg.statements.len() > 1024 {
                     pg.statements.clear();
                 }

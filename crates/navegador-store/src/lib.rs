@@ -64,14 +64,18 @@ pub enum StoreError {
          (`navegador ingest PATH --db URL`, or the `ingest` tool)"
     )]
     NoGraphYet { url: String },
-    #[error("cannot connect to the PostgreSQL graph {url}: {source}")]
-    Connect { url: String, source: postgres::Error },
+    #[error(
+        "cannot connect to the PostgreSQL graph {url}: {}; check that the server is up and the URL's \
+         host, port, user, password and database",
+        pg_message(.error)
+    )]
+    Connect { url: String, error: postgres::Error },
     #[error("database error: {0}")]
     Sql(#[from] rusqlite::Error),
     #[error("PostgreSQL error: {}", pg_message(.0))]
-    Postgres(#[from] postgres::Error),
-    #[error("PostgreSQL refused a statement of the store: {} in `{sql}`", pg_message(.source))]
-    Statement { sql: String, source: postgres::Error },
+    Postgres(postgres::Error),
+    #[error("PostgreSQL refused a statement of the store: {} in `{sql}`", pg_message(.error))]
+    Statement { sql: String, error: postgres::Error },
     #[error("the query returned no rows")]
     NoRows,
     #[error("column {index}: {message}")]
@@ -80,6 +84,14 @@ pub enum StoreError {
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
+// The PostgreSQL errors are not `source`s: their text is in the message already (a chain
+// would print it twice).
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> Self {
+        StoreError::Postgres(e)
+    }
+}
+
 /// A PostgreSQL error with the server's own message and detail when there is one.
 fn pg_message(e: &postgres::Error) -> String {
     match e.as_db_error() {
@@ -87,6 +99,18 @@ fn pg_message(e: &postgres::Error) -> String {
             Some(d) => format!("{} ({d})", db.message()),
             None => db.message().to_string(),
         },
-        None => e.to_string(),
+        None => {
+            // the kind ("error connecting to server") and what caused it
+            let mut text = e.to_string();
+            let mut cause = std::error::Error::source(e);
+            while let Some(c) = cause {
+                let t = c.to_string();
+                if !text.contains(&t) {
+                    text = format!("{text}: {t}");
+                }
+                cause = c.source();
+            }
+            text
+        }
     }
 }

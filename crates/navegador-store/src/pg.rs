@@ -32,7 +32,7 @@ pub fn redact(url: &str) -> String {
 
 /// Connects, checks (or creates) the schema. A read-only store's session refuses writes.
 pub fn open(url: &str, read_only: bool) -> Result<Store> {
-    let config: postgres::Config = url.parse().map_err(|e| StoreError::Connect { url: redact(url), source: e })?;
+    let config: postgres::Config = url.parse().map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
     let mut config = config;
     if config.get_application_name().is_none() {
         config.application_name("navegador");
@@ -40,7 +40,7 @@ pub fn open(url: &str, read_only: bool) -> Result<Store> {
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(std::time::Duration::from_secs(10));
     }
-    let client = connect(&config).map_err(|e| StoreError::Connect { url: redact(url), source: e })?;
+    let client = connect(&config).map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
     let db = Db::postgres(client);
     db.execute_batch("SET client_min_messages = warning")?;
     let store = Store::from_db(db, PathBuf::from(redact(url)));
@@ -114,8 +114,8 @@ fn init_schema(store: &Store) -> Result<()> {
 /// Drops navegador's tables and functions from the database (`ingest --clear` after a
 /// schema change); other tables are left alone.
 pub fn reset(url: &str) -> Result<()> {
-    let config: postgres::Config = url.parse().map_err(|e| StoreError::Connect { url: redact(url), source: e })?;
-    let client = connect(&config).map_err(|e| StoreError::Connect { url: redact(url), source: e })?;
+    let config: postgres::Config = url.parse().map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
+    let client = connect(&config).map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
     let db = Db::postgres(client);
     db.execute_batch(
         "SET client_min_messages = warning;
@@ -293,8 +293,8 @@ pub fn fresh_database(url: &str, name: &str) -> Result<String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(StoreError::Column { index: 0, message: format!("bad database name {name:?}") });
     }
-    let config: postgres::Config = url.parse().map_err(|e| StoreError::Connect { url: redact(url), source: e })?;
-    let mut client = connect(&config).map_err(|e| StoreError::Connect { url: redact(url), source: e })?;
+    let config: postgres::Config = url.parse().map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
+    let mut client = connect(&config).map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
     client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))?;
     client.batch_execute(&format!("CREATE DATABASE {name}"))?;
     // scheme://user:pw@host:port[/db][?query] -> scheme://user:pw@host:port/name[?query]
