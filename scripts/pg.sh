@@ -9,6 +9,7 @@
 #   bash scripts/pg.sh createdb DIR NAME  create an empty database NAME; prints its URL
 #   bash scripts/pg.sh stop DIR           stop the server in DIR (no error if none is running)
 #
+# The server also speaks TLS: its CA certificate is DIR/ca.pem (for sslrootcert=...).
 # stdout carries only the URL (postgres://navegador:PASSWORD@127.0.0.1:PORT/DB); progress and
 # errors go to stderr. Works as root (the server runs as the unprivileged `postgres` user, and
 # PostgreSQL is installed with apt-get if missing) and as an ordinary user (runs as that user).
@@ -221,6 +222,35 @@ fsync = off
 synchronous_commit = off
 full_page_writes = off
 password_encryption = '$auth'
+EOF
+    make_tls
+}
+
+# TLS for clients that ask for it (sslmode=require): a throwaway CA (DIR/ca.pem, what a
+# client passes as sslrootcert) and a server certificate for 127.0.0.1 and localhost signed
+# by it. Plain connections stay allowed. Skipped with a warning when openssl is missing.
+make_tls() {
+    if ! command -v openssl >/dev/null; then
+        log "warning: openssl not found; the server runs without TLS (sslmode=require tests will fail)"
+        return
+    fi
+    (
+        cd "$DIR"
+        openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=navegador test CA" \
+            -keyout ca.key -out ca.pem >/dev/null 2>&1
+        openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout server.key -out server.csr >/dev/null 2>&1
+        printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n' > server.ext
+        openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 30 \
+            -extfile server.ext -out server.pem >/dev/null 2>&1
+        rm -f server.csr server.ext ca.srl ca.key
+    ) || die "could not make the test TLS certificates with openssl"
+    chmod 0600 "$DIR/server.key"
+    chmod 0644 "$DIR/ca.pem" "$DIR/server.pem"
+    if is_root; then chown "$PG_USER:" "$DIR/server.key" "$DIR/server.pem" "$DIR/ca.pem"; fi
+    cat >> "$DATA/postgresql.conf" <<EOF
+ssl = on
+ssl_cert_file = '$DIR/server.pem'
+ssl_key_file = '$DIR/server.key'
 EOF
 }
 

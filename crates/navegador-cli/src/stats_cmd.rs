@@ -42,7 +42,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = String::new();
-    w!(out, "graph {}", path.display());
+    w!(out, "graph {}", navegador_store::display_location(&path));
     w!(out, "\nnodes by label:");
     for (l, n) in &s.labels {
         w!(out, "  {l:<12} {n:>10}");

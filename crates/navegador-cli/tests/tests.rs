@@ -232,3 +232,33 @@ fn knowledge_commands_match_golden() {
 }
 
 mod query;
+
+/// TLS to the PostgreSQL server: `sslmode=verify-full` with the test server's CA
+/// (`scripts/pg.sh` makes one) indexes and reads; without the CA the server's certificate
+/// is refused and the error names the fix.
+#[test]
+fn postgres_over_tls_verifies_the_server() {
+    let (Some(db), Some(dir)) =
+        (navegador_store::testing::fresh_postgres("cli_tls"), std::env::var_os("NAVEGADOR_TEST_PG_DIR"))
+    else {
+        return navegador_store::testing::skipped("postgres_over_tls_verifies_the_server");
+    };
+    let ca = Path::new(&dir).join("ca.pem");
+    let url = db.to_str().unwrap();
+    let tls = format!("{url}?sslmode=verify-full&sslrootcert={}", ca.display());
+    let tmp = tempfile::tempdir().unwrap();
+    write_py_tree(&tmp.path().join("ws"), 3, 2);
+    let out = bin().arg("ingest").arg(tmp.path().join("ws")).arg("--db").arg(&tls).arg("--json").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["files"], 3);
+    let out = bin().args(["stats", "--db", &tls]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let secret = url.split_once("://").unwrap().1.split_once('@').unwrap().0.split_once(':').unwrap().1;
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("***") && !shown.contains(secret), "{shown}");
+    let out = bin().args(["stats", "--db", &format!("{url}?sslmode=require")]).output().unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    assert!(e.contains("certificate") && e.contains("sslrootcert="), "{e}");
+}

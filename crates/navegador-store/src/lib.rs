@@ -64,12 +64,10 @@ pub enum StoreError {
          (`navegador ingest PATH --db URL`, or the `ingest` tool)"
     )]
     NoGraphYet { url: String },
-    #[error(
-        "cannot connect to the PostgreSQL graph {url}: {}; check that the server is up and the URL's \
-         host, port, user, password and database",
-        pg_message(.error)
-    )]
+    #[error("cannot connect to the PostgreSQL graph {url}: {}; {}", pg_message(.error), connect_hint(.error))]
     Connect { url: String, error: postgres::Error },
+    #[error("bad PostgreSQL URL {url}: {why}")]
+    BadUrl { url: String, why: String },
     #[error("database error: {0}")]
     Sql(#[from] rusqlite::Error),
     #[error("PostgreSQL error: {}", pg_message(.0))]
@@ -89,6 +87,15 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> Self {
         StoreError::Postgres(e)
+    }
+}
+
+/// What to check after a failed connect.
+fn connect_hint(e: &postgres::Error) -> &'static str {
+    if pg_message(e).contains("certificate") {
+        "pass the CA that signed the server's certificate as sslrootcert=/path/to/ca.pem (PEM) in the URL"
+    } else {
+        "check that the server is up and the URL's host, port, user, password and database"
     }
 }
 

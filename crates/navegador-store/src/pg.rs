@@ -17,30 +17,34 @@ pub fn server_url(path: &Path) -> Option<&str> {
     (s.starts_with("postgres://") || s.starts_with("postgresql://")).then_some(s)
 }
 
-/// The URL with its password masked, for messages and logs.
+/// The URL with its password masked (in the authority and a `password=` parameter), for
+/// messages and logs.
 pub fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
-    let (auth, host) = match rest.rsplit_once('@') {
-        Some(p) => p,
-        None => return url.to_string(),
+    let (main, query) = url.split_once('?').map_or((url, None), |(m, q)| (m, Some(q)));
+    let mut out = match main.split_once("://") {
+        Some((scheme, rest)) => match rest.rsplit_once('@') {
+            Some((auth, host)) => match auth.split_once(':') {
+                Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+                None => main.to_string(),
+            },
+            None => main.to_string(),
+        },
+        None => main.to_string(),
     };
-    match auth.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-        None => url.to_string(),
+    if let Some(q) = query {
+        let pairs: Vec<String> = q
+            .split('&')
+            .map(|p| if p.starts_with("password=") { "password=***".to_string() } else { p.to_string() })
+            .collect();
+        out.push('?');
+        out.push_str(&pairs.join("&"));
     }
+    out
 }
 
 /// Connects, checks (or creates) the schema. A read-only store's session refuses writes.
 pub fn open(url: &str, read_only: bool) -> Result<Store> {
-    let config: postgres::Config = url.parse().map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
-    let mut config = config;
-    if config.get_application_name().is_none() {
-        config.application_name("navegador");
-    }
-    if config.get_connect_timeout().is_none() {
-        config.connect_timeout(std::time::Duration::from_secs(10));
-    }
-    let client = connect(&config).map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
+    let client = connect(url)?;
     let db = Db::postgres(client);
     db.execute_batch("SET client_min_messages = warning")?;
     let store = Store::from_db(db, PathBuf::from(redact(url)));
@@ -56,11 +60,117 @@ pub fn open(url: &str, read_only: bool) -> Result<Store> {
     Ok(store)
 }
 
-/// Connects without TLS (a loopback or private-network server; see docs/postgres.md).
+/// Connects: plain TCP, or TLS when the URL asks with `sslmode=require` (or libpq's
+/// `verify-ca` / `verify-full`), the server's certificate always verified (hostname
+/// included) against the system's roots plus `sslrootcert=FILE` (PEM) when given.
+/// `disable`, `allow` and `prefer` (the default) connect without TLS.
+///
 /// The client blocks on a small runtime of its own: like every store call, this must not
 /// run on an async task's thread (the MCP server calls the store from `spawn_blocking`).
-fn connect(config: &postgres::Config) -> std::result::Result<postgres::Client, postgres::Error> {
-    config.connect(postgres::NoTls)
+fn connect(url: &str) -> Result<postgres::Client> {
+    let fail = |error| StoreError::Connect { url: redact(url), error };
+    let (url_for_config, tls) = tls_options(url)?;
+    let mut config: postgres::Config = url_for_config.parse().map_err(fail)?;
+    if config.get_application_name().is_none() {
+        config.application_name("navegador");
+    }
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(std::time::Duration::from_secs(10));
+    }
+    match tls {
+        None => config.connect(postgres::NoTls).map_err(fail),
+        Some(root) => {
+            let connector = tls_connector(url, root.as_deref())?;
+            config.connect(connector).map_err(fail)
+        }
+    }
+}
+
+/// Splits the TLS options libpq users write off the URL (tokio-postgres knows only
+/// `sslmode=disable|prefer|require`): `Some(sslrootcert)` when TLS is required.
+fn tls_options(url: &str) -> Result<(String, Option<Option<PathBuf>>)> {
+    let Some((base, query)) = url.split_once('?') else { return Ok((url.to_string(), None)) };
+    let mut kept = Vec::new();
+    let mut require = false;
+    let mut root = None;
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        match k {
+            "sslrootcert" => root = Some(PathBuf::from(percent_decode(v))),
+            "sslmode" => match v {
+                "require" | "verify-ca" | "verify-full" => {
+                    require = true;
+                    kept.push("sslmode=require".to_string());
+                }
+                "disable" | "allow" | "prefer" => kept.push("sslmode=disable".to_string()),
+                other => {
+                    return Err(StoreError::BadUrl {
+                        url: redact(url),
+                        why: format!(
+                            "sslmode={other} is not one of disable, allow, prefer, require, verify-ca, verify-full"
+                        ),
+                    })
+                }
+            },
+            _ => kept.push(pair.to_string()),
+        }
+    }
+    if root.is_some() && !require {
+        return Err(StoreError::BadUrl {
+            url: redact(url),
+            why: "sslrootcert is given but TLS is not required: add sslmode=verify-full (or require)".into(),
+        });
+    }
+    let url = if kept.is_empty() { base.to_string() } else { format!("{base}?{}", kept.join("&")) };
+    Ok((url, require.then_some(root)))
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Some(v) = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A rustls connector trusting the system's roots and `root` (a PEM file of CA certificates).
+fn tls_connector(url: &str, root: Option<&Path>) -> Result<tokio_postgres_rustls::MakeRustlsConnect> {
+    use rustls::pki_types::{pem::PemObject, CertificateDer};
+    let bad = |why: String| StoreError::BadUrl { url: redact(url), why };
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls_native_certs::load_native_certs().certs {
+        let _ = roots.add(cert); // a system certificate rustls cannot use is skipped
+    }
+    if let Some(path) = root {
+        let certs = CertificateDer::pem_file_iter(path)
+            .map_err(|e| bad(format!("cannot read sslrootcert {}: {e}", path.display())))?;
+        let mut n = 0;
+        for cert in certs {
+            let cert = cert.map_err(|e| bad(format!("sslrootcert {}: {e}", path.display())))?;
+            roots.add(cert).map_err(|e| bad(format!("sslrootcert {}: {e}", path.display())))?;
+            n += 1;
+        }
+        if n == 0 {
+            return Err(bad(format!("sslrootcert {} holds no PEM certificate", path.display())));
+        }
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| bad(format!("TLS setup: {e}")))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
 }
 
 /// Creates the schema unless it is there (deciding under a lock, so two servers starting
@@ -114,8 +224,7 @@ fn init_schema(store: &Store) -> Result<()> {
 /// Drops navegador's tables and functions from the database (`ingest --clear` after a
 /// schema change); other tables are left alone.
 pub fn reset(url: &str) -> Result<()> {
-    let config: postgres::Config = url.parse().map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
-    let client = connect(&config).map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
+    let client = connect(url)?;
     let db = Db::postgres(client);
     db.execute_batch(
         "SET client_min_messages = warning;
@@ -287,14 +396,42 @@ pub const FTS_FILL: &str = "DELETE FROM search_fts f WHERE NOT EXISTS (SELECT 1 
       ON CONFLICT (rowid) DO NOTHING;";
 
 
+#[cfg(test)]
+mod tests {
+    use super::{redact, tls_options};
+
+    #[test]
+    fn passwords_are_masked() {
+        for (url, shown) in [
+            ("postgres://u:secret@h:5432/db", "postgres://u:***@h:5432/db"),
+            ("postgresql://u:p%40ss@h/db?sslmode=require", "postgresql://u:***@h/db?sslmode=require"),
+            ("postgres://h/db?user=u&password=secret", "postgres://h/db?user=u&password=***"),
+            ("postgres://u@h/db", "postgres://u@h/db"),
+        ] {
+            assert_eq!(redact(url), shown);
+        }
+    }
+
+    #[test]
+    fn libpq_tls_options_map_to_ours() {
+        let (u, tls) = tls_options("postgres://h/db?sslmode=verify-full&sslrootcert=%2Ftmp%2Fca.pem&connect_timeout=5").unwrap();
+        assert_eq!(u, "postgres://h/db?sslmode=require&connect_timeout=5");
+        assert_eq!(tls, Some(Some("/tmp/ca.pem".into())));
+        let (u, tls) = tls_options("postgres://h/db?sslmode=prefer").unwrap();
+        assert_eq!((u.as_str(), tls), ("postgres://h/db?sslmode=disable", None));
+        assert_eq!(tls_options("postgres://h/db").unwrap(), ("postgres://h/db".to_string(), None));
+        assert!(tls_options("postgres://h/db?sslmode=on").unwrap_err().to_string().contains("sslmode=on"));
+        assert!(tls_options("postgres://h/db?sslrootcert=/ca.pem").unwrap_err().to_string().contains("sslmode=verify-full"));
+    }
+}
+
 /// Creates an empty database `name` on the server of `url` (dropping one of that name
 /// first) and returns its URL. For tests and benchmarks that want a graph of their own.
 pub fn fresh_database(url: &str, name: &str) -> Result<String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(StoreError::Column { index: 0, message: format!("bad database name {name:?}") });
     }
-    let config: postgres::Config = url.parse().map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
-    let mut client = connect(&config).map_err(|e| StoreError::Connect { url: redact(url), error: e })?;
+    let mut client = connect(url)?;
     client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))?;
     client.batch_execute(&format!("CREATE DATABASE {name}"))?;
     // scheme://user:pw@host:port[/db][?query] -> scheme://user:pw@host:port/name[?query]
