@@ -43,6 +43,14 @@ impl GraphRead for GraphHandle<'_> {
             GraphHandle::Write(g) => g.node(id),
         }
     }
+    /// Read-only queries read nodes in lists; a writing query reads each when it gets to
+    /// it (an earlier row may have deleted or changed it).
+    fn nodes(&self, ids: &[NodeId]) -> Result<Vec<Option<Node>>, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.nodes(ids),
+            GraphHandle::Write(g) => ids.iter().map(|&id| g.node(id)).collect(),
+        }
+    }
     fn edge(&self, id: EdgeId) -> Result<Option<Edge>, GraphError> {
         match self {
             GraphHandle::Read(g) => g.edge(id),

@@ -12,6 +12,9 @@ use crate::error::{CypherError, Result};
 use crate::eval::{eval, Ctx, Row};
 use crate::values::equals;
 
+/// Nodes read per list while matching (see `GraphRead::nodes`).
+const NODE_BATCH: usize = 512;
+
 /// Hard cap on variable-length depth (the expansion itself is iterative).
 pub const MAX_HOPS: u64 = 10_000;
 
@@ -491,9 +494,15 @@ impl Matcher<'_, '_, '_, '_> {
             return (self.out)(row);
         }
         let cands = self.candidates(pi, &row)?;
-        for id in cands {
+        // Candidates are read in lists (one round trip each on a server backend); a
+        // writing query's handle still reads them one by one.
+        let mut loaded = std::collections::VecDeque::new();
+        for (k, _) in cands.iter().enumerate() {
             self.ctx.guard.check()?;
-            let Some(node) = self.ctx.g.node(id)? else {
+            if loaded.is_empty() {
+                loaded.extend(self.ctx.g.nodes(&cands[k..cands.len().min(k + NODE_BATCH)])?);
+            }
+            let Some(node) = loaded.pop_front().flatten() else {
                 continue;
             };
             let np = self.preps[pi].0.nodes[0];
@@ -540,14 +549,21 @@ impl Matcher<'_, '_, '_, '_> {
         let (rp, dir) = self.preps[pi].0.rels[i];
         match rp.range {
             None => {
-                let edges = self.ctx.g.edges_of(cur.id, dir, &rp.types)?;
-                for e in edges {
+                let mut edges = Vec::new();
+                for e in self.ctx.g.edges_of(cur.id, dir, &rp.types)? {
                     self.ctx.guard.check()?;
-                    if self.used.contains(&e.id) || !self.rel_ok(rp, &e, &row)? {
-                        continue;
+                    if !self.used.contains(&e.id) && self.rel_ok(rp, &e, &row)? {
+                        edges.push(e);
                     }
-                    let other_id = other_end(&e, cur.id, dir);
-                    let Some(other) = self.ctx.g.node(other_id)? else {
+                }
+                let ends: Vec<NodeId> = edges.iter().map(|e| other_end(e, cur.id, dir)).collect();
+                let mut others = std::collections::VecDeque::new();
+                for (k, e) in edges.into_iter().enumerate() {
+                    self.ctx.guard.check()?;
+                    if others.is_empty() {
+                        others.extend(self.ctx.g.nodes(&ends[k..ends.len().min(k + NODE_BATCH)])?);
+                    }
+                    let Some(other) = others.pop_front().flatten() else {
                         continue;
                     };
                     let np = self.preps[pi].0.nodes[i + 1];

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::{Direction, GraphError, GraphWrite, NodeId, Value};
+use crate::{Direction, GraphError, GraphWrite, Node, NodeId, Value};
 
 fn props(kv: &[(&str, Value)]) -> BTreeMap<String, Value> {
     kv.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
@@ -47,6 +47,15 @@ fn nodes_and_lookups(g: &mut dyn GraphWrite) {
         "labels keep creation order"
     );
     assert_eq!(n.props.get("name"), Some(&Value::from("b")));
+    let missing = NodeId(i64::MAX);
+    let list = [c, a, missing, b, a];
+    let one_by_one: Vec<Option<Node>> = list.iter().map(|&id| g.node(id).unwrap()).collect();
+    assert_eq!(
+        g.nodes(&list).unwrap(),
+        one_by_one,
+        "nodes() reads a list as node() reads each: in order, a missing id as None, a repeated one twice"
+    );
+    assert_eq!(g.nodes(&[]).unwrap(), Vec::<Option<Node>>::new());
     assert_eq!(
         g.node(NodeId(i64::MAX)).unwrap(),
         None,

@@ -97,6 +97,11 @@ pub struct Schema {
 pub trait GraphRead {
     /// The node with this id, if it exists.
     fn node(&self, id: NodeId) -> Result<Option<Node>, GraphError>;
+    /// The nodes with these ids, in order (`None` for a missing one). A backend where each
+    /// read is a round trip answers a list in one.
+    fn nodes(&self, ids: &[NodeId]) -> Result<Vec<Option<Node>>, GraphError> {
+        ids.iter().map(|&id| self.node(id)).collect()
+    }
     /// The edge with this id, if it exists.
     fn edge(&self, id: EdgeId) -> Result<Option<Edge>, GraphError>;
     /// Ids of nodes carrying `label`, or of all nodes when `label` is `None`, ascending.

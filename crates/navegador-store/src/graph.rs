@@ -314,6 +314,27 @@ impl GraphRead for Store {
         Ok(self.query_nodes("WHERE n.id = ?1", &[SqlValue::Integer(id.0)])?.pop())
     }
 
+    /// One statement for the list (`json_each` over the ids).
+    fn nodes(&self, ids: &[NodeId]) -> Result<Vec<Option<Node>>, GraphError> {
+        if ids.len() < 2 {
+            return ids.iter().map(|&id| GraphRead::node(self, id)).collect();
+        }
+        let raw: Vec<i64> = ids.iter().map(|id| id.0).collect();
+        let list = SqlValue::Text(crate::nav::id_list(&raw));
+        let mut found: std::collections::HashMap<i64, Node> = self
+            .query_nodes("WHERE n.id IN (SELECT value FROM json_each(?1))", &[list])?
+            .into_iter()
+            .map(|n| (n.id.0, n))
+            .collect();
+        // a repeated id gets its own copy
+        let mut out = Vec::with_capacity(ids.len());
+        for (i, id) in raw.iter().enumerate() {
+            let last = !raw[i + 1..].contains(id);
+            out.push(if last { found.remove(id) } else { found.get(id).cloned() });
+        }
+        Ok(out)
+    }
+
     fn edge(&self, id: EdgeId) -> Result<Option<Edge>, GraphError> {
         Ok(self.query_edges("WHERE e.id = ?1", &[SqlValue::Integer(id.0)])?.pop())
     }
