@@ -5,6 +5,7 @@
 //! walked in that direction; relationships are unique within one MATCH.
 
 use navegador_graph::{Direction, Edge, EdgeId, GraphStats, Node, NodeId, Path, Value};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::ast::{CmpOp, Dir, Expr, NodePat, PatternPart, RelPat};
@@ -489,6 +490,15 @@ impl Matcher<'_, '_, '_, '_> {
         props_ok(self.ctx, np.props.as_ref(), &node.props, row)
     }
 
+    /// The node `ids[k]` when walking `ids` in order, read with the next `NODE_BATCH` ids
+    /// whenever `loaded` has run out (`None`: it no longer exists).
+    fn listed(&self, loaded: &mut VecDeque<Option<Node>>, ids: &[NodeId], k: usize) -> Result<Option<Node>> {
+        if loaded.is_empty() {
+            loaded.extend(self.ctx.g.nodes(&ids[k..ids.len().min(k + NODE_BATCH)])?);
+        }
+        Ok(loaded.pop_front().flatten())
+    }
+
     fn part(&mut self, pi: usize, row: Row) -> Result<bool> {
         if pi == self.preps.len() {
             return (self.out)(row);
@@ -496,13 +506,10 @@ impl Matcher<'_, '_, '_, '_> {
         let cands = self.candidates(pi, &row)?;
         // Candidates are read in lists (one round trip each on a server backend); a
         // writing query's handle still reads them one by one.
-        let mut loaded = std::collections::VecDeque::new();
-        for (k, _) in cands.iter().enumerate() {
+        let mut loaded = VecDeque::new();
+        for k in 0..cands.len() {
             self.ctx.guard.check()?;
-            if loaded.is_empty() {
-                loaded.extend(self.ctx.g.nodes(&cands[k..cands.len().min(k + NODE_BATCH)])?);
-            }
-            let Some(node) = loaded.pop_front().flatten() else {
+            let Some(node) = self.listed(&mut loaded, &cands, k)? else {
                 continue;
             };
             let np = self.preps[pi].0.nodes[0];
@@ -557,13 +564,10 @@ impl Matcher<'_, '_, '_, '_> {
                     }
                 }
                 let ends: Vec<NodeId> = edges.iter().map(|e| other_end(e, cur.id, dir)).collect();
-                let mut others = std::collections::VecDeque::new();
+                let mut others = VecDeque::new();
                 for (k, e) in edges.into_iter().enumerate() {
                     self.ctx.guard.check()?;
-                    if others.is_empty() {
-                        others.extend(self.ctx.g.nodes(&ends[k..ends.len().min(k + NODE_BATCH)])?);
-                    }
-                    let Some(other) = others.pop_front().flatten() else {
+                    let Some(other) = self.listed(&mut others, &ends, k)? else {
                         continue;
                     };
                     let np = self.preps[pi].0.nodes[i + 1];
