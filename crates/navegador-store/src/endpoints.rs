@@ -69,7 +69,7 @@ impl IngestTx<'_> {
     pub fn endpoint_nodes(&self) -> Result<Vec<NodeRow>> {
         let mut st = self.tx.prepare(&format!("SELECT {NODE_COLS} FROM nodes n WHERE n.label = 'Endpoint' ORDER BY n.id"))?;
         let rows = st.query_map(params![], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Removes Endpoint nodes by id, with every edge touching them.
@@ -89,7 +89,7 @@ impl IngestTx<'_> {
     pub fn exposes_edges(&self) -> Result<Vec<(i64, i64, Option<String>)>> {
         let mut st = self.tx.prepare("SELECT src, dst, resolution FROM edges WHERE type = 'EXPOSES'")?;
         let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Removes the `EXPOSES` edges from `src` to `dst`.
@@ -125,7 +125,7 @@ impl IngestTx<'_> {
             };
             Ok((row, r.get::<Option<u32>>(10)?.unwrap_or(0)))
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Import nodes of one file: (id, module, imported name, alias).
@@ -135,7 +135,7 @@ impl IngestTx<'_> {
              FROM nodes WHERE file_path = ?1 AND label = 'Import' ORDER BY line_start, id",
         )?;
         let rows = st.query_map(params![path], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// The nodes a resolved `IMPORTS` edge of `src` points at.
@@ -145,7 +145,7 @@ impl IngestTx<'_> {
              WHERE e.src = ?1 AND e.type = 'IMPORTS' AND e.resolution IS NOT NULL ORDER BY n.id"
         ))?;
         let rows = st.query_map(params![src], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// What the reference sites of one file resolved to: (line, name, target id,
@@ -156,6 +156,6 @@ impl IngestTx<'_> {
              WHERE r.file_path = ?1 AND e.resolution IS NOT NULL ORDER BY r.line, r.name, e.dst",
         )?;
         let rows = st.query_map(params![file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 }

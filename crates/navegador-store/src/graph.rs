@@ -201,7 +201,7 @@ impl Store {
             "PRAGMA data_version"
         };
         let v: i64 = self.conn().query_row(sql, params![], |r| r.get(0)).map_err(sql_err)?;
-        Ok((v, self.conn().total_changes() as usize))
+        Ok((v, self.conn().total_changes()))
     }
 
     fn compute_stats(&self) -> Result<GraphStats, GraphError> {

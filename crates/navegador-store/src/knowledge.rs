@@ -90,7 +90,7 @@ fn knowledge_in() -> String {
 impl Reader<'_> {
     pub fn node(&self, id: i64) -> Result<Option<NodeRow>> {
         let mut st = self.conn.prepare_cached(&format!("SELECT {NODE_COLS} FROM nodes WHERE id = ?1"))?;
-        Ok(st.query_row(params![id], node_row).optional()?)
+        st.query_row(params![id], node_row).optional()
     }
 
     /// Knowledge nodes named `name` (case-insensitive), of one label or any knowledge label.
@@ -108,7 +108,7 @@ impl Reader<'_> {
              ORDER BY label, id"
         ))?;
         let rows = st.query_map(params![name], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// A knowledge node by its identity: label plus `key` (a path for documents and wiki
@@ -120,7 +120,7 @@ impl Reader<'_> {
             format!("SELECT {NODE_COLS} FROM nodes WHERE file_path IS NULL AND label = ?1 AND name = ?2 COLLATE NOCASE ORDER BY id LIMIT 1")
         };
         let mut st = self.conn.prepare_cached(&sql)?;
-        Ok(st.query_row(params![label.as_str(), key], node_row).optional()?)
+        st.query_row(params![label.as_str(), key], node_row).optional()
     }
 
     /// Code definitions and files whose name or qualified name is `name` (a File's
@@ -160,7 +160,7 @@ impl Reader<'_> {
              ORDER BY file_path, line_start, id"
         ))?;
         let rows = st.query_map(params![last, text], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// The one node an exact link target names.
@@ -169,21 +169,21 @@ impl Reader<'_> {
             "SELECT {NODE_COLS} FROM nodes WHERE qualified_name = ?2 AND label = ?1 AND file_path = ?3 ORDER BY id"
         ))?;
         let rows = st.query_map(params![label, qualified_name, file], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     pub fn file_node(&self, path: &str) -> Result<Option<NodeRow>> {
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT {NODE_COLS} FROM nodes WHERE label = 'File' AND file_path = ?1 LIMIT 1"
         ))?;
-        Ok(st.query_row(params![path], node_row).optional()?)
+        st.query_row(params![path], node_row).optional()
     }
 
     /// Paths of every indexed file.
     pub fn file_paths(&self) -> Result<Vec<String>> {
         let mut st = self.conn.prepare_cached("SELECT path FROM files ORDER BY path")?;
         let rows = st.query_map(params![], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Code definitions of a file, in source order (for in-code annotations).
@@ -194,7 +194,7 @@ impl Reader<'_> {
              ORDER BY line_start, id"
         ))?;
         let rows = st.query_map(params![path], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Neighbours of a node over some edge types (all when empty).
@@ -278,20 +278,20 @@ impl Reader<'_> {
                 source: r.get(11)?,
             })
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// The hash recorded for a knowledge source file.
     pub fn source_hash(&self, path: &str) -> Result<Option<String>> {
         let mut st = self.conn.prepare_cached("SELECT hash FROM knowledge_sources WHERE path = ?1")?;
-        Ok(st.query_row(params![path], |r| r.get(0)).optional()?)
+        st.query_row(params![path], |r| r.get(0)).optional()
     }
 
     /// Every knowledge source file recorded by ingest: (path, kind).
     pub fn sources(&self) -> Result<Vec<(String, String)>> {
         let mut st = self.conn.prepare_cached("SELECT path, kind FROM knowledge_sources ORDER BY path")?;
         let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Every node of some labels, by name.
@@ -299,7 +299,7 @@ impl Reader<'_> {
         let mut st =
             self.conn.prepare_cached(&format!("SELECT {NODE_COLS} FROM nodes WHERE label = ?1 ORDER BY name COLLATE NOCASE, id"))?;
         let rows = st.query_map(params![label.as_str()], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Full-text search: exact name matches first (case-insensitive), then name prefixes,
@@ -452,7 +452,7 @@ impl IngestTx<'_> {
                AND json_extract(props, '$.source_path') = ?1 ORDER BY id",
         )?;
         let rows = st.query_map(params![path], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// An edge between two nodes unless one of that type already joins them.

@@ -111,7 +111,7 @@ impl Store {
         let key = if fuzzy { like_escape(name) } else { name.to_string() };
         let mut st = self.conn().prepare_cached(&sql)?;
         let rows = st.query_map(params![key, scope, scope_dir], def_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Class, function and method definitions of one file, in line order.
@@ -120,7 +120,7 @@ impl Store {
             .conn()
             .prepare_cached(&format!("SELECT {DEF_COLS} FROM nodes WHERE file_path = ?1 AND {DEF_LABELS} ORDER BY line_start, id"))?;
         let rows = st.query_map(params![path], def_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// The class, function and method nodes of one file, in line order.
@@ -130,7 +130,7 @@ impl Store {
              FROM nodes WHERE file_path = ?1 AND label IN ('Class', 'Function', 'Method') ORDER BY line_start, id",
         )?;
         let rows = st.query_map(params![path], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// `CALLS` and `REFERENCES` edges into `dst` (its callers), with their sites.
@@ -140,7 +140,7 @@ impl Store {
              WHERE e.dst = ?1 AND e.type IN ('CALLS', 'REFERENCES') ORDER BY e.src, e.line, e.col"
         ))?;
         let rows = st.query_map(params![dst], edge_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Whether any `CALLS` or `REFERENCES` edge from an existing node points at `dst`.
@@ -148,7 +148,7 @@ impl Store {
         let mut st = self.conn().prepare_cached(
             "SELECT EXISTS(SELECT 1 FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = ?1 AND e.type IN ('CALLS', 'REFERENCES'))",
         )?;
-        Ok(st.query_row(params![dst], |r| r.get(0))?)
+        st.query_row(params![dst], |r| r.get(0))
     }
 
     /// The nodes with these ids (any order; missing ids are left out). One statement for
@@ -162,7 +162,7 @@ impl Store {
              FROM nodes WHERE id IN (SELECT value FROM json_each(?1))",
         )?;
         let rows = st.query_map(params![id_list(ids)], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Which of `ids` have a `CALLS` or `REFERENCES` edge from an existing node
@@ -176,7 +176,7 @@ impl Store {
              WHERE EXISTS(SELECT 1 FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = j.value AND e.type IN ('CALLS', 'REFERENCES'))",
         )?;
         let rows = st.query_map(params![id_list(ids)], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// `decorators_of` for a list: (node, decorator name), per node in line order.
@@ -189,7 +189,7 @@ impl Store {
              WHERE e.dst IN (SELECT value FROM json_each(?1)) AND e.type = 'DECORATES' ORDER BY e.dst, d.line_start, d.id",
         )?;
         let rows = st.query_map(params![id_list(ids)], |r| Ok((r.get(0)?, r.get::<Option<String>>(1)?.unwrap_or_default())))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// `exposed_by` for a list: (handler node, the endpoint's `framework` when it is a
@@ -204,7 +204,7 @@ impl Store {
              WHERE e.dst IN (SELECT value FROM json_each(?1)) AND e.type = 'EXPOSES' ORDER BY e.dst, e.id",
         )?;
         let rows = st.query_map(params![id_list(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// `CALLS` and `REFERENCES` edges out of `src` (what it calls), with their sites.
@@ -214,7 +214,7 @@ impl Store {
              WHERE e.src = ?1 AND e.type IN ('CALLS', 'REFERENCES') ORDER BY e.line, e.col, e.dst"
         ))?;
         let rows = st.query_map(params![src], edge_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// The direct super types (`INHERITS`/`IMPLEMENTS` targets) of a class, or with
@@ -229,7 +229,7 @@ impl Store {
         };
         let mut st = self.conn().prepare_cached(sql)?;
         let rows = st.query_map(params![class], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// The direct children of a node (methods of a class) named `name`.
@@ -239,7 +239,7 @@ impl Store {
              FROM nodes WHERE name = ?2 AND parent = ?1",
         )?;
         let rows = st.query_map(params![parent, name], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// `children_named` for several parents in one statement: (parent, child), per parent
@@ -254,7 +254,7 @@ impl Store {
              FROM json_each(?1) j CROSS JOIN nodes n WHERE n.parent = j.value AND +n.name = ?2 ORDER BY n.parent, n.id",
         )?;
         let rows = st.query_map(params![id_list(parents), name], |r| Ok((r.get(8)?, node_row(r)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// The parent of a node (the class of a method), if any.
@@ -264,7 +264,7 @@ impl Store {
              FROM nodes c JOIN nodes p ON p.id = c.parent WHERE c.id = ?1",
         )?;
         let mut rows = st.query_map(params![id], node_row)?;
-        Ok(rows.next().transpose()?)
+        rows.next().transpose()
     }
 
     /// Decorators / annotations on a node: (name, arguments text).
@@ -274,7 +274,7 @@ impl Store {
              WHERE e.dst = ?1 AND e.type = 'DECORATES' ORDER BY d.line_start, d.id",
         )?;
         let rows = st.query_map(params![id], |r| Ok((r.get::<Option<String>>(0)?.unwrap_or_default(), r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// How many `EXPOSES` edges point at a node (it handles an endpoint or route).
@@ -284,21 +284,21 @@ impl Store {
              FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = ?1 AND e.type = 'EXPOSES'",
         )?;
         let rows = st.query_map(params![id], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Whether a file path is in the index, and its language.
     pub fn file_language(&self, path: &str) -> Result<Option<String>> {
         let mut st = self.conn().prepare_cached("SELECT language FROM files WHERE path = ?1")?;
         let mut rows = st.query_map(params![path], |r| r.get::<String>(0))?;
-        Ok(rows.next().transpose()?)
+        rows.next().transpose()
     }
 
     /// Why a file was left out of the index, if it was.
     pub fn skipped_reason(&self, path: &str) -> Result<Option<String>> {
         let mut st = self.conn().prepare_cached("SELECT reason FROM skipped WHERE path = ?1")?;
         let mut rows = st.query_map(params![path], |r| r.get::<String>(0))?;
-        Ok(rows.next().transpose()?)
+        rows.next().transpose()
     }
 }
 
@@ -310,6 +310,6 @@ impl Store {
              FROM nodes WHERE parent = ?1 AND label IN ('Class', 'Function', 'Method') ORDER BY line_start, id",
         )?;
         let rows = st.query_map(params![parent], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 }

@@ -429,7 +429,7 @@ mod tests {
 /// first) and returns its URL. For tests and benchmarks that want a graph of their own.
 pub fn fresh_database(url: &str, name: &str) -> Result<String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(StoreError::Column { index: 0, message: format!("bad database name {name:?}") });
+        return Err(StoreError::BadUrl { url: redact(url), why: format!("bad database name {name:?}: use letters, digits and _") });
     }
     let mut client = connect(url)?;
     client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))?;

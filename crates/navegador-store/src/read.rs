@@ -48,7 +48,7 @@ impl Store {
              ORDER BY file_path, line_start, id"
         ))?;
         let rows = st.query_map(params![key], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Every node defined in one file (the File node itself included), in line order.
@@ -57,7 +57,7 @@ impl Store {
             .conn()
             .prepare_cached(&format!("SELECT {NODE_COLS} FROM nodes WHERE file_path = ?1 ORDER BY line_start, id"))?;
         let rows = st.query_map(params![path], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// The File node of an indexed path.
@@ -65,7 +65,7 @@ impl Store {
         let mut st = self
             .conn()
             .prepare_cached(&format!("SELECT {NODE_COLS} FROM nodes WHERE label = 'File' AND file_path = ?1 LIMIT 1"))?;
-        Ok(st.query_row(params![path], node_row).optional()?)
+        st.query_row(params![path], node_row).optional()
     }
 
     /// Indexed file paths equal to `path` or ending with `/path`, at most `limit`, the
@@ -77,7 +77,7 @@ impl Store {
         )?;
         let escaped = path.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
         let rows = st.query_map(params![path, limit as i64, escaped], |r| r.get::<String>(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Names starting with `prefix` (case-insensitive), for "did you mean" answers.
@@ -88,7 +88,7 @@ impl Store {
              AND label NOT IN ('Import', 'Decorator') LIMIT ?2",
         )?;
         let rows = st.query_map(params![escaped, limit as i64], |r| r.get::<String>(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     // Site queries leave out `reference` sites (a bare identifier that is not called): an
@@ -103,7 +103,7 @@ impl Store {
              ORDER BY line, col"
         ))?;
         let rows = st.query_map(params![from, file, status], site_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Reference sites with a given status in one file.
@@ -112,7 +112,7 @@ impl Store {
             .conn()
             .prepare_cached(&format!("SELECT {SITE_COLS} FROM refs WHERE file_path = ?1 AND status = ?2 AND kind <> 'reference' ORDER BY line, col"))?;
         let rows = st.query_map(params![file, status], site_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Reference sites with a given status that use `name` (the last segment of a call,
@@ -122,6 +122,6 @@ impl Store {
             .conn()
             .prepare_cached(&format!("SELECT {SITE_COLS} FROM refs WHERE name = ?1 AND status = ?2 AND kind <> 'reference' ORDER BY file_path, line, col"))?;
         let rows = st.query_map(params![name, status], site_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 }

@@ -347,7 +347,7 @@ impl Store {
         let pairs = |sql: &str| -> Result<Vec<(String, u64)>> {
             let mut st = self.conn.prepare(sql)?;
             let rows = st.query_map(params![], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)? as u64)))?;
-            Ok(rows.collect::<Result<_, _>>()?)
+            rows.collect()
         };
         let mut st = self.conn.prepare("SELECT path, reason FROM skipped ORDER BY path")?;
         let skipped = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
@@ -369,14 +369,14 @@ impl Store {
              WHERE name = ?1 AND (label = ?2 OR ?2 IS NULL) ORDER BY file_path, line_start",
         )?;
         let rows = st.query_map(params![name, label], node_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     pub fn node(&self, id: i64) -> Result<Option<NodeRow>> {
         let mut st = self.conn.prepare_cached(
             "SELECT id, label, name, qualified_name, file_path, line_start, line_end, props FROM nodes WHERE id = ?1",
         )?;
-        Ok(st.query_row(params![id], node_row).optional()?)
+        st.query_row(params![id], node_row).optional()
     }
 
     /// Edges of a node: outgoing when `outgoing`, else incoming; of one type or all.
@@ -397,7 +397,7 @@ impl Store {
                 col: r.get(5)?,
             })
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Every edge as (src qualified-or-name, type, dst qualified-or-name, resolution):
@@ -566,7 +566,7 @@ impl IngestTx<'_> {
                 FileState { size: r.get::<i64>(1)? as u64, mtime_ns: r.get(2)?, hash: r.get(3)? },
             ))
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Drops the secondary indexes for a bulk load; `create_indexes` must follow before
@@ -744,7 +744,7 @@ impl IngestTx<'_> {
     pub fn files(&self) -> Result<Vec<(String, i64, String, Option<String>)>> {
         let mut st = self.tx.prepare("SELECT path, node_id, language, module FROM files ORDER BY path")?;
         let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Every definition node (for the resolver's symbol table).
@@ -771,7 +771,7 @@ impl IngestTx<'_> {
                 is_default_export: r.get::<Option<bool>>(9)?.unwrap_or(false),
             })
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     pub fn imports(&self) -> Result<Vec<ImportRow>> {
@@ -791,7 +791,7 @@ impl IngestTx<'_> {
                 line: r.get::<Option<u32>>(5)?.unwrap_or(0),
             })
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     /// Reference sites of some files (all when `files` is `None`) plus extra ids.
@@ -914,7 +914,7 @@ impl IngestTx<'_> {
     pub fn hierarchy(&self) -> Result<Vec<(i64, i64)>> {
         let mut st = self.tx.prepare("SELECT src, dst FROM edges WHERE type IN ('INHERITS', 'IMPLEMENTS')")?;
         let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 
     pub fn commit(mut self) -> Result<()> {
@@ -936,7 +936,7 @@ impl IngestTx<'_> {
 
 impl IngestTx<'_> {
     pub fn meta(&self, key: &str) -> Result<Option<String>> {
-        Ok(self.tx.query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| r.get(0)).optional()?)
+        self.tx.query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| r.get(0)).optional()
     }
 
     pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
@@ -973,7 +973,7 @@ impl IngestTx<'_> {
             "SELECT {COLS} FROM refs WHERE id > ?1 AND kind {filter} ('inherits', 'implements') ORDER BY id LIMIT ?2"
         ))?;
         let rows = st.query_map(params![after, limit as i64], ref_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.collect()
     }
 }
 
