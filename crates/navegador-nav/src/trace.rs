@@ -644,6 +644,17 @@ fn path_to(nodes: &[RNode], mut i: usize) -> Vec<Value> {
     out
 }
 
+/// The keys of the nodes from the root to node `i`.
+fn keys_to(nodes: &[RNode], mut i: usize) -> Vec<String> {
+    let mut out = vec![nodes[i].sym.key()];
+    while let Some(p) = nodes[i].parent {
+        out.push(nodes[p].sym.key());
+        i = p;
+    }
+    out.reverse();
+    out
+}
+
 /// Why a symbol looks like a public entry point (its evidence, named).
 /// Decorator names and exposing endpoints' frameworks of the recursion's nodes.
 #[derive(Default)]
@@ -784,8 +795,10 @@ fn recurse(
                     let mut a = Some(i);
                     while let Some(x) = a {
                         if x == seen {
-                            let mut p = path_to(&nodes, i);
-                            p.push(json!({"path": inc.caller.path, "symbol": inc.caller.display, "depth": depth}));
+                            // The contract's schema: the keys from the root to the caller,
+                            // which closes the cycle.
+                            let mut p = keys_to(&nodes, i);
+                            p.push(ckey.clone());
                             cycles.push(json!({"fromKey": ckey, "toKey": key, "path": p}));
                             break;
                         }
