@@ -58,7 +58,7 @@ pub fn call(tool: &str, args: &Map<String, Value>, cx: &Context<'_>) -> Envelope
     // one-statement answers skip it: BEGIN/COMMIT would cost more than it saves.)
     let traces = matches!(canonical(tool), Some("code.trace_callers" | "code.trace_symbol"));
     let _snapshot = if traces { cx.store.and_then(Store::snapshot) } else { None };
-    match canonical(tool) {
+    let mut envelope = match canonical(tool) {
         Some("code.find_symbol") => symbols::find_symbol(args, cx),
         Some("code.inspect_tree") => files::inspect_tree(args, cx),
         Some("code.list_endpoints") => endpoints::list_endpoints(args, cx),
@@ -72,7 +72,19 @@ pub fn call(tool: &str, args: &Map<String, Value>, cx: &Context<'_>) -> Envelope
             json!({}),
             Meta::default(),
         ),
+    };
+    // While the first index builds, every graph answer says so, errors included (a symbol
+    // "not found" may just not be indexed yet); a fault of the arguments does not depend on it.
+    let argument_fault = envelope.errors.first().is_some_and(|e| {
+        matches!(e.code, code::INVALID_INPUT | code::PATH_OUTSIDE_WORKSPACE | code::FILE_NOT_FOUND)
+    });
+    if uses_graph(tool) && !cx.index_complete && !argument_fault && !envelope.errors.iter().any(|e| e.code == code::INDEX_INCOMPLETE) {
+        envelope.errors.push(ErrorItem::index_incomplete());
+        if envelope.status == Status::Ok {
+            envelope.status = Status::Partial;
+        }
     }
+    envelope
 }
 
 /// A whole-call failure (the index cannot be read, ...) as the tool's `error` envelope,

@@ -55,7 +55,7 @@ pub fn tool_specs() -> Vec<ToolSpec> {
             let mut output = t["outputSchema"].clone();
             widen_vocabulary(&mut input);
             widen_vocabulary(&mut output);
-            add_our_fields(&name, &mut output);
+            add_our_fields(&name, &mut input, &mut output);
             ToolSpec {
                 title: t["title"].as_str().unwrap_or_default().to_string(),
                 description: describe(&name, t["description"].as_str().unwrap_or_default()),
@@ -67,16 +67,19 @@ pub fn tool_specs() -> Vec<ToolSpec> {
         .collect()
 }
 
+/// Our descriptions: what the tool answers and what it lists by default, in a line or two
+/// (every session pays for them in tokens).
 fn describe(name: &str, original: &str) -> String {
-    let extra = match name {
-        "code.trace_callers" => {
-            " Each caller carries `resolution` (exact | inferred | ambiguous); `unresolved` lists call sites of the same name the index could not bind, so 'no callers' can be told from 'none found'."
-        }
-        "code.trace_symbol" => " Also returns the call `steps` it followed, each with its `resolution`.",
-        "code.search_text" => " `limit` counts files; `include` narrows the search (AND with the language filter).",
-        _ => "",
-    };
-    format!("{original}{extra}")
+    match name {
+        "code.inspect_tree" => "List the workspace file tree (no contents): path scope, depth, extension and filename filters, optional stats.",
+        "code.list_endpoints" => "List backend endpoints and frontend routes, filtered by path, language, framework and kind.",
+        "code.find_symbol" => "Find symbol definitions by name (exact or fuzzy), filtered by path, language, framework and kind; include_source adds their source.",
+        "code.search_text" => "Search text or a regex across the workspace (gitignore respected); `limit` counts files, `include` narrows the language filter.",
+        "code.trace_symbol" => "Trace a symbol forward from its file: the calls it makes, transitively, and the files they reach. Lists exact and inferred edges, counts ambiguous ones; one page (limit, offset).",
+        "code.trace_callers" => "Trace the callers of a symbol defined in a file (recursive: up to max_depth). Lists exact and inferred edges (each with `resolution`), counts ambiguous ones and unresolved sites; one page (limit, offset).",
+        _ => original,
+    }
+    .to_string()
 }
 
 /// Extends every language/framework enum (and the descriptions that list them).
@@ -94,12 +97,13 @@ fn widen_vocabulary(schema: &mut Value) {
             c.push(json!("INDEX_INCOMPLETE"));
         }
     }
+    // The enums list the values; the descriptions need not (they did: "hint: a, b, c").
     if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-        for (field, list) in [("language", langs.join(", ")), ("framework", frameworks.join(", "))] {
+        for field in ["language", "framework"] {
             if let Some(d) = props.get_mut(field).and_then(|p| p.get_mut("description")) {
                 if let Some(text) = d.as_str() {
-                    let head = text.split(':').next().unwrap_or(text);
-                    *d = json!(format!("{head}: {list}."));
+                    let head = text.split(':').next().unwrap_or(text).trim_end_matches('.');
+                    *d = json!(format!("{head}."));
                 }
             }
         }
@@ -129,24 +133,72 @@ fn add_prop(schema: &mut Value, def: &str, field: &str, prop: Value) {
     }
 }
 
-fn add_our_fields(name: &str, output: &mut Value) {
+fn add_input(schema: &mut Value, field: &str, prop: Value) {
+    if let Some(props) = schema.pointer_mut("/properties").and_then(Value::as_object_mut) {
+        props.insert(field.to_string(), prop);
+    }
+}
+
+fn count() -> Value {
+    json!({"type": "integer", "minimum": 0})
+}
+
+fn by_resolution() -> Value {
+    json!({"type": "object", "description": "Edges by resolution, listed or not.",
+           "required": ["exact", "inferred", "ambiguous"],
+           "properties": {"exact": count(), "inferred": count(), "ambiguous": count()}})
+}
+
+/// The arguments both traces take: what is listed (served truth) and one page of it.
+fn trace_inputs(input: &mut Value) {
+    add_input(input, "include_ambiguous", json!({"type": "boolean", "default": false,
+        "description": "Also list ambiguous edges (a site with several candidate definitions); they are always counted."}));
+    add_input(input, "min_resolution", json!({"anyOf": [{"enum": ["exact", "inferred", "ambiguous"], "type": "string"}, {"type": "null"}],
+        "default": null, "description": "Least sure edge listed (default inferred; ambiguous = include_ambiguous)."}));
+    add_input(input, "exclude_tests", json!({"type": "boolean", "default": false, "description": "Leave out test files."}));
+    add_input(input, "limit", json!({"type": "integer", "default": 25, "minimum": 1, "maximum": 500,
+        "description": "Page size of each list."}));
+    add_input(input, "offset", json!({"type": "integer", "default": 0, "minimum": 0, "maximum": 1_000_000,
+        "description": "First item of the page."}));
+}
+
+fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
     match name {
         "code.trace_callers" => {
+            trace_inputs(input);
             add_prop(output, "TraceCallerRecord", "resolution", resolution_schema());
             add_prop(output, "TraceCallersClassificationRecord", "resolution", resolution_schema());
             add_prop(output, "TraceCallersRecursiveVia", "resolution", nullable(resolution_schema()));
+            add_prop(output, "TraceCallersData", "totalMatched", count());
+            add_prop(output, "TraceCallersData", "byResolution", by_resolution());
             add_prop(output, "TraceCallersData", "unresolved", unresolved_schema());
-            add_prop(output, "TraceCallersData", "unresolvedCount", json!({"type": "integer", "minimum": 0}));
+            add_prop(output, "TraceCallersData", "unresolvedCount", count());
+            add_prop(output, "TraceCallersData", "externalCount", count());
         }
         "code.trace_symbol" => {
+            trace_inputs(input);
             let step = json!({"type": "object", "required": ["fromPath", "fromSymbol", "toPath", "toSymbol", "line"],
                 "properties": {"fromPath": {"type": "string"}, "fromSymbol": {"type": "string"},
                                "toPath": {"type": "string"}, "toSymbol": {"type": "string"},
                                "line": {"type": "integer", "minimum": 1}, "resolution": resolution_schema(),
                                "depth": {"type": "integer", "minimum": 1}}});
+            add_prop(output, "TraceSymbolData", "totalFileCount", count());
             add_prop(output, "TraceSymbolData", "steps", json!({"type": "array", "items": step}));
+            add_prop(output, "TraceSymbolData", "totalStepCount", count());
+            add_prop(output, "TraceSymbolData", "byResolution", by_resolution());
             add_prop(output, "TraceSymbolData", "unresolved", unresolved_schema());
-            add_prop(output, "TraceSymbolData", "unresolvedCount", json!({"type": "integer", "minimum": 0}));
+            add_prop(output, "TraceSymbolData", "unresolvedCount", count());
+            add_prop(output, "TraceSymbolData", "externalCount", count());
+        }
+        "code.find_symbol" => {
+            add_input(input, "include_source", json!({"type": "boolean", "default": false,
+                "description": "Add each definition's source text (at most 200 lines each)."}));
+            let source = json!({"type": "object", "required": ["startLine", "endLine", "text", "truncated"],
+                "properties": {"startLine": {"type": "integer", "minimum": 1}, "endLine": {"type": "integer", "minimum": 1},
+                               "text": {"type": ["string", "null"]}, "truncated": {"type": "boolean"},
+                               "note": {"type": ["string", "null"]}}});
+            add_prop(output, "PublicSymbolDefinition", "endLine", json!({"type": "integer", "minimum": 1}));
+            add_prop(output, "PublicSymbolDefinition", "source", nullable(source));
         }
         "code.list_endpoints" => {
             add_prop(output, "PublicEndpointItem", "method", nullable(json!({"type": "string"})));

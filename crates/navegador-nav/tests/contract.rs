@@ -135,9 +135,10 @@ fn contract_cases_match_their_golden_envelopes() {
     assert!(failures.is_empty(), "{} of {ran} cases failed:\n{}", failures.len(), failures.join("\n"));
 }
 
-/// The recursive payload's safety caps: 300 direct callers (each an entry point) give 301
-/// nodes and 300 paths; the arrays are cut to the contract's caps, the answer is `partial`
-/// with `RESULT_TRUNCATED`, and the summary counts stay those of the whole traversal.
+/// The recursive payload's budget: 300 direct callers (each an entry point) give 301 nodes
+/// and 300 paths. By default each list is cut to the page size (`limit` 25); with a big
+/// `limit`, to the contract's caps. Either way the answer is `partial` with
+/// `RESULT_TRUNCATED`, and the summary counts stay those of the whole traversal.
 #[test]
 fn recursive_payload_is_capped_and_counts_stay_true() {
     let dir = tempfile::tempdir().unwrap();
@@ -157,27 +158,90 @@ fn recursive_payload_is_capped_and_counts_stay_true() {
     let args = |v: Value| v.as_object().unwrap().clone();
 
     let flat = call("code.trace_callers", &args(serde_json::json!({"path": "fan.py", "symbol": "target"})), &cx).to_value();
-    assert_eq!(flat["status"], "ok");
-    assert_eq!(flat["data"]["count"], 300);
+    assert_eq!(flat["status"], "partial", "one page of 300");
+    assert_eq!(flat["data"]["count"], 25);
+    assert_eq!(flat["data"]["totalMatched"], 300);
+    let all = call("code.trace_callers", &args(serde_json::json!({"path": "fan.py", "symbol": "target", "limit": 500})), &cx).to_value();
+    assert_eq!(all["status"], "ok");
+    assert_eq!(all["data"]["count"], 300);
+    let last = call("code.trace_callers", &args(serde_json::json!({"path": "fan.py", "symbol": "target", "offset": 290})), &cx).to_value();
+    assert_eq!(last["data"]["count"], 10);
+    assert_eq!(last["data"]["items"][0]["caller"], "caller_290");
 
-    let rec = call("code.trace_callers", &args(serde_json::json!({"path": "fan.py", "symbol": "target", "recursive": true})), &cx)
-        .to_value();
-    assert_eq!(rec["status"], "partial", "{rec}");
-    assert_eq!(rec["meta"]["truncated"], true);
-    let err = &rec["errors"][0];
-    assert_eq!(err["code"], "RESULT_TRUNCATED");
-    assert_eq!(err["details"]["nodeCount"], 301);
-    assert_eq!(err["details"]["pathCount"], 300);
-    assert_eq!(err["details"]["maxDepth"], 3);
-    let r = &rec["data"]["recursive"];
-    assert_eq!(r["nodeCount"], 301);
-    assert_eq!(r["pathCount"], 300);
-    assert_eq!(r["nodes"].as_array().unwrap().len(), 200);
-    assert_eq!(r["paths"].as_array().unwrap().len(), 50);
-    assert_eq!(r["probableEntryPoints"].as_array().unwrap().len(), 50);
-    let c = &r["classifications"];
-    assert_eq!(c["summary"]["directCallerCount"], 300);
-    assert_eq!(c["summary"]["indirectCallerCount"], 0);
-    assert_eq!(c["directCallers"].as_array().unwrap().len(), 100);
-    assert_eq!(rec["summary"], "Found 300 direct callers and 0 indirect callers of 'target' up to depth 3.");
+    for (limit, nodes, paths, entries, callers) in [(None, 25, 25, 25, 25), (Some(500), 200, 50, 50, 100)] {
+        let mut a = serde_json::json!({"path": "fan.py", "symbol": "target", "recursive": true});
+        if let Some(l) = limit {
+            a["limit"] = serde_json::json!(l);
+        }
+        let rec = call("code.trace_callers", &args(a), &cx).to_value();
+        assert_eq!(rec["status"], "partial", "{rec}");
+        assert_eq!(rec["meta"]["truncated"], true);
+        let err = &rec["errors"][0];
+        assert_eq!(err["code"], "RESULT_TRUNCATED");
+        let r = &rec["data"]["recursive"];
+        let rec_err = rec["errors"].as_array().unwrap().iter().find(|e| e["details"]["nodeCount"].is_number()).unwrap();
+        assert_eq!(rec_err["details"]["nodeCount"], 301);
+        assert_eq!(rec_err["details"]["pathCount"], 300);
+        assert_eq!(rec_err["details"]["maxDepth"], 3);
+        assert_eq!(r["nodeCount"], 301);
+        assert_eq!(r["pathCount"], 300);
+        assert_eq!(r["nodes"].as_array().unwrap().len(), nodes);
+        assert_eq!(r["paths"].as_array().unwrap().len(), paths);
+        assert_eq!(r["probableEntryPoints"].as_array().unwrap().len(), entries);
+        let shown: std::collections::HashSet<&str> = r["nodes"].as_array().unwrap().iter().map(|n| n["key"].as_str().unwrap()).collect();
+        for (k, callers) in r["adjacency"].as_object().unwrap() {
+            assert!(shown.contains(k.as_str()) && callers.as_array().unwrap().iter().all(|c| shown.contains(c.as_str().unwrap())));
+        }
+        let c = &r["classifications"];
+        assert_eq!(c["summary"]["directCallerCount"], 300);
+        assert_eq!(c["summary"]["indirectCallerCount"], 0);
+        assert_eq!(c["directCallers"].as_array().unwrap().len(), callers);
+        assert!(rec["summary"].as_str().unwrap().starts_with("Found 300 direct callers and 0 indirect callers of 'target' up to depth 3"), "{}", rec["summary"]);
+    }
+}
+
+fn call_on(ix: &Indexed, complete: bool, tool: &str, args: Value) -> Value {
+    let workspace = Workspace::new(&ix.root);
+    let cx = Context { workspace: &workspace, store: Some(&ix.store), index_complete: complete };
+    call(tool, args.as_object().unwrap(), &cx).to_value()
+}
+
+/// `include_source` on files that changed after indexing: gone, binary, shorter. Each is a
+/// note on the item, never a failed answer.
+#[test]
+fn source_of_a_changed_file_is_a_note() {
+    let ix = indexed("answers");
+    std::fs::remove_file(ix.root.join("pkg/long.py")).unwrap();
+    std::fs::write(ix.root.join("pkg/deco.py"), b"\x00\x01\x02 binary now").unwrap();
+    std::fs::write(ix.root.join("pkg/views.py"), "# emptied\n").unwrap();
+    for (symbol, note) in [
+        ("long_function", "the file is gone since it was indexed"),
+        ("setupmethod", "the file is binary"),
+        ("configure", "the file has fewer than 5 lines"),
+    ] {
+        let env = call_on(&ix, true, "code.find_symbol", serde_json::json!({"symbol": symbol, "include_source": true}));
+        assert_eq!(env["status"], "ok", "{env}");
+        let source = &env["data"]["items"][0]["source"];
+        assert!(source["text"].is_null(), "{source}");
+        assert!(source["note"].as_str().unwrap().starts_with(note), "{source}");
+    }
+}
+
+/// While the first index builds, graph answers carry `INDEX_INCOMPLETE`, failures included
+/// (a symbol "not found" may not be indexed yet); a fault of the arguments does not.
+#[test]
+fn first_index_answers_say_incomplete() {
+    let ix = indexed("answers");
+    let codes = |env: &Value| env["errors"].as_array().unwrap().iter().map(|e| e["code"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    let env = call_on(&ix, false, "code.trace_callers", serde_json::json!({"path": "pkg/query.py", "symbol": "nothing_here"}));
+    assert_eq!(env["status"], "error");
+    assert_eq!(codes(&env), ["SYMBOL_NOT_FOUND", "INDEX_INCOMPLETE"]);
+    let env = call_on(&ix, false, "code.find_symbol", serde_json::json!({"symbol": "union"}));
+    assert_eq!((env["status"].as_str(), codes(&env)), (Some("partial"), vec!["INDEX_INCOMPLETE".to_string()]));
+    let env = call_on(&ix, false, "code.list_endpoints", serde_json::json!({}));
+    assert_eq!(codes(&env), ["INDEX_INCOMPLETE"]);
+    let env = call_on(&ix, false, "code.trace_symbol", serde_json::json!({"path": "pkg/query.py", "symbol": "fetch", "limit": 0}));
+    assert_eq!(codes(&env), ["INVALID_INPUT"]);
+    let env = call_on(&ix, false, "code.search_text", serde_json::json!({"query": "join"}));
+    assert!(codes(&env).is_empty(), "the filesystem tools do not wait for the index");
 }

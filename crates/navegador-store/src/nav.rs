@@ -20,6 +20,8 @@ pub struct DefinitionRow {
     pub qualified_name: String,
     pub file_path: String,
     pub line: u32,
+    /// The last line of the definition (its body included).
+    pub line_end: u32,
     pub language: Option<String>,
 }
 
@@ -40,8 +42,10 @@ pub struct CallEdgeRow {
 }
 
 const DEF_COLS: &str = "id, label, json_extract(props, '$.kind'), name, qualified_name, file_path, line_start, \
-                        json_extract(props, '$.language')";
+                        json_extract(props, '$.language'), line_end";
 const DEF_LABELS: &str = "label IN ('Class', 'Function', 'Method')";
+/// An edge's resolution as a rank: 0 `exact`, 1 `inferred`, 2 `ambiguous` (or none).
+const RANK: &str = "CASE e.resolution WHEN 'exact' THEN 0 WHEN 'inferred' THEN 1 ELSE 2 END";
 const EDGE_COLS: &str = "e.src, e.dst, e.type, e.resolution, e.line, e.col, r.kind, r.receiver, r.receiver_type";
 
 fn def_row(r: &Row<'_>) -> Result<DefinitionRow> {
@@ -53,6 +57,7 @@ fn def_row(r: &Row<'_>) -> Result<DefinitionRow> {
         qualified_name: r.get(4)?,
         file_path: r.get(5)?,
         line: r.get(6)?,
+        line_end: r.get::<Option<u32>>(8)?.unwrap_or_default(),
         language: r.get(7)?,
     })
 }
@@ -143,12 +148,14 @@ impl Store {
         rows.collect()
     }
 
-    /// Whether any `CALLS` or `REFERENCES` edge from an existing node points at `dst`.
-    pub fn has_calls_into(&self, dst: i64) -> Result<bool> {
-        let mut st = self.conn().prepare_cached(
-            "SELECT EXISTS(SELECT 1 FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = ?1 AND e.type IN ('CALLS', 'REFERENCES'))",
-        )?;
-        st.query_row(params![dst], |r| r.get(0))
+    /// Whether any `CALLS` or `REFERENCES` edge from an existing node points at `dst`, at
+    /// least as sure as `max_rank` (0 `exact`, 1 also `inferred`, 2 also `ambiguous`).
+    pub fn has_calls_into(&self, dst: i64, max_rank: u8) -> Result<bool> {
+        let mut st = self.conn().prepare_cached(&format!(
+            "SELECT EXISTS(SELECT 1 FROM edges e JOIN nodes n ON n.id = e.src
+             WHERE e.dst = ?1 AND e.type IN ('CALLS', 'REFERENCES') AND {RANK} <= ?2)"
+        ))?;
+        st.query_row(params![dst, max_rank as i64], |r| r.get(0))
     }
 
     /// The nodes with these ids (any order; missing ids are left out). One statement for
@@ -165,17 +172,18 @@ impl Store {
         rows.collect()
     }
 
-    /// Which of `ids` have a `CALLS` or `REFERENCES` edge from an existing node
-    /// (`has_calls_into` for a list, in one statement).
-    pub fn ids_with_calls_into(&self, ids: &[i64]) -> Result<Vec<i64>> {
+    /// Which of `ids` have a `CALLS` or `REFERENCES` edge from an existing node at least as
+    /// sure as `max_rank` (`has_calls_into` for a list, in one statement).
+    pub fn ids_with_calls_into(&self, ids: &[i64], max_rank: u8) -> Result<Vec<i64>> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let mut st = self.conn().prepare_cached(
+        let mut st = self.conn().prepare_cached(&format!(
             "SELECT j.value FROM json_each(?1) j
-             WHERE EXISTS(SELECT 1 FROM edges e JOIN nodes n ON n.id = e.src WHERE e.dst = j.value AND e.type IN ('CALLS', 'REFERENCES'))",
-        )?;
-        let rows = st.query_map(params![id_list(ids)], |r| r.get(0))?;
+             WHERE EXISTS(SELECT 1 FROM edges e JOIN nodes n ON n.id = e.src
+                          WHERE e.dst = j.value AND e.type IN ('CALLS', 'REFERENCES') AND {RANK} <= ?2)"
+        ))?;
+        let rows = st.query_map(params![id_list(ids), max_rank as i64], |r| r.get(0))?;
         rows.collect()
     }
 
