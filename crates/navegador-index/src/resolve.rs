@@ -156,7 +156,8 @@ fn bind(tx: &IngestTx<'_>, t: &mut Table, stats: &mut ResolveStats, r: &RefRow) 
     };
     let ty = match r.kind {
         RefKind::Call | RefKind::New => EdgeType::Calls,
-        RefKind::Reference => EdgeType::References,
+        // A decorator application is a use of the decorator, not a call at run time.
+        RefKind::Reference | RefKind::Decorator => EdgeType::References,
         RefKind::Inherits => EdgeType::Inherits,
         RefKind::Implements => EdgeType::Implements,
     };
@@ -558,7 +559,7 @@ impl Table {
             let s = &self.syms[i];
             match r.kind {
                 RefKind::Inherits | RefKind::Implements | RefKind::New => s.label == Label::Class,
-                RefKind::Call => matches!(s.label, Label::Function | Label::Method | Label::Class),
+                RefKind::Call | RefKind::Decorator => matches!(s.label, Label::Function | Label::Method | Label::Class),
                 RefKind::Reference => matches!(s.label, Label::Function | Label::Method),
             }
         };

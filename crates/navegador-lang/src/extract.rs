@@ -167,6 +167,8 @@ struct RawSite {
     name: String,
     receiver: Option<String>,
     at: Span,
+    /// Where the name is (a decorator's, after the `@`).
+    name_at: Span,
 }
 
 /// Parses `src` with the language's grammar on this thread's cached parser (for detectors
@@ -287,7 +289,7 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
                 if name.is_empty() || !is_identifier(&name) {
                     continue;
                 }
-                sites.push(RawSite { kind: SiteKind::Ref(kind), name, receiver, at: span(target) });
+                sites.push(RawSite { kind: SiteKind::Ref(kind), name, receiver, at: span(target), name_at: span(target) });
             }
             Role::Decorator => {
                 let n = name.unwrap_or(node);
@@ -297,6 +299,7 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
                     name: dname,
                     receiver: None,
                     at: span(node),
+                    name_at: span(n),
                 });
             }
             Role::Import => {
@@ -508,6 +511,15 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
         facts.symbols[sym as usize].parent = owner;
     }
 
+    // A factory decorator `@d(...)` is one use of `d`, by the decorated definition: the
+    // call the query also sees in it (ending where the decorator's name ends) is dropped.
+    let factories: std::collections::HashSet<u32> = sites
+        .iter()
+        .filter(|s| matches!(s.kind, SiteKind::Decorator { args: Some(_) }))
+        .map(|s| s.name_at.end_byte)
+        .collect();
+    sites.retain(|s| !(matches!(s.kind, SiteKind::Ref(RefKind::Call)) && factories.contains(&s.at.end_byte)));
+
     // Reference sites: the innermost enclosing definition by another stack sweep.
     sites.sort_by_key(|s| s.at.start_byte);
     let mut stack: Vec<usize> = Vec::new();
@@ -550,6 +562,20 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
                     owner_for_decorator = parent[i];
                 }
                 if let Some(sym) = owner_for_decorator.and_then(|i| idx[i]) {
+                    // The application is also a use of the decorator (`app.route` -> `route`
+                    // on `app`), resolved like any reference.
+                    let (receiver, name) = split_path(strip_generics(&site.name));
+                    if !name.is_empty() && is_identifier(&name) {
+                        facts.refs.push(RefFact {
+                            kind: RefKind::Decorator,
+                            from: Some(sym),
+                            name,
+                            receiver: receiver.filter(|r| !r.is_empty()),
+                            receiver_type: None,
+                            line: site.name_at.start_line,
+                            column: site.name_at.start_col,
+                        });
+                    }
                     facts.symbols[sym as usize].decorators.push((site.name, args, site.at.start_line));
                 }
             }

@@ -62,6 +62,9 @@ pub enum RefKind {
     Inherits,
     /// `implements I`, `impl Trait for T`.
     Implements,
+    /// `@d` or `@d(...)` on a definition (a Java annotation too): the decorated symbol uses
+    /// the decorator.
+    Decorator,
 }
 
 impl RefKind {
@@ -72,6 +75,7 @@ impl RefKind {
             RefKind::Reference => "reference",
             RefKind::Inherits => "inherits",
             RefKind::Implements => "implements",
+            RefKind::Decorator => "decorator",
         }
     }
     pub fn parse(s: &str) -> Option<RefKind> {
@@ -81,6 +85,7 @@ impl RefKind {
             "reference" => RefKind::Reference,
             "inherits" => RefKind::Inherits,
             "implements" => RefKind::Implements,
+            "decorator" => RefKind::Decorator,
             _ => return None,
         })
     }
