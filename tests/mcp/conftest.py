@@ -17,6 +17,58 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 
 
+# -- every answer against its tool's published output schema -------------------------------
+#
+# Each `tools/call` a test makes through the SDK is checked here with jsonschema (Draft
+# 2020-12, the MCP default), independently of the SDK's own check: a test fails when an
+# answer does not validate, whatever it asserts. Tool errors (`isError`) carry no
+# structured answer to check. The tally is printed at the end of the run; under CI=true
+# every tool the server lists must have had at least one validated answer.
+
+from jsonschema import Draft202012Validator  # noqa: E402
+from mcp.client.session import ClientSession  # noqa: E402
+
+VALIDATED: dict[str, int] = {}
+LISTED: set[str] = set()
+_call_tool = ClientSession.call_tool
+
+
+async def _validated_call_tool(self, name, *args, **kwargs):
+    result = await _call_tool(self, name, *args, **kwargs)
+    schemas = getattr(self, "_published_output_schemas", None)
+    if schemas is None or name not in schemas:
+        listed = await self.list_tools()
+        schemas = {t.name: t.output_schema for t in listed.tools}
+        self._published_output_schemas = schemas
+        LISTED.update(schemas)
+    schema = schemas.get(name)
+    if schema is not None and not getattr(result, "is_error", True):
+        errors = sorted(Draft202012Validator(schema).iter_errors(result.structured_content), key=lambda e: list(e.path))
+        assert not errors, f"`{name}` answer fails its published outputSchema: {errors[0].message} at {list(errors[0].path)}"
+        VALIDATED[name] = VALIDATED.get(name, 0) + 1
+    return result
+
+
+ClientSession.call_tool = _validated_call_tool
+
+
+def pytest_terminal_summary(terminalreporter):
+    if LISTED or VALIDATED:
+        total = sum(VALIDATED.values())
+        terminalreporter.write_line(f"schema check: {total} answers of {len(VALIDATED)} tools validated against their outputSchema")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # The whole suite must have exercised every listed tool (a -k subset need not).
+    modules = {Path(str(i.fspath)).name for i in session.items}
+    whole = {p.name for p in HERE.glob("test_*.py")} <= modules and not session.config.option.keyword
+    if os.environ.get("CI") == "true" and exitstatus == 0 and whole:
+        missing = sorted(LISTED - set(VALIDATED))
+        if missing:
+            print(f"schema check: no validated answer for {missing}", file=sys.stderr)
+            session.exitstatus = 1
+
+
 def navegador_bin() -> str:
     b = os.environ.get("NAVEGADOR_BIN") or str(REPO / "target" / "release" / "navegador")
     if not Path(b).exists():

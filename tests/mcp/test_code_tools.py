@@ -41,9 +41,9 @@ def nav_bin() -> str:
     return str(b)
 
 
-def make_workspace(dest: Path) -> Path:
-    root = dest / "shop"
-    shutil.copytree(FIXTURE, root)
+def make_workspace(dest: Path, fixture: Path = FIXTURE) -> Path:
+    root = dest / fixture.name
+    shutil.copytree(fixture, root)
     # What git does not keep in the fixture: an ignored file and a dependency folder.
     (root / "ignored.txt").write_text("fetchOrder in an ignored file\n")
     (root / "node_modules" / "pkg").mkdir(parents=True)
@@ -168,9 +168,9 @@ def test_tools_list_matches_golden(shop):
         assert t.annotations.read_only_hint is True
     # The original's enums, widened to every language and framework we support.
     find = next(t for t in tools if t.name == "code.find_symbol")
-    langs = find.input_schema["$defs"]["PublicLanguage"]["enum"]
+    langs = find.input_schema["properties"]["language"]["enum"]
     assert {"typescript", "javascript", "java", "python", "go"} <= set(langs)
-    frameworks = find.input_schema["$defs"]["PublicFramework"]["enum"]
+    frameworks = find.input_schema["properties"]["framework"]["enum"]
     assert {"react-router", "spring", "express", "nestjs", "fastapi", "flask", "django", "gin", "chi"} <= set(frameworks)
 
 
@@ -308,3 +308,39 @@ def test_stdout_carries_only_jsonrpc(shop):
         ids.add(m.get("id"))
     assert {1, 2, 3} <= ids
     assert p.stderr.strip(), "logs go to stderr"
+
+
+CASES = REPO / "crates" / "navegador-nav" / "tests" / "cases.txt"
+GOLDEN_DIR = CASES.parent / "golden"
+
+
+def stabilize(v):
+    if isinstance(v, dict):
+        return {k: ("<mtime>" if k == "modifiedAt" and isinstance(x, str) else stabilize(x)) for k, x in v.items()}
+    if isinstance(v, list):
+        return [stabilize(x) for x in v]
+    return v
+
+
+@pytest.mark.parametrize("ws", ["shop", "answers"])
+def test_fixture_cases_over_mcp(tmp_path, ws):
+    """Every case of crates/navegador-nav/tests/cases.txt on a folder fixture, asked through
+    the SDK: the same envelope as its golden file (and, by conftest, valid against the
+    published output schema)."""
+    cases = []
+    for line in CASES.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#") and line.split(" ", 1)[0] == ws:
+            _, name, tool, args = (line.split(" ", 3) + ["{}"])[:4]
+            cases.append((name, tool, json.loads(args)))
+    assert cases
+    root = make_workspace(tmp_path, CASES.parent / "fixtures" / ws)
+
+    async def body(c):
+        await settled(c, "code.find_symbol", {"symbol": "x"})
+        for name, tool, args in cases:
+            env = await call(c, tool, args)
+            want = json.loads((GOLDEN_DIR / f"{name}.json").read_text())
+            assert stabilize(env) == want, f"case {name} differs from its golden file"
+
+    session(stdio(root), body)

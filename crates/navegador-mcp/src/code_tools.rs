@@ -24,10 +24,12 @@ pub fn code_tools(style: NameStyle) -> Vec<ToolDef> {
                 .destructive(false)
                 .idempotent(true)
                 .open_world(false);
-            let tool = Tool::new(style.apply(&spec.name), spec.description.clone(), Arc::new(spec.input_schema.clone()))
+            let mut tool = Tool::new(style.apply(&spec.name), spec.description.clone(), Arc::new(spec.input_schema.clone()))
                 .with_title(spec.title.clone())
                 .with_raw_output_schema(Arc::new(spec.output_schema.clone()))
                 .with_annotations(annotations);
+            // Published compacted; the output schemas stay equivalent to the contract's.
+            crate::schema::compact_tool(&mut tool);
             let dotted: Arc<str> = spec.name.into();
             let handler: Handler = Arc::new(move |c: Call| {
                 let dotted = dotted.clone();

@@ -40,6 +40,7 @@ mod http;
 mod live;
 mod params;
 mod paths;
+pub mod schema;
 mod tools;
 
 pub use code_tools::code_tools;

@@ -31,7 +31,7 @@ use crate::params::{
     self, BlastRadiusParams, ClassParams, ContextParams, ExplainParams, Format, FunctionParams, IngestParams, OwnersParams,
     QueryParams, RationaleParams, SearchKnowledgeParams, SearchParams,
 };
-use crate::{paths, NavegadorServer};
+use crate::{paths, schema, NavegadorServer};
 
 /// One tool call as a handler sees it.
 pub struct Call {
@@ -75,10 +75,11 @@ impl ToolDef {
             .destructive(!read_only)
             .idempotent(true)
             .open_world(false);
-        let tool = Tool::new(name, description, JsonObject::new())
+        let mut tool = Tool::new(name, description, JsonObject::new())
             .with_input_schema::<P>()
             .with_output_schema::<O>()
             .with_annotations(annotations);
+        schema::compact_tool(&mut tool);
         let f = Arc::new(f);
         let handler: Handler = Arc::new(move |call: Call| {
             let f = f.clone();
@@ -246,21 +247,23 @@ pub(crate) fn store_error(e: StoreError) -> ToolError {
     ToolError::msg(format!("{e}{fix}"))
 }
 
-const CONTEXT_DESC: &str = "Return the full context bundle for a source file: every symbol it defines with its relationships, the files it imports and the files that import it, and the call sites the graph could not resolve.";
-const FUNCTION_DESC: &str = "Return a function's context bundle including callers, callees (to `depth`, each with file, line and resolution), decorators, docstring and signature.";
-const CLASS_DESC: &str = "Return a class context bundle including hierarchy (bases, subclasses, interfaces, implementations), methods, and references.";
-const EXPLAIN_DESC: &str = "Universal lookup: explain any node (function, class, file, concept, rule, decision) by name, with all its relationships in and out.";
-const BLAST_DESC: &str = "Return what could break if a node changes: its dependents via incoming CALLS, REFERENCES, IMPORTS, INHERITS and IMPLEMENTS edges, transitively to `depth`, ordered by distance, each with the path that reaches it and its owners; unresolved call sites that may hide more dependents are counted.";
-const SEARCH_DESC: &str = "Search the graph by text query, ranked: exact name matches first, then name prefixes, then full-text (BM25) matches in names, docstrings, signatures and descriptions. Code only by default; `docs` adds documents and wiki pages, `all` every layer including knowledge.";
-const QUERY_DESC: &str = "Execute a raw Cypher (openCypher) query against the graph; rows come back as objects keyed by column name. Writes (CREATE, MERGE, SET, DELETE) run in one transaction, and are refused when the server is read-only; queries above the server's max complexity are refused. Syntax errors give line and column.";
-const RATIONALE_DESC: &str = "Return the rationale, decisions, and rules that govern a named code node (directly, or through its class, file or domain), nearest first.";
-const OWNERS_DESC: &str = "Return the people and domains that own a code node, based on CODEOWNERS, annotation, and domain membership, nearest first.";
-const SEARCH_KNOWLEDGE_DESC: &str = "Search the knowledge layer only (concepts, rules, decisions, wiki pages, domains), ranked like `search`.";
-const INGEST_DESC: &str = "Ingest a repository into the graph (incremental: only changed files are re-parsed). Paths outside the workspace root are refused; disabled in read-only mode.";
+const CONTEXT_DESC: &str = "A source file's context: the symbols it defines, its imports and importers, unresolved call sites.";
+const FUNCTION_DESC: &str = "A function's context: callers and callees (to `depth`, each with file, line and resolution), decorators, docstring, signature.";
+const CLASS_DESC: &str = "A class's context: bases, subclasses, interfaces, implementations, methods, references.";
+const EXPLAIN_DESC: &str = "Explain any node by name (function, class, file, concept, rule, decision) with its relationships.";
+const BLAST_DESC: &str = "What could break if a node changes: its dependents (callers, importers, subclasses, ...) to `depth`, nearest first, with owners.";
+const SEARCH_DESC: &str = "Search the graph: exact names, then prefixes, then full text. Code only; `docs` adds documents, `all` every layer.";
+const QUERY_DESC: &str = "Run an openCypher query; rows as objects by column. Writes run in one transaction (refused when read-only).";
+const RATIONALE_DESC: &str = "The decisions and rules that govern a code node (directly, or through its class, file or domain), nearest first.";
+const OWNERS_DESC: &str = "The people and domains that own a code node (CODEOWNERS, annotations, domains), nearest first.";
+const SEARCH_KNOWLEDGE_DESC: &str = "Search the knowledge layer only (concepts, rules, decisions, wiki pages, domains).";
+const INGEST_DESC: &str = "Index a repository into the graph (incremental); paths outside the workspace root are refused.";
 
-/// The tools of this server, in the order `tools/list` shows them.
+/// The tools of this server, in the order `tools/list` shows them. Their output schemas
+/// are outlined (top-level fields and types; `docs/mcp.md` documents the rest): the full
+/// ones cost ~20 KB of every session's context for shapes the answers show anyway.
 pub fn builtin_tools() -> Vec<ToolDef> {
-    vec![
+    let mut tools = vec![
         ToolDef::new::<IngestParams, IngestionResult, _, _>("ingest", INGEST_DESC, false, ingest),
         ToolDef::read::<ContextParams, ContextBundle, _>("context", CONTEXT_DESC, |store, p, server| {
             let rel = paths::relative_file(&server.options().workspace_root, &p.file).map_err(ToolError::msg)?;
@@ -311,7 +314,13 @@ pub fn builtin_tools() -> Vec<ToolDef> {
         ToolDef::read::<SearchKnowledgeParams, SearchResults, _>("search_knowledge", SEARCH_KNOWLEDGE_DESC, |store, p, _| {
             Ok(Reply::json(&analysis::search(store, &p.query, SearchLayers::Knowledge, p.limit)?))
         }),
-    ]
+    ];
+    for t in &mut tools {
+        if let Some(out) = t.tool.output_schema.as_mut() {
+            *out = Arc::new(schema::outline(out));
+        }
+    }
+    tools
 }
 
 /// An optional `file` disambiguation argument, made workspace-relative.

@@ -56,6 +56,7 @@ pub fn tool_specs() -> Vec<ToolSpec> {
             widen_vocabulary(&mut input);
             widen_vocabulary(&mut output);
             add_our_fields(&name, &mut input, &mut output);
+            describe_inputs(&mut input);
             ToolSpec {
                 title: t["title"].as_str().unwrap_or_default().to_string(),
                 description: describe(&name, t["description"].as_str().unwrap_or_default()),
@@ -71,15 +72,54 @@ pub fn tool_specs() -> Vec<ToolSpec> {
 /// (every session pays for them in tokens).
 fn describe(name: &str, original: &str) -> String {
     match name {
-        "code.inspect_tree" => "List the workspace file tree (no contents): path scope, depth, extension and filename filters, optional stats.",
-        "code.list_endpoints" => "List backend endpoints and frontend routes, filtered by path, language, framework and kind.",
-        "code.find_symbol" => "Find symbol definitions by name (exact or fuzzy), filtered by path, language, framework and kind; include_source adds their source.",
-        "code.search_text" => "Search text or a regex across the workspace (gitignore respected); `limit` counts files, `include` narrows the language filter.",
-        "code.trace_symbol" => "Trace a symbol forward from its file: the calls it makes, transitively, and the files they reach. Lists exact and inferred edges, counts ambiguous ones; one page (limit, offset).",
-        "code.trace_callers" => "Trace the callers of a symbol defined in a file (recursive: up to max_depth). Lists exact and inferred edges (each with `resolution`), counts ambiguous ones and unresolved sites; one page (limit, offset).",
+        "code.inspect_tree" => "List the workspace file tree (no contents), with depth, extension and name filters.",
+        "code.list_endpoints" => "List backend endpoints and frontend routes.",
+        "code.find_symbol" => "Find symbol definitions by name (exact or fuzzy); include_source adds their source.",
+        "code.search_text" => "Search text or a regex in the workspace files; limit counts files.",
+        "code.trace_symbol" => "Trace the calls a symbol makes, transitively, and the files they reach (exact and inferred edges; ambiguous counted).",
+        "code.trace_callers" => "Trace the callers of a symbol defined in a file (exact and inferred edges; ambiguous and unresolved counted).",
         _ => original,
     }
     .to_string()
+}
+
+/// Argument descriptions, said once and short: none where the name, type, enum and
+/// default say it all (`language`, `limit`, `regex`, ...).
+fn describe_inputs(input: &mut Value) {
+    const SAID: &[(&str, Option<&str>)] = &[
+        ("path", Some("Workspace-relative or absolute path.")),
+        ("symbol", None),
+        ("query", Some("Text, or a regex with regex: true.")),
+        ("language", None),
+        ("framework", None),
+        ("kind", None),
+        ("match", Some("fuzzy: case-insensitive substring.")),
+        ("limit", None),
+        ("offset", None),
+        ("regex", None),
+        ("context", Some("Lines before and after each match.")),
+        ("include", Some("Glob (rg -g syntax); narrows the language filter.")),
+        ("max_depth", None),
+        ("extensions", Some("Files with these extensions only (directories stay).")),
+        ("file_pattern", Some("Glob on file names.")),
+        ("include_hidden", Some("Hidden entries too (never the hard-ignored ones).")),
+        ("include_stats", Some("Size, mtime, isSymlink.")),
+        ("recursive", Some("Also indirect callers, up to max_depth (default 3).")),
+        ("exclude_tests", None),
+    ];
+    let Some(props) = input.get_mut("properties").and_then(Value::as_object_mut) else { return };
+    for (field, said) in SAID {
+        if let Some(p) = props.get_mut(*field).and_then(Value::as_object_mut) {
+            match said {
+                Some(d) => {
+                    p.insert("description".into(), json!(d));
+                }
+                None => {
+                    p.remove("description");
+                }
+            }
+        }
+    }
 }
 
 /// Extends every language/framework enum (and the descriptions that list them).
@@ -152,14 +192,12 @@ fn by_resolution() -> Value {
 /// The arguments both traces take: what is listed (served truth) and one page of it.
 fn trace_inputs(input: &mut Value) {
     add_input(input, "include_ambiguous", json!({"type": "boolean", "default": false,
-        "description": "Also list ambiguous edges (a site with several candidate definitions); they are always counted."}));
+        "description": "Also list ambiguous edges (several candidate definitions); always counted."}));
     add_input(input, "min_resolution", json!({"anyOf": [{"enum": ["exact", "inferred", "ambiguous"], "type": "string"}, {"type": "null"}],
-        "default": null, "description": "Least sure edge listed (default inferred; ambiguous = include_ambiguous)."}));
-    add_input(input, "exclude_tests", json!({"type": "boolean", "default": false, "description": "Leave out test files."}));
-    add_input(input, "limit", json!({"type": "integer", "default": 25, "minimum": 1, "maximum": 500,
-        "description": "Page size of each list."}));
-    add_input(input, "offset", json!({"type": "integer", "default": 0, "minimum": 0, "maximum": 1_000_000,
-        "description": "First item of the page."}));
+        "default": null, "description": "Least sure edge listed (default inferred)."}));
+    add_input(input, "exclude_tests", json!({"type": "boolean", "default": false}));
+    add_input(input, "limit", json!({"type": "integer", "default": 25, "minimum": 1, "maximum": 500, "description": "Page size of each list."}));
+    add_input(input, "offset", json!({"type": "integer", "default": 0, "minimum": 0, "maximum": 1_000_000}));
 }
 
 fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
@@ -192,7 +230,7 @@ fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
         }
         "code.find_symbol" => {
             add_input(input, "include_source", json!({"type": "boolean", "default": false,
-                "description": "Add each definition's source text (at most 200 lines each)."}));
+                "description": "Add each definition's source (at most 200 lines)."}));
             let source = json!({"type": "object", "required": ["startLine", "endLine", "text", "truncated"],
                 "properties": {"startLine": {"type": "integer", "minimum": 1}, "endLine": {"type": "integer", "minimum": 1},
                                "text": {"type": ["string", "null"]}, "truncated": {"type": "boolean"},
