@@ -27,6 +27,11 @@ impl<'a> Args<'a> {
         self.issue(field, message, ty);
     }
 
+    /// Whether the caller sent a (non-null) value for `field`.
+    pub fn given(&self, field: &str) -> bool {
+        self.get(field).is_some()
+    }
+
     fn get(&self, field: &str) -> Option<&'a Value> {
         self.raw.get(field).filter(|v| !v.is_null())
     }

@@ -57,7 +57,8 @@ pub fn search_text(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
         Err(SearchError::InvalidGlob(msg)) => return s.fail("Request validation failed.", bad_glob("include", msg)),
         Err(SearchError::Io(msg)) => return s.fail("Searching the workspace failed.", io_error(msg)),
     };
-    let data = serde_json::to_value(&out.data).expect("search data is JSON");
+    let mut data = serde_json::to_value(&out.data).expect("search data is JSON");
+    let budget_cut = !s.args.given("limit") && fit_budget(&mut data);
     let n = |k: &str| data[k].as_u64().unwrap_or(0) as usize;
     let (files, matches, total_files, total_matches) = (n("fileCount"), n("matchCount"), n("totalFileCount"), n("totalMatchCount"));
     s.count("returnedFileCount", Some(files));
@@ -67,12 +68,61 @@ pub fn search_text(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     let mut errors = Vec::new();
     let mut summary =
         format!("Found {} in {} for '{}'.", plural(total_matches, "match", "matches"), plural(total_files, "file", "files"), query);
-    if out.truncated {
+    if out.truncated || budget_cut {
         s.meta.truncated = true;
-        errors.push(ErrorItem::truncated(files, Some(total_files), limit));
+        let mut e = ErrorItem::truncated(files, Some(total_files), limit);
+        if budget_cut {
+            e = e
+                .suggestion(format!("The default answer stops near {} KB: pass limit (files) to get more, or narrow with path or include.", SEARCH_BUDGET / 1024))
+                .detail("returnedMatches", json!(matches));
+        }
+        errors.push(e);
         summary = summary.trim_end_matches('.').to_string() + " and returned a truncated subset.";
     }
     Envelope::ok(s.tool, summary, data, errors, s.meta)
+}
+
+/// At the default `limit`, a search answer lists files (and a file its matches) until about
+/// this many bytes; the totals still count everything.
+const SEARCH_BUDGET: usize = 14 * 1024;
+
+/// Cuts `items` (and the first item's matches, when it alone is too big) to the budget and
+/// recounts `fileCount` / `matchCount`; true when anything was cut.
+fn fit_budget(data: &mut Value) -> bool {
+    let Some(items) = data.get_mut("items").and_then(Value::as_array_mut) else { return false };
+    let size = |v: &Value| serde_json::to_vec(v).map_or(0, |b| b.len());
+    let mut spent = 0;
+    let mut keep = 0;
+    let mut cut = false;
+    for item in items.iter_mut() {
+        let sz = size(item);
+        if spent + sz <= SEARCH_BUDGET {
+            spent += sz;
+            keep += 1;
+            continue;
+        }
+        if keep == 0 {
+            // One file bigger than the budget: its first matches.
+            if let Some(matches) = item.get_mut("matches").and_then(Value::as_array_mut) {
+                let mut used = 0;
+                let mut m = 0;
+                while m < matches.len() && (m == 0 || used + size(&matches[m]) <= SEARCH_BUDGET) {
+                    used += size(&matches[m]);
+                    m += 1;
+                }
+                matches.truncate(m);
+            }
+            keep = 1;
+        }
+        cut = true;
+        break;
+    }
+    items.truncate(keep);
+    let listed: usize = items.iter().map(|i| i["matches"].as_array().map_or(0, Vec::len)).sum();
+    let files = items.len();
+    data["fileCount"] = json!(files);
+    data["matchCount"] = json!(listed);
+    cut
 }
 
 pub(crate) fn tree_empty(root: &str) -> Value {

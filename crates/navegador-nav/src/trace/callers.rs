@@ -90,12 +90,13 @@ pub fn trace_callers(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
                     t.start.meta.truncated = true;
                     errors.insert(
                         0,
-                        ErrorItem::new(code::RESULT_TRUNCATED, format!("The recursive payload was cut to {} entries per list (limit, at most the contract's safety caps); the summary counts cover the whole traversal.", f.limit.min(CAP_NODES)))
+                        ErrorItem::new(code::RESULT_TRUNCATED, format!("The recursive payload was cut to {} entries per list (limit, at most the contract's safety caps, and at the default limit to about {} KB); the summary counts cover the whole traversal.", r.per_list.min(CAP_NODES), RECURSIVE_BUDGET / 1024))
                             .suggestion("Raise limit, lower max_depth, or trace a more specific symbol.")
                             .detail("maxDepth", json!(max_depth))
                             .detail("nodeCount", r.json["nodeCount"].clone())
                             .detail("pathCount", r.json["pathCount"].clone())
-                            .detail("limit", json!(f.limit)),
+                            .detail("limit", json!(f.limit))
+                            .detail("perList", json!(r.per_list)),
                     );
                 }
                 rec_json = r.json;
@@ -144,6 +145,8 @@ pub fn trace_callers(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
 struct Recursion {
     json: Value,
     pruned: bool,
+    /// How many entries each list was cut to.
+    per_list: usize,
     direct_count: usize,
     indirect_count: usize,
 }
@@ -404,25 +407,11 @@ fn recurse(
     let probable_count = entries.iter().filter(|e| e["probable"] == json!(true)).count();
     let chain_count = chains.len();
 
-    // Each list is cut to the page size (at most the contract's cap); the counts stay whole.
-    let mut pruned = exhausted;
-    let mut cap = |v: Vec<Value>, n: usize| {
-        let n = n.min(f.limit);
-        if v.len() > n {
-            pruned = true;
-        }
-        v.into_iter().take(n).collect::<Vec<_>>()
-    };
-    let shown_nodes = CAP_NODES.min(f.limit).min(nodes.len());
-    if shown_nodes < nodes.len() {
-        // The adjacency of the listed nodes only.
-        let keys: HashSet<String> = nodes[..shown_nodes].iter().map(|n| n.sym.key()).collect();
-        adjacency.retain(|k, _| keys.contains(k));
-        for callers in adjacency.values_mut() {
-            callers.retain(|c| keys.contains(c));
-        }
-    }
-    let node_json: Vec<Value> = nodes[..shown_nodes]
+    // Each list is cut to `n` entries (the page size, at most the contract's cap); the counts
+    // stay whole. At the default page the payload also stays under `RECURSIVE_BUDGET` bytes:
+    // `n` shrinks by a third until it fits (an explicit `limit` is what the caller asked for).
+    let listable = CAP_NODES.min(f.limit).min(nodes.len());
+    let node_json: Vec<Value> = nodes[..listable]
         .iter()
         .map(|n| {
             json!({"key": n.sym.key(), "path": n.sym.path, "symbol": n.sym.display, "depth": n.depth,
@@ -447,50 +436,73 @@ fn recurse(
     let direct_records = finish_records(&|d, _| d == 1);
     let indirect_records = finish_records(&|d, _| d > 1);
     let entry_records = finish_records(&|_, ni| entry_nodes.contains(&ni));
-    let chain_json: Vec<Value> = chains
+    let chain_list: Vec<(Value, Vec<Value>)> = chains
         .into_values()
         .map(|(mut head, callers)| {
             let implementation = head["implementation"].clone();
             head["implementations"] = Value::Array(vec![implementation]);
-            head["callers"] = Value::Array(callers.into_iter().take(CAP_CALLERS.min(f.limit)).collect::<Vec<_>>());
-            head
+            (head, callers)
         })
         .collect();
-    // Built with nulls, then the large parts moved in (`json!` would deep-copy them).
-    let root_json = node_json[0].clone();
-    let mut json = json!({
-        "enabled": true,
-        "root": root_json,
-        "maxDepth": max_depth,
-        "maxDepthObserved": max_observed,
-        "nodeCount": node_count,
-        "edgeCount": edge_count,
-        "pathCount": path_count,
-        "nodes": null,
-        "adjacency": adjacency,
-        "paths": null,
-        "cycles": null,
-        "truncated": null,
-        "probableEntryPoints": null,
-        "classifications": {
-            "summary": {"directCallerCount": direct_count, "indirectCallerCount": indirect_count,
-                        "probablePublicEntryPointCount": probable_count, "implementationInterfaceChainCount": chain_count},
-            "directCallers": null,
-            "indirectCallers": null,
-            "probablePublicEntryPoints": null,
-            "implementationInterfaceChain": null,
+    let summary = json!({"directCallerCount": direct_count, "indirectCallerCount": indirect_count,
+                         "probablePublicEntryPointCount": probable_count, "implementationInterfaceChainCount": chain_count});
+    let assemble = |n: usize| -> (Value, bool) {
+        let mut pruned = exhausted;
+        let mut cap = |v: &[Value], contract_cap: usize| {
+            let k = contract_cap.min(n).min(v.len());
+            pruned |= k < v.len();
+            Value::Array(v[..k].to_vec())
+        };
+        let shown = CAP_NODES.min(n).min(nodes.len());
+        let mut adj = adjacency.clone();
+        if shown < nodes.len() {
+            // The adjacency of the listed nodes only.
+            let keys: HashSet<String> = nodes[..shown].iter().map(|n| n.sym.key()).collect();
+            adj.retain(|k, _| keys.contains(k));
+            for callers in adj.values_mut() {
+                callers.retain(|c| keys.contains(c));
+            }
         }
-    });
-    json["nodes"] = Value::Array(cap(node_json, CAP_NODES));
-    json["paths"] = Value::Array(cap(paths, CAP_PATHS));
-    json["cycles"] = Value::Array(cap(cycles, CAP_CYCLES));
-    json["truncated"] = Value::Array(cap(truncated, CAP_TRUNCATED));
-    json["probableEntryPoints"] = Value::Array(cap(entries, CAP_ENTRY_POINTS));
-    let c = &mut json["classifications"];
-    c["directCallers"] = Value::Array(cap(direct_records, CAP_CALLERS));
-    c["indirectCallers"] = Value::Array(cap(indirect_records, CAP_CALLERS));
-    c["probablePublicEntryPoints"] = Value::Array(cap(entry_records, CAP_CALLERS));
-    c["implementationInterfaceChain"] = Value::Array(cap(chain_json, CAP_CHAINS));
-    Ok(Recursion { json, pruned, direct_count, indirect_count })
+        let chain_json: Vec<Value> = chain_list
+            .iter()
+            .take(CAP_CHAINS.min(n))
+            .map(|(head, callers)| {
+                let mut head = head.clone();
+                head["callers"] = cap(callers, CAP_CALLERS);
+                head
+            })
+            .collect();
+        let json = json!({
+            "enabled": true,
+            "root": node_json[0],
+            "maxDepth": max_depth,
+            "maxDepthObserved": max_observed,
+            "nodeCount": node_count,
+            "edgeCount": edge_count,
+            "pathCount": path_count,
+            "nodes": cap(&node_json, CAP_NODES),
+            "adjacency": adj,
+            "paths": cap(&paths, CAP_PATHS),
+            "cycles": cap(&cycles, CAP_CYCLES),
+            "truncated": cap(&truncated, CAP_TRUNCATED),
+            "probableEntryPoints": cap(&entries, CAP_ENTRY_POINTS),
+            "classifications": {
+                "summary": summary,
+                "directCallers": cap(&direct_records, CAP_CALLERS),
+                "indirectCallers": cap(&indirect_records, CAP_CALLERS),
+                "probablePublicEntryPoints": cap(&entry_records, CAP_CALLERS),
+                "implementationInterfaceChain": chain_json,
+            }
+        });
+        pruned |= chain_list.len() > CAP_CHAINS.min(n);
+        (json, pruned)
+    };
+    let mut per_list = f.limit;
+    let (mut json, mut pruned) = assemble(per_list);
+    while !f.limit_given && per_list > 1 && serde_json::to_vec(&json).map_or(0, |b| b.len()) > RECURSIVE_BUDGET {
+        per_list = per_list * 2 / 3;
+        (json, pruned) = assemble(per_list);
+    }
+    Ok(Recursion { json, pruned, per_list, direct_count, indirect_count })
 }
 

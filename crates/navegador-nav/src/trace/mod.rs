@@ -54,6 +54,8 @@ const HIERARCHY_DEPTH: usize = 8;
 const DEFAULT_LIMIT: i64 = 25;
 const MAX_LIMIT: i64 = 500;
 const MAX_OFFSET: i64 = 1_000_000;
+/// At the default `limit`, a recursive payload is cut until it is about this size.
+const RECURSIVE_BUDGET: usize = 16 * 1024;
 /// A receiver as written is shown up to this many characters, on one line.
 const RECEIVER_CHARS: usize = 60;
 
@@ -461,6 +463,8 @@ struct Filter {
     min: u8,
     exclude_tests: bool,
     limit: usize,
+    /// The caller chose `limit` (byte budgets then give way to it).
+    limit_given: bool,
     offset: usize,
 }
 
@@ -479,9 +483,10 @@ impl Filter {
         let min = asked.unwrap_or_else(|| if include_ambiguous { "ambiguous" } else { "inferred" }.to_string());
         s.args.echo("min_resolution", json!(min));
         let exclude_tests = s.args.bool("exclude_tests", false);
+        let limit_given = s.args.given("limit");
         let limit = s.args.int("limit", DEFAULT_LIMIT, 1, MAX_LIMIT) as usize;
         let offset = s.args.int("offset", 0, 0, MAX_OFFSET) as usize;
-        Filter { min: rank(&min), exclude_tests, limit, offset }
+        Filter { min: rank(&min), exclude_tests, limit, limit_given, offset }
     }
 
     fn keeps_path(&self, path: &str) -> bool {
