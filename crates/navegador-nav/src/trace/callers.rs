@@ -78,7 +78,10 @@ pub fn trace_callers(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     let mut rec_json = Value::Null;
     let mut summary = format!("Found {} of '{target_display}'", plural(total, "caller", "callers"));
     if let (true, Some(w), Some(root)) = (recursive, walker.as_mut(), t.targets.first().cloned()) {
-        match recurse(w, &t.targets, root, max_depth, &f, &mut snippets, ws) {
+        // The default budget is for the whole answer: what the flat page leaves of it.
+        let items_bytes = serde_json::to_vec(&items).map_or(0, |b| b.len());
+        let budget = RECURSIVE_BUDGET.saturating_sub(items_bytes).max(RECURSIVE_BUDGET / 4);
+        match recurse(w, &t.targets, root, max_depth, &f, budget, &mut snippets, ws) {
             Ok(r) => {
                 summary = format!(
                     "Found {} and {} of '{}' up to depth {max_depth}",
@@ -90,7 +93,7 @@ pub fn trace_callers(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
                     t.start.meta.truncated = true;
                     errors.insert(
                         0,
-                        ErrorItem::new(code::RESULT_TRUNCATED, format!("The recursive payload was cut to {} entries per list (limit, at most the contract's safety caps, and at the default limit to about {} KB); the summary counts cover the whole traversal.", r.per_list.min(CAP_NODES), RECURSIVE_BUDGET / 1024))
+                        ErrorItem::new(code::RESULT_TRUNCATED, format!("The recursive payload was cut to {} entries per list (limit, at most the contract's safety caps, and at the default limit so that the answer stays near {} KB); the summary counts cover the whole traversal.", r.per_list.min(CAP_NODES), RECURSIVE_BUDGET / 1024))
                             .suggestion("Raise limit, lower max_depth, or trace a more specific symbol.")
                             .detail("maxDepth", json!(max_depth))
                             .detail("nodeCount", r.json["nodeCount"].clone())
@@ -258,6 +261,7 @@ fn recurse(
     root: Sym,
     max_depth: usize,
     f: &Filter,
+    budget: usize,
     snippets: &mut Snippets,
     ws: &Workspace,
 ) -> Result<Recursion, ErrorItem> {
@@ -408,7 +412,7 @@ fn recurse(
     let chain_count = chains.len();
 
     // Each list is cut to `n` entries (the page size, at most the contract's cap); the counts
-    // stay whole. At the default page the payload also stays under `RECURSIVE_BUDGET` bytes:
+    // stay whole. At the default page the payload also stays under `budget` bytes:
     // `n` shrinks by a third until it fits (an explicit `limit` is what the caller asked for).
     let listable = CAP_NODES.min(f.limit).min(nodes.len());
     let node_json: Vec<Value> = nodes[..listable]
@@ -499,7 +503,7 @@ fn recurse(
     };
     let mut per_list = f.limit;
     let (mut json, mut pruned) = assemble(per_list);
-    while !f.limit_given && per_list > 1 && serde_json::to_vec(&json).map_or(0, |b| b.len()) > RECURSIVE_BUDGET {
+    while !f.limit_given && per_list > 1 && serde_json::to_vec(&json).map_or(0, |b| b.len()) > budget {
         per_list = per_list * 2 / 3;
         (json, pruned) = assemble(per_list);
     }

@@ -54,8 +54,9 @@ const HIERARCHY_DEPTH: usize = 8;
 const DEFAULT_LIMIT: i64 = 25;
 const MAX_LIMIT: i64 = 500;
 const MAX_OFFSET: i64 = 1_000_000;
-/// At the default `limit`, a recursive payload is cut until it is about this size.
-const RECURSIVE_BUDGET: usize = 16 * 1024;
+/// At the default `limit`, a recursive answer (its flat page and its payload) is cut until
+/// it is about this size.
+const RECURSIVE_BUDGET: usize = 15 * 1024;
 /// A receiver as written is shown up to this many characters, on one line.
 const RECEIVER_CHARS: usize = 60;
 
