@@ -215,7 +215,7 @@ pub fn ingest(
     tracing::info!(elapsed = ?started.elapsed(), parsed = report.files_parsed, "parsed and written");
     // Path aliases of tsconfig.json / jsconfig.json steer JS/TS imports; when they change,
     // every site is re-resolved.
-    let js_config = resolve::JsConfig::read(root);
+    let js_config = resolve::Config::read(root);
     let js_key = js_config.fingerprint();
     let js_changed = tx.meta("js_config")?.as_deref() != Some(js_key.as_str());
     if !changes.files.is_empty() || cfg.clear || js_changed {
@@ -512,23 +512,14 @@ fn write_file(
 /// whenever files change: cheap (one node per package) and always equal to a clean build.
 fn write_packages(tx: &IngestTx<'_>) -> Result<u64, IndexError> {
     tx.delete_derived_modules()?;
+    let package_of = resolve::package_nodes();
     let mut packages: BTreeMap<(String, String), Vec<i64>> = BTreeMap::new();
     for (path, node, language, module) in tx.files()? {
-        let dir = path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-        let key = match language.as_str() {
-            "python" => {
-                let m = module.unwrap_or_default();
-                if path.ends_with("__init__.py") { m } else { m.rsplit_once('.').map_or(String::new(), |(p, _)| p.to_string()) }
-            }
-            "java" => module.unwrap_or_default(),
-            "go" => dir.clone(),
-            _ => continue,
-        };
+        let Some(key) = package_of(&language, &path, module.as_deref()) else { continue };
         if key.is_empty() {
             continue;
         }
         packages.entry((language, key)).or_default().push(node);
-        let _ = dir;
     }
     let mut edges = 0;
     for ((language, key), files) in packages {

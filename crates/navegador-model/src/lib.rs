@@ -67,6 +67,11 @@ impl Language {
         }
     }
 
+    /// The language of a stored name ([`Language::as_str`]); TSX reads back as TypeScript.
+    pub fn from_name(name: &str) -> Option<Language> {
+        Language::ALL.into_iter().find(|l| l.as_str() == name)
+    }
+
     /// Languages that share one module system resolve against each other (JS <-> TS).
     pub fn family(self) -> Language {
         match self {

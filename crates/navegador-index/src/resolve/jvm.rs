@@ -1,0 +1,55 @@
+//! The JVM module system (Java): packages declared in each file, single-type, wildcard and
+//! static imports, a package's classes visible to each other, implicit `this`.
+
+use navegador_model::Language;
+use navegador_store::ImportRow;
+
+use super::system::{ModuleSystem, Rules};
+use super::table::{Table, Target};
+
+pub(crate) struct Jvm;
+
+impl ModuleSystem for Jvm {
+    fn name(&self) -> &'static str {
+        "jvm"
+    }
+
+    fn rules(&self, _lang: Language) -> Rules {
+        Rules { implicit_this: true, bare_calls_reach_methods: true, ..Rules::default() }
+    }
+
+    fn module_key(&self, _lang: Language, _path: &str, declared: Option<&str>) -> String {
+        // A file without a `package` is in the unnamed package.
+        declared.unwrap_or_default().to_string()
+    }
+
+    fn package_of(&self, _path: &str, declared: Option<&str>) -> Option<String> {
+        declared.map(str::to_string)
+    }
+
+    fn package_node(&self, _path: &str, declared: Option<&str>) -> Option<String> {
+        Some(declared.unwrap_or_default().to_string())
+    }
+
+    fn resolve_import(&self, t: &Table, imp: &ImportRow, _depth: u32) -> Option<Target> {
+        let full = match imp.name.as_deref() {
+            Some(n) if n != "*" => format!("{}.{}", imp.module, n),
+            _ => imp.module.clone(),
+        };
+        let full = full.trim_end_matches(".*");
+        if let Some(i) = t.unique_class(full) {
+            return Some(Target::Symbol(i));
+        }
+        if let Some(files) = t.module_files(t.fam_named(self.name()), full) {
+            return Some(Target::Package(files.clone()));
+        }
+        // `import static a.B.m`: a member of a class.
+        let (owner, member) = full.rsplit_once('.')?;
+        let c = t.unique_class(owner)?;
+        t.member(t.syms[c].id, member).first().map(|&m| Target::Symbol(m))
+    }
+
+    fn bare_import_name<'a>(&self, imp: &'a ImportRow) -> Option<&'a str> {
+        Some(imp.module.rsplit('.').next().unwrap_or(""))
+    }
+}

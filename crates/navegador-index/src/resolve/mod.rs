@@ -1,0 +1,206 @@
+//! Resolution: binds imports, calls, callbacks and base classes to the definitions they
+//! name, across files, and says how sure each binding is.
+//!
+//! `table.rs` holds the symbol table and the generic rules (scopes, class hierarchies,
+//! dotted paths, the by-name fallback); each language family's module system is one file
+//! implementing [`system::ModuleSystem`] (`python.rs`, `js.rs`, `jvm.rs`, `go.rs`,
+//! `rust.rs`, `c.rs`). This file decides which sites an ingest re-resolves and writes what
+//! they bind to.
+//!
+//! The symbol table is rebuilt from the store (this transaction's view), so full and
+//! incremental ingests resolve with the same code; an incremental ingest only re-resolves
+//! the sites that a change can affect: sites in changed files, sites whose target was
+//! removed, and sites elsewhere whose name was defined or bound in a changed file.
+
+mod c;
+mod go;
+mod js;
+mod jvm;
+mod python;
+mod rust;
+mod system;
+mod table;
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashSet as HashSet;
+
+use navegador_model::{EdgeType, RefKind, Resolution};
+use navegador_store::{ImportRow, IngestTx, RefRow, RefStatus, StoreError};
+
+use crate::ingest::Changes;
+pub(crate) use system::Config;
+use table::{Table, Target};
+
+pub(crate) struct ResolveStats {
+    pub edges: u64,
+    pub outcomes: BTreeMap<String, u64>,
+    /// (path, language) of files no module system reads: their sites stay unresolved.
+    pub unknown: Vec<(String, String)>,
+}
+
+/// The package `Module` node of a file, by (language name, path, declared module), if its
+/// family has packages (`ingest.rs` derives those nodes from the files table).
+pub(crate) fn package_nodes() -> impl Fn(&str, &str, Option<&str>) -> Option<String> {
+    let systems = system::systems(&Config::default());
+    move |language, path, module| {
+        let name = system::family_name(navegador_model::Language::from_name(language)?);
+        systems.iter().find(|s| s.name() == name)?.package_node(path, module)
+    }
+}
+
+pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Config) -> Result<ResolveStats, StoreError> {
+    let t0 = std::time::Instant::now();
+    let mut t = Table::load(tx, cfg)?;
+    let mut stats = ResolveStats { edges: 0, outcomes: BTreeMap::new(), unknown: std::mem::take(&mut t.unknown) };
+    for (path, language) in &stats.unknown {
+        tracing::warn!(path, language, "no module system reads this language: its references are not resolved");
+    }
+    tracing::info!(elapsed = ?t0.elapsed(), symbols = t.syms.len(), "symbol table loaded");
+
+    // Imports are few: they are all re-resolved every time, which keeps import edges exact
+    // whatever changed.
+    tx.clear_all_import_resolution()?;
+    let imports: Vec<ImportRow> = t.imports.values().flatten().cloned().collect();
+    let mut file_edges: HashSet<(i64, i64)> = HashSet::default();
+    for imp in &imports {
+        let target = t.resolve_import(imp, 0);
+        t.import_targets.insert(imp.id, target.clone());
+        let Some(target) = target else { continue };
+        let from_file = &t.files[&imp.file_path];
+        let (dst, dst_file) = match &target {
+            Target::File(p) => (t.files[p].node, Some(p.clone())),
+            Target::Symbol(i) => (t.syms[*i].id, Some(t.syms[*i].file_path.clone())),
+            Target::Package(files) => match files.first() {
+                Some(p) => (t.files[p].node, None),
+                None => continue,
+            },
+        };
+        tx.insert_edge(imp.id, dst, EdgeType::Imports, Some(Resolution::Exact), Some((imp.line, 0)), None)?;
+        stats.edges += 1;
+        let targets: Vec<String> = match target {
+            Target::Package(files) => files,
+            _ => dst_file.into_iter().collect(),
+        };
+        for p in targets {
+            let to = t.files[&p].node;
+            if to != from_file.node && file_edges.insert((from_file.node, to)) {
+                tx.insert_edge(from_file.node, to, EdgeType::Imports, Some(Resolution::Exact), Some((imp.line, 0)), None)?;
+                stats.edges += 1;
+            }
+        }
+    }
+
+    tracing::info!(elapsed = ?t0.elapsed(), imports = imports.len(), "imports resolved");
+
+    // Which sites to (re)resolve: all of a full build; otherwise those in changed files, in
+    // files that import a changed file (before or after the change), whose target was
+    // removed, or whose name or receiver root is defined or bound in a changed file.
+    let refs: Vec<RefRow> = if full {
+        // Nothing to clear on a first build; after a tsconfig change, everything. The
+        // sites are then read page by page (a kernel has millions), bases first.
+        tx.clear_all_resolution()?;
+        t.bases = Default::default();
+        for bases in [true, false] {
+            let mut after = 0;
+            loop {
+                let page = tx.refs_page(bases, after, 50_000)?;
+                let Some(last) = page.last() else { break };
+                after = last.id;
+                for r in &page {
+                    bind(tx, &mut t, &mut stats, r)?;
+                }
+            }
+        }
+        tracing::info!(elapsed = ?t0.elapsed(), "all sites resolved");
+        return Ok(stats);
+    } else {
+        let changed: HashSet<&str> = changes.files.iter().map(String::as_str).collect();
+        let mut files: HashSet<String> = changes.files.iter().cloned().collect();
+        files.extend(changes.importers.iter().cloned());
+        for imp in &imports {
+            let hits = match t.import_targets.get(&imp.id) {
+                Some(Some(Target::File(f))) => changed.contains(f.as_str()),
+                Some(Some(Target::Symbol(i))) => changed.contains(t.syms[*i].file_path.as_str()),
+                Some(Some(Target::Package(fs))) => fs.iter().any(|f| changed.contains(f.as_str())),
+                _ => false,
+            };
+            if hits {
+                files.insert(imp.file_path.clone());
+            }
+        }
+        let mut files: Vec<String> = files.into_iter().collect();
+        files.sort();
+        let mut names: Vec<String> = changes.touched_names().into_iter().collect();
+        names.sort();
+        let mut extra = tx.ref_ids_named(&names)?;
+        extra.extend_from_slice(&changes.orphaned);
+        let refs = tx.refs(Some(&files), &extra)?;
+        // (A full build starts with no resolution edges, and without indexes to find them.)
+        let ids: Vec<i64> = refs.iter().map(|r| r.id).collect();
+        tx.clear_resolution(&ids)?;
+        // Bases whose edges were just cleared are no longer known.
+        t.bases = Default::default();
+        for (class, base) in tx.hierarchy()? {
+            t.bases.entry(class).or_default().push(base);
+        }
+        refs
+    };
+    tracing::info!(elapsed = ?t0.elapsed(), refs = refs.len(), "sites selected");
+    // Bases first: method lookups through `self` walk the hierarchy.
+    let (bases_refs, other): (Vec<&RefRow>, Vec<&RefRow>) =
+        refs.iter().partition(|r| matches!(r.kind, RefKind::Inherits | RefKind::Implements));
+    for r in bases_refs.into_iter().chain(other) {
+        bind(tx, &mut t, &mut stats, r)?;
+    }
+    Ok(stats)
+}
+
+/// Resolves one site and writes what it binds to.
+fn bind(tx: &IngestTx<'_>, t: &mut Table, stats: &mut ResolveStats, r: &RefRow) -> Result<(), StoreError> {
+    let (mut status, mut targets) = t.resolve_ref(r);
+    let from = match (r.from_node, r.kind) {
+        (Some(f), _) => f,
+        // `impl Trait for T` away from T: the implementing class is named, not enclosing.
+        (None, RefKind::Inherits | RefKind::Implements) => {
+            let class = t.files.get(&r.file_path).and_then(|fi| t.lookup_type(&r.file_path, fi, r.receiver_type.as_deref()?, None));
+            match class {
+                Some(c) => t.syms[c].id,
+                None => {
+                    status = RefStatus::Unresolved;
+                    targets.clear();
+                    0
+                }
+            }
+        }
+        (None, _) => t.files.get(&r.file_path).map_or(0, |f| f.node),
+    };
+    let ty = match r.kind {
+        RefKind::Call | RefKind::New => EdgeType::Calls,
+        // A decorator application is a use of the decorator, not a call at run time.
+        RefKind::Reference | RefKind::Decorator => EdgeType::References,
+        RefKind::Inherits => EdgeType::Inherits,
+        RefKind::Implements => EdgeType::Implements,
+    };
+    let res = match status {
+        RefStatus::Exact => Resolution::Exact,
+        RefStatus::Inferred => Resolution::Inferred,
+        _ => Resolution::Ambiguous,
+    };
+    for target in &targets {
+        let dst = t.syms[*target].id;
+        if dst == from && ty != EdgeType::Calls {
+            continue; // a class is not its own base
+        }
+        tx.insert_edge(from, dst, ty, Some(res), Some((r.line, r.col)), Some(r.id))?;
+        stats.edges += 1;
+        if matches!(r.kind, RefKind::Inherits | RefKind::Implements) {
+            t.bases.entry(from).or_default().push(dst);
+        }
+    }
+    tx.set_ref_status(r.id, status)?;
+    if matches!(r.kind, RefKind::Call | RefKind::New) {
+        *stats.outcomes.entry(status.as_str().to_string()).or_default() += 1;
+    }
+    Ok(())
+}

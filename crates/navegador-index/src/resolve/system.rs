@@ -1,0 +1,132 @@
+//! The module-system trait: what a language family means by a module, an import and the
+//! names a file sees without importing them. `Table::resolve_ref` is generic and asks the
+//! family of the site's file; each family is one file beside this one, and a new language
+//! either reuses a family or adds one.
+
+use navegador_model::Language;
+use navegador_store::ImportRow;
+
+use super::js::JsConfig;
+use super::table::{Table, Target};
+
+/// A family's index in [`Table::systems`].
+pub(crate) type Fam = u8;
+
+/// Rules of one language that shared code asks by name instead of by language. Each field
+/// is a property the language states, not a case.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Rules {
+    /// Modules share no namespace: a bare name that no scope, import or package binds is a
+    /// builtin or a global, never another module's definition (Python, TypeScript; plain
+    /// JavaScript keeps the guess: browser scripts share globals).
+    pub closed_modules: bool,
+    /// Definitions of one name in one scope are one callee, the last one (Python
+    /// redefinitions and `@overload` stubs, TypeScript overload signatures). Otherwise
+    /// same-named definitions are distinct overloads.
+    pub redefinitions_collapse: bool,
+    /// A bare name inside a class sees the class's members (Java's implicit `this`).
+    pub implicit_this: bool,
+    /// A bare call may name a method (a language without free functions).
+    pub bare_calls_reach_methods: bool,
+    /// A method declared away from its type belongs to it only in the type's own package
+    /// directory (Go receivers); otherwise anywhere (Rust `impl` blocks).
+    pub detached_methods_in_package: bool,
+}
+
+/// One language family's module system. Methods with a default are the common case.
+pub(crate) trait ModuleSystem: Send + Sync {
+    /// The family's name (what a language manifest names).
+    fn name(&self) -> &'static str;
+
+    /// The rules of one language of this family.
+    fn rules(&self, lang: Language) -> Rules;
+
+    /// The key imports find a file under (a Python dotted module, a Java package, a Go
+    /// directory, a Rust `crate::a::b`, a path without extension), from the file's path and
+    /// the module its extractor read (`declared`).
+    fn module_key(&self, lang: Language, path: &str, declared: Option<&str>) -> String;
+
+    /// The package whose top-level definitions a file's bare names see without an import
+    /// (a Java package, a Go directory); `None` when a file sees only itself.
+    fn package_of(&self, _path: &str, _declared: Option<&str>) -> Option<String> {
+        None
+    }
+
+    /// The package `Module` node a file belongs to (Python package, Java package, Go
+    /// directory), if the family has packages.
+    fn package_node(&self, _path: &str, _declared: Option<&str>) -> Option<String> {
+        None
+    }
+
+    /// What an import denotes: a file (module), a symbol, or a package.
+    fn resolve_import(&self, t: &Table, imp: &ImportRow, depth: u32) -> Option<Target>;
+
+    /// The local name an import with neither alias nor imported name binds (`import a.b`
+    /// binds `a` in Python; Go binds the last path segment); `None`: it binds no name.
+    fn bare_import_name<'a>(&self, _imp: &'a ImportRow) -> Option<&'a str> {
+        None
+    }
+
+    /// What the local name an import binds denotes: by default what the import denotes.
+    fn bound_target(&self, t: &Table, imp: &ImportRow) -> Option<Target> {
+        t.import_target(imp)
+    }
+
+    /// A name that denotes a module without any import (Rust `mod util;`, `crate`).
+    fn implicit_module(&self, _t: &Table, _file: &str, _name: &str) -> Option<Target> {
+        None
+    }
+
+    /// The submodule `seg` of the module in `file` (Python `pkg.sub`), if the family has
+    /// modules inside modules.
+    fn submodule(&self, _t: &Table, _file: &str, _seg: &str) -> Option<String> {
+        None
+    }
+
+    /// Definitions a bare name sees because every file of the program shares them (C's
+    /// external linkage), after the file's own scopes, imports and package.
+    fn shared_globals(&self, _t: &Table, _file: &str, _name: &str) -> Vec<usize> {
+        Vec::new()
+    }
+}
+
+/// Workspace configuration the module systems read (today: JS/TS path aliases).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Config {
+    pub js: JsConfig,
+}
+
+impl Config {
+    pub(crate) fn read(root: &std::path::Path) -> Config {
+        Config { js: JsConfig::read(root) }
+    }
+
+    /// Changes whenever the configuration would resolve something differently.
+    pub(crate) fn fingerprint(&self) -> String {
+        self.js.fingerprint()
+    }
+}
+
+/// Every module system, one per family; a file's [`Fam`] indexes this list.
+pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
+    vec![
+        Box::new(super::python::Python),
+        Box::new(super::js::Js { config: cfg.js.clone() }),
+        Box::new(super::jvm::Jvm),
+        Box::new(super::go::Go),
+        Box::new(super::rust::Rust),
+        Box::new(super::c::C),
+    ]
+}
+
+/// The family a language belongs to: the one place that maps languages to module systems.
+pub(crate) fn family_name(lang: Language) -> &'static str {
+    match lang {
+        Language::Python => "python",
+        Language::JavaScript | Language::TypeScript | Language::Tsx => "js",
+        Language::Java => "jvm",
+        Language::Go => "go",
+        Language::Rust => "rust",
+        Language::C => "c",
+    }
+}

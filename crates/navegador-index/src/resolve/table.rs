@@ -1,0 +1,658 @@
+//! The symbol table and the generic rules of resolution: scopes, classes and their
+//! hierarchy, dotted paths, the by-name fallback. What a module or an import is comes from
+//! the family of the site's file ([`ModuleSystem`]); what differs between languages here is
+//! a [`Rules`] property, never a language name.
+
+use std::collections::VecDeque;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use navegador_model::{Label, Language, RefKind};
+use navegador_store::{ImportRow, IngestTx, RefRow, RefStatus, StoreError, SymbolRow};
+
+use super::system::{family_name, systems, Config, Fam, ModuleSystem, Rules};
+
+/// More candidates than this for one name and the site is left unresolved: linking
+/// dozens of same-named methods would be noise, not an answer.
+const MAX_AMBIGUOUS: usize = 8;
+
+/// What a name, an import or a dotted path denotes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Target {
+    File(String),
+    Symbol(usize),
+    /// A package of several files (Java package, Go package directory).
+    Package(Vec<String>),
+}
+
+pub(crate) struct FileInfo {
+    pub node: i64,
+    pub fam: Fam,
+    pub rules: Rules,
+    pub module: Option<String>,
+}
+
+pub(crate) struct Table {
+    pub files: HashMap<String, FileInfo>,
+    /// Files by their last path segment (`kernel.h` -> `include/linux/kernel.h`, …).
+    pub by_basename: HashMap<String, Vec<String>>,
+    /// (family, module key) -> files (see [`ModuleSystem::module_key`]).
+    modules: HashMap<(Fam, String), Vec<String>>,
+    pub syms: Vec<SymbolRow>,
+    by_id: HashMap<i64, usize>,
+    /// The family of each symbol's file, and its rules (same index as `syms`).
+    pub sym_fam: Vec<Fam>,
+    sym_rules: Vec<Rules>,
+    pub by_name: HashMap<String, Vec<usize>>,
+    pub by_qname: HashMap<String, Vec<usize>>,
+    /// Top-level symbols of each file by name.
+    pub top: HashMap<(String, String), Vec<usize>>,
+    /// Top-level symbols of each package ([`ModuleSystem::package_of`]) by name.
+    pkg_top: HashMap<(Fam, String, String), Vec<usize>>,
+    children: HashMap<i64, Vec<usize>>,
+    /// Methods declared away from their type (Go receivers, Rust `impl` elsewhere), by
+    /// (family, type name).
+    detached: HashMap<(Fam, String), Vec<usize>>,
+    /// Class -> its resolved bases (`INHERITS`/`IMPLEMENTS` targets).
+    pub bases: HashMap<i64, Vec<i64>>,
+    /// The default export of each JS/TS module.
+    defaults: HashMap<String, usize>,
+    pub imports: HashMap<String, Vec<ImportRow>>,
+    /// Import node id -> what its binding denotes.
+    pub import_targets: HashMap<i64, Option<Target>>,
+    systems: Vec<Box<dyn ModuleSystem>>,
+    /// (path, language) of files whose language no module system reads: not resolved.
+    pub unknown: Vec<(String, String)>,
+}
+
+impl Table {
+    pub(crate) fn load(tx: &IngestTx<'_>, cfg: &Config) -> Result<Table, StoreError> {
+        let systems = systems(cfg);
+        let mut files = HashMap::default();
+        let mut modules: HashMap<(Fam, String), Vec<String>> = HashMap::default();
+        let mut unknown = Vec::new();
+        for (path, node, language, module) in tx.files()? {
+            let found = Language::from_name(&language)
+                .and_then(|lang| Some((lang, systems.iter().position(|s| s.name() == family_name(lang))?)));
+            let Some((lang, fam)) = found else {
+                unknown.push((path, language));
+                continue;
+            };
+            let sys = &systems[fam];
+            let fam = fam as Fam;
+            modules.entry((fam, sys.module_key(lang, &path, module.as_deref()))).or_default().push(path.clone());
+            files.insert(path, FileInfo { node, fam, rules: sys.rules(lang), module });
+        }
+        let mut by_basename: HashMap<String, Vec<String>> = HashMap::default();
+        for p in files.keys() {
+            by_basename.entry(p.rsplit('/').next().unwrap_or(p).to_string()).or_default().push(p.clone());
+        }
+        // Definitions of a file no module system reads are not candidates for anything.
+        let syms: Vec<SymbolRow> = tx.symbols()?.into_iter().filter(|s| files.contains_key(&s.file_path)).collect();
+        let mut t = Table {
+            files,
+            by_basename,
+            modules,
+            by_id: HashMap::with_capacity_and_hasher(syms.len(), Default::default()),
+            sym_fam: Vec::new(),
+            sym_rules: Vec::new(),
+            by_name: HashMap::default(),
+            by_qname: HashMap::default(),
+            top: HashMap::default(),
+            pkg_top: HashMap::default(),
+            children: HashMap::default(),
+            detached: HashMap::default(),
+            bases: HashMap::default(),
+            defaults: HashMap::default(),
+            imports: HashMap::default(),
+            import_targets: HashMap::default(),
+            systems,
+            unknown,
+            syms,
+        };
+        (t.sym_fam, t.sym_rules) = t.syms.iter().map(|s| (t.files[&s.file_path].fam, t.files[&s.file_path].rules)).unzip();
+        for (i, s) in t.syms.iter().enumerate() {
+            t.by_id.insert(s.id, i);
+            t.by_name.entry(s.name.clone()).or_default().push(i);
+            t.by_qname.entry(s.qualified_name.clone()).or_default().push(i);
+            if s.is_default_export {
+                t.defaults.insert(s.file_path.clone(), i);
+            }
+            match s.parent {
+                Some(p) => t.children.entry(p).or_default().push(i),
+                None => {
+                    t.top.entry((s.file_path.clone(), s.name.clone())).or_default().push(i);
+                    let f = &t.files[&s.file_path];
+                    if let Some(pkg) = t.systems[f.fam as usize].package_of(&s.file_path, f.module.as_deref()) {
+                        t.pkg_top.entry((f.fam, pkg, s.name.clone())).or_default().push(i);
+                    }
+                    if let (Label::Method, Some(c)) = (s.label, &s.class_name) {
+                        t.detached.entry((f.fam, c.clone())).or_default().push(i);
+                    }
+                }
+            }
+        }
+        for (class, base) in tx.hierarchy()? {
+            t.bases.entry(class).or_default().push(base);
+        }
+        for imp in tx.imports()? {
+            if t.files.contains_key(&imp.file_path) {
+                t.imports.entry(imp.file_path.clone()).or_default().push(imp);
+            }
+        }
+        Ok(t)
+    }
+
+    /// The family of a module system by its name.
+    pub(crate) fn fam_named(&self, name: &str) -> Fam {
+        self.systems.iter().position(|s| s.name() == name).expect("a family of `systems`") as Fam
+    }
+
+    fn sys(&self, fam: Fam) -> &dyn ModuleSystem {
+        self.systems[fam as usize].as_ref()
+    }
+
+    pub(crate) fn module_files(&self, fam: Fam, key: &str) -> Option<&Vec<String>> {
+        self.modules.get(&(fam, key.to_string()))
+    }
+
+    // ---- imports -----------------------------------------------------------------------
+
+    /// What an import denotes: a file (module), a symbol, or a package.
+    pub(crate) fn resolve_import(&self, imp: &ImportRow, depth: u32) -> Option<Target> {
+        if depth > 4 {
+            return None;
+        }
+        let f = self.files.get(&imp.file_path)?;
+        self.sys(f.fam).resolve_import(self, imp, depth)
+    }
+
+    /// What an import denotes, as resolved this run (or now).
+    pub(crate) fn import_target(&self, imp: &ImportRow) -> Option<Target> {
+        match self.import_targets.get(&imp.id) {
+            Some(t) => t.clone(),
+            None => self.resolve_import(imp, 0),
+        }
+    }
+
+    /// A name a module exports: a top-level symbol, or an import it re-binds.
+    pub(crate) fn export_of(&self, file: &str, name: &str, depth: u32) -> Option<Target> {
+        if let Some(v) = self.top.get(&(file.to_string(), name.to_string())) {
+            return v.iter().copied().find(|&i| self.syms[i].label != Label::Variable).or(v.first().copied()).map(Target::Symbol);
+        }
+        if name == "default" {
+            if let Some(&i) = self.defaults.get(file) {
+                return Some(Target::Symbol(i));
+            }
+        }
+        for imp in self.imports.get(file).into_iter().flatten() {
+            if imp.alias.as_deref().or(imp.name.as_deref()) == Some(name) || (imp.name.as_deref() == Some("*") && imp.alias.is_none()) {
+                if let Some(t) = self.resolve_import(imp, depth + 1) {
+                    match (&t, imp.name.as_deref()) {
+                        (Target::File(f), Some("*")) => {
+                            if let Some(x) = self.export_of(f, name, depth + 1) {
+                                return Some(x);
+                            }
+                        }
+                        _ => return Some(t),
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    pub(crate) fn unique_class(&self, qname: &str) -> Option<usize> {
+        let v = self.by_qname.get(qname)?;
+        let classes: Vec<usize> = v.iter().copied().filter(|&i| self.syms[i].label == Label::Class).collect();
+        (classes.len() == 1).then(|| classes[0])
+    }
+
+    // ---- references ----------------------------------------------------------------------
+
+    /// What a reference site binds to, and how sure that is.
+    pub(crate) fn resolve_ref(&self, r: &RefRow) -> (RefStatus, Vec<usize>) {
+        let Some(fi) = self.files.get(&r.file_path) else { return (RefStatus::Unresolved, vec![]) };
+        let wants_type = matches!(r.kind, RefKind::Inherits | RefKind::Implements | RefKind::New);
+        let accept = |i: usize| -> bool {
+            let s = &self.syms[i];
+            match r.kind {
+                RefKind::Inherits | RefKind::Implements | RefKind::New => s.label == Label::Class,
+                RefKind::Call | RefKind::Decorator => matches!(s.label, Label::Function | Label::Method | Label::Class),
+                RefKind::Reference => matches!(s.label, Label::Function | Label::Method),
+            }
+        };
+        let exact = |v: Vec<usize>| -> Option<(RefStatus, Vec<usize>)> {
+            let v: Vec<usize> = self.collapse_redefinitions(v.into_iter().filter(|&i| accept(i)).collect());
+            match v.len() {
+                0 => None,
+                1 => Some((RefStatus::Exact, v)),
+                n if n <= MAX_AMBIGUOUS => Some((RefStatus::Ambiguous, v)),
+                _ => Some((RefStatus::Unresolved, vec![])),
+            }
+        };
+        let from_class = r.from_node.and_then(|f| self.enclosing_class(f));
+
+        match r.receiver.as_deref() {
+            None => match self.lookup_unqualified(r, fi, from_class) {
+                Some(v) if !v.is_empty() => {
+                    // The name is bound in scope: to a callable (done), or to a variable or
+                    // a non-callable, which a same-named definition elsewhere cannot be.
+                    return exact(v).unwrap_or((RefStatus::Unresolved, vec![]));
+                }
+                _ => {
+                    // Bound by an import to something outside the workspace (`from
+                    // collections import Counter`): not a workspace symbol of that name.
+                    if self.binds(&r.file_path, &r.name) {
+                        return (RefStatus::Unresolved, vec![]);
+                    }
+                    // Modules that share no namespace: a bare name that no scope, import
+                    // or wildcard import of the file binds is a builtin or a global (`set`,
+                    // `Map`, `Error`), never another module's definition.
+                    if fi.rules.closed_modules && r.kind != RefKind::Reference {
+                        return (RefStatus::Unresolved, vec![]);
+                    }
+                }
+            },
+            Some(recv) => {
+                let recv = recv.trim();
+                let is_self = matches!(recv, "self" | "this" | "cls" | "Self" | "this.constructor");
+                let is_super = recv == "super" || recv.starts_with("super(");
+                if is_self || is_super {
+                    if let Some(c) = from_class {
+                        let found = if is_super {
+                            self.bases.get(&self.syms[c].id).into_iter().flatten().flat_map(|b| self.member(*b, &r.name)).collect()
+                        } else {
+                            self.member(self.syms[c].id, &r.name)
+                        };
+                        if let Some(x) = exact(found) {
+                            return x;
+                        }
+                    }
+                } else if let Some(t) = r.receiver_type.as_deref().filter(|_| !matches!(r.kind, RefKind::Inherits | RefKind::Implements)) {
+                    if let Some(c) = self.lookup_type(&r.file_path, fi, t, from_class) {
+                        // A workspace class without that member (an outside base has it):
+                        // not some other class's same-named method.
+                        return exact(self.member(self.syms[c].id, &r.name)).unwrap_or((RefStatus::Unresolved, vec![]));
+                    }
+                } else if let Some(target) = self.lookup_path(&r.file_path, fi, recv, from_class) {
+                    let found = match target {
+                        Target::File(f) => match self.export_of(&f, &r.name, 0) {
+                            Some(Target::Symbol(i)) => vec![i],
+                            _ => vec![],
+                        },
+                        Target::Package(files) => files
+                            .iter()
+                            .flat_map(|f| self.top.get(&(f.clone(), r.name.clone())).cloned().unwrap_or_default())
+                            .collect(),
+                        Target::Symbol(i) if self.syms[i].label == Label::Class => self.member(self.syms[i].id, &r.name),
+                        Target::Symbol(_) => vec![],
+                    };
+                    // The receiver is a module or a class of the workspace: what it lacks is
+                    // not a same-named method of some other class.
+                    return exact(found).unwrap_or((RefStatus::Unresolved, vec![]));
+                } else if self.binds(&r.file_path, recv.split(['.', '(', '[']).next().unwrap_or("")) {
+                    // The receiver's root is an import that does not lead into the workspace
+                    // (`json.dumps`, `np.array`): an outside module's member.
+                    return (RefStatus::Unresolved, vec![]);
+                }
+            }
+        }
+
+        // Heuristic: the same name elsewhere in the family.
+        let cands: Vec<usize> = self
+            .by_name
+            .get(&r.name)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&i| accept(i) && self.sym_fam[i] == fi.fam)
+            .filter(|&i| {
+                let s = &self.syms[i];
+                if wants_type {
+                    return true;
+                }
+                // `obj.m()` calls a method; a bare `f()` a function or a constructor.
+                if r.receiver.is_some() { s.label == Label::Method } else { s.label != Label::Method || fi.rules.bare_calls_reach_methods }
+            })
+            // Overloads collapse below; past this many it is unresolved whatever they are.
+            .take(8 * MAX_AMBIGUOUS)
+            .collect();
+        let cands = self.collapse_redefinitions(cands);
+        match cands.len() {
+            0 => (RefStatus::Unresolved, vec![]),
+            1 => (RefStatus::Inferred, cands),
+            n if n <= MAX_AMBIGUOUS => (RefStatus::Ambiguous, cands),
+            _ => (RefStatus::Unresolved, vec![]),
+        }
+    }
+
+    /// Where redefinitions collapse ([`Rules::redefinitions_collapse`]), the definitions of
+    /// one name in one scope are one callee: keep the last of each (file, parent, name)
+    /// group. Elsewhere same-named methods are distinct overloads and stay apart.
+    fn collapse_redefinitions(&self, v: Vec<usize>) -> Vec<usize> {
+        if v.len() < 2 {
+            return v;
+        }
+        let mut last: HashMap<(&str, Option<i64>, &str), usize> = HashMap::default();
+        let mut keep = Vec::with_capacity(v.len());
+        for &i in &v {
+            let s = &self.syms[i];
+            if !self.sym_rules[i].redefinitions_collapse || !matches!(s.label, Label::Function | Label::Method) {
+                keep.push(i);
+                continue;
+            }
+            let e = last.entry((s.file_path.as_str(), s.parent, s.name.as_str())).or_insert(i);
+            if self.syms[*e].id < s.id {
+                *e = i;
+            }
+        }
+        let lasts: HashSet<usize> = last.into_values().collect();
+        keep.extend(v.iter().copied().filter(|i| lasts.contains(i)));
+        let order: HashMap<usize, usize> = v.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+        keep.sort_by_key(|i| order[i]);
+        keep
+    }
+
+    /// Whether an import of this file binds the local name, wherever it leads.
+    fn binds(&self, file: &str, name: &str) -> bool {
+        !name.is_empty() && self.imports.get(file).into_iter().flatten().any(|imp| self.local_name(imp) == Some(name))
+    }
+
+    /// The local name an import binds.
+    fn local_name<'a>(&self, imp: &'a ImportRow) -> Option<&'a str> {
+        Some(match (&imp.alias, &imp.name) {
+            (Some(a), _) => a.as_str(),
+            (None, Some(n)) if n != "*" => n.rsplit(['.', ':']).next().unwrap_or(n),
+            (None, _) => self.sys(self.files.get(&imp.file_path)?.fam).bare_import_name(imp)?,
+        })
+    }
+
+    /// A bare name: enclosing scopes, the file, its imports, the family's implicit scopes.
+    fn lookup_unqualified(&self, r: &RefRow, fi: &FileInfo, from_class: Option<usize>) -> Option<Vec<usize>> {
+        let name = r.name.as_str();
+        // Nested definitions of the enclosing functions.
+        let mut cur = r.from_node;
+        while let Some(id) = cur {
+            let found: Vec<usize> = self
+                .children
+                .get(&id)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&i| self.syms[i].name == name && self.syms[i].label != Label::Method)
+                .collect();
+            if !found.is_empty() {
+                return Some(found);
+            }
+            let s = &self.syms[*self.by_id.get(&id)?];
+            if s.label == Label::Class {
+                break;
+            }
+            cur = s.parent;
+        }
+        // Implicit `this`.
+        if fi.rules.implicit_this && r.kind != RefKind::New {
+            if let Some(c) = from_class {
+                let m = self.member(self.syms[c].id, name);
+                if !m.is_empty() {
+                    return Some(m);
+                }
+            }
+        }
+        if let Some(v) = self.top.get(&(r.file_path.clone(), name.to_string())) {
+            return Some(v.clone());
+        }
+        if let Some(t) = self.binding(&r.file_path, name) {
+            return match t {
+                Target::Symbol(i) => Some(vec![i]),
+                _ => None,
+            };
+        }
+        // The rest of the package, and the program's shared namespace.
+        let sys = self.sys(fi.fam);
+        if let Some(pkg) = sys.package_of(&r.file_path, fi.module.as_deref()) {
+            if let Some(found) = self.pkg_top.get(&(fi.fam, pkg, name.to_string())) {
+                return Some(found.clone());
+            }
+        }
+        let found = sys.shared_globals(self, &r.file_path, name);
+        if !found.is_empty() {
+            return Some(found);
+        }
+        // Wildcard imports.
+        for imp in self.imports.get(&r.file_path).into_iter().flatten() {
+            if imp.name.as_deref() == Some("*") && imp.alias.is_none() {
+                if let Some(Some(t)) = self.import_targets.get(&imp.id) {
+                    let files: Vec<String> = match t {
+                        Target::File(f) => vec![f.clone()],
+                        Target::Package(fs) => fs.clone(),
+                        Target::Symbol(_) => vec![],
+                    };
+                    let found: Vec<usize> = files
+                        .iter()
+                        .flat_map(|f| self.top.get(&(f.clone(), name.to_string())).cloned().unwrap_or_default())
+                        .collect();
+                    if !found.is_empty() {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// What a local name bound by an import denotes.
+    fn binding(&self, file: &str, name: &str) -> Option<Target> {
+        for imp in self.imports.get(file).into_iter().flatten() {
+            if self.local_name(imp) != Some(name) {
+                continue;
+            }
+            return self.sys(self.files.get(file)?.fam).bound_target(self, imp);
+        }
+        None
+    }
+
+    /// A dotted receiver (`os.path`, `models.User`, `pkg`) -> what it denotes.
+    fn lookup_path(&self, file: &str, fi: &FileInfo, path: &str, from_class: Option<usize>) -> Option<Target> {
+        let sep = if path.contains("::") { "::" } else { "." };
+        let mut segs = path.split(sep);
+        let first = segs.next()?;
+        if !first.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+            return None;
+        }
+        let mut cur = if let Some(t) = self.binding(file, first) {
+            self.through_value(t)
+        } else if let Some(&v) =
+            self.top.get(&(file.to_string(), first.to_string())).and_then(|v| v.iter().find(|&&i| self.value_class(i).is_some()))
+        {
+            self.through_value(Target::Symbol(v))
+        } else if let Some(t) = self.sys(fi.fam).implicit_module(self, file, first) {
+            t
+        } else if let Some(c) = self.lookup_type(file, fi, first, from_class) {
+            Target::Symbol(c)
+        } else {
+            return None;
+        };
+        for seg in segs {
+            cur = match cur {
+                Target::File(f) => {
+                    let sub = self.files.get(&f).and_then(|x| self.sys(x.fam).submodule(self, &f, seg));
+                    match sub {
+                        Some(sf) => Target::File(sf),
+                        None => self.through_value(Target::Symbol(*self.top.get(&(f, seg.to_string()))?.first()?)),
+                    }
+                }
+                Target::Symbol(i) if self.syms[i].label == Label::Class => {
+                    let m = self.member(self.syms[i].id, seg);
+                    match m.iter().find(|&&x| self.syms[x].label == Label::Class) {
+                        Some(&c) => Target::Symbol(c),
+                        // `ContentType.objects`: a class attribute holding an instance.
+                        None => Target::Symbol(m.iter().find_map(|&x| self.value_class(x))?),
+                    }
+                }
+                _ => return None,
+            };
+        }
+        Some(cur)
+    }
+
+    /// A type name as written in this file -> a class.
+    pub(crate) fn lookup_type(&self, file: &str, fi: &FileInfo, name: &str, from_class: Option<usize>) -> Option<usize> {
+        let name = name.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim();
+        let name = name.split(['<', '[']).next()?.trim();
+        if name.contains('.') || name.contains("::") {
+            if let Some(c) = self.unique_class(name) {
+                return Some(c);
+            }
+            let (recv, last) = name.rsplit_once("::").or_else(|| name.rsplit_once('.'))?;
+            return match self.lookup_path(file, fi, recv, from_class)? {
+                Target::File(f) => self.top.get(&(f, last.to_string()))?.iter().copied().find(|&i| self.syms[i].label == Label::Class),
+                Target::Package(fs) => fs.iter().find_map(|f| self.top.get(&(f.clone(), last.to_string()))?.iter().copied().find(|&i| self.syms[i].label == Label::Class)),
+                Target::Symbol(i) => self.member(self.syms[i].id, last).into_iter().find(|&x| self.syms[x].label == Label::Class),
+            };
+        }
+        if matches!(name, "Self" | "self") {
+            return from_class;
+        }
+        let r = RefRow {
+            id: 0,
+            file_path: file.to_string(),
+            from_node: from_class.map(|c| self.syms[c].id),
+            kind: RefKind::New,
+            name: name.to_string(),
+            receiver: None,
+            receiver_type: None,
+            line: 0,
+            col: 0,
+        };
+        let found: Vec<usize> = self
+            .lookup_unqualified(&r, fi, from_class)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|&i| self.syms[i].label == Label::Class)
+            .collect();
+        if found.len() == 1 {
+            return Some(found[0]);
+        }
+        // A nested class of the enclosing class.
+        if let Some(c) = from_class {
+            if let Some(&m) = self.member(self.syms[c].id, name).iter().find(|&&x| self.syms[x].label == Label::Class) {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    /// The class of a variable's value, when its initializer constructs a class of the
+    /// variable's own file by its plain name (`apps = Apps()`: the extractor records the
+    /// callee as `class_name`).
+    /// Same file only: a change to that class is a change to the variable's file, which
+    /// re-resolves every site bound to the variable.
+    fn value_class(&self, i: usize) -> Option<usize> {
+        let s = &self.syms[i];
+        if s.label != Label::Variable {
+            return None;
+        }
+        // A plain name: a dotted one would be looked up through paths that come back here.
+        let ty = s.class_name.as_deref().filter(|t| !t.contains('.'))?;
+        let owner = s.parent.and_then(|p| self.enclosing_class(p));
+        let c = self.lookup_type(&s.file_path, self.files.get(&s.file_path)?, ty, owner)?;
+        (self.syms[c].file_path == s.file_path).then_some(c)
+    }
+
+    /// A variable stands for the class of its value, when known.
+    fn through_value(&self, t: Target) -> Target {
+        match t {
+            Target::Symbol(i) => Target::Symbol(self.value_class(i).unwrap_or(i)),
+            other => other,
+        }
+    }
+
+    /// The class a symbol belongs to: its nearest class ancestor, or for detached methods
+    /// (Go receivers, Rust impls elsewhere) the class named by `class_name`.
+    fn enclosing_class(&self, id: i64) -> Option<usize> {
+        let mut cur = Some(id);
+        while let Some(c) = cur {
+            let i = *self.by_id.get(&c)?;
+            let s = &self.syms[i];
+            if s.label == Label::Class {
+                return Some(i);
+            }
+            if s.parent.is_none() {
+                if let (Label::Method, Some(cn)) = (s.label, &s.class_name) {
+                    let fam = self.sym_fam[i];
+                    let dir = s.file_path.rsplit_once('/').map_or("", |(d, _)| d);
+                    let cands: Vec<usize> = self
+                        .by_name
+                        .get(cn)
+                        .into_iter()
+                        .flatten()
+                        .copied()
+                        .filter(|&k| self.syms[k].label == Label::Class && self.sym_fam[k] == fam)
+                        .collect();
+                    let same_dir: Vec<usize> = cands
+                        .iter()
+                        .copied()
+                        .filter(|&k| self.syms[k].file_path.rsplit_once('/').map_or("", |(d, _)| d) == dir)
+                        .collect();
+                    let pick = if same_dir.len() == 1 { same_dir } else { cands };
+                    return (pick.len() == 1).then(|| pick[0]);
+                }
+            }
+            cur = s.parent;
+        }
+        None
+    }
+
+    /// Members named `name` of a class and, breadth-first, of its bases. Returns them with
+    /// the nearest level first; callers keep the first level that has any.
+    pub(crate) fn member(&self, class_id: i64, name: &str) -> Vec<usize> {
+        let mut seen = HashSet::default();
+        let mut queue = VecDeque::from([(class_id, 0u32)]);
+        let mut out: Vec<(u32, usize)> = Vec::new();
+        let mut found_level: Option<u32> = None;
+        while let Some((c, level)) = queue.pop_front() {
+            if !seen.insert(c) || level > 20 || found_level.is_some_and(|l| level > l) {
+                continue;
+            }
+            let Some(&ci) = self.by_id.get(&c) else { continue };
+            let cls = &self.syms[ci];
+            let mut hits: Vec<usize> =
+                self.children.get(&c).into_iter().flatten().copied().filter(|&i| self.syms[i].name == name).collect();
+            if let Some(det) = self.detached.get(&(self.sym_fam[ci], cls.name.clone())) {
+                let in_package = self.sym_rules[ci].detached_methods_in_package;
+                let dir = cls.file_path.rsplit_once('/').map_or("", |(d, _)| d);
+                hits.extend(det.iter().copied().filter(|&i| {
+                    let s = &self.syms[i];
+                    s.name == name && (!in_package || s.file_path.rsplit_once('/').map_or("", |(d, _)| d) == dir)
+                }));
+            }
+            if !hits.is_empty() {
+                found_level = Some(level);
+                out.extend(hits.into_iter().map(|h| (level, h)));
+                continue;
+            }
+            for b in self.bases.get(&c).into_iter().flatten() {
+                queue.push_back((*b, level + 1));
+            }
+        }
+        out.sort();
+        out.into_iter().map(|(_, i)| i).collect()
+    }
+}
+
+/// Normalizes `a/./b/../c` -> `a/c`; `None` when it climbs above the root.
+pub(crate) fn normalize(p: &str) -> Option<String> {
+    let mut out: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            s => out.push(s),
+        }
+    }
+    Some(out.join("/"))
+}
