@@ -185,7 +185,9 @@ def test_function(target):
         assert all(e["line"] and e["resolution"] and e["file_path"] for e in calls)
         callers = [n for n in r["nodes"] if n["relation"] == "caller"]
         assert [n["qualified_name"] for n in callers] == ["app.models.Admin.promote"]
-        assert r["metadata"]["unresolved_count"] >= 1  # super().save()
+        # `super()` and `logging.info` are the language's and the stdlib's: external, not
+        # unresolved.
+        assert r["metadata"]["unresolved_count"] == 0
 
         # Depth: a caller's caller; a huge depth is clamped, and said.
         r = ok(await c.call_tool("function", {"name": "validate", "depth": 2}))

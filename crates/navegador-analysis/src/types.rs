@@ -203,7 +203,7 @@ pub struct IngestionResult {
     pub symbols: BTreeMap<String, u64>,
     /// Relationships in the graph now.
     pub relationships: u64,
-    /// Call sites by resolution outcome (exact, inferred, ambiguous, unresolved).
+    /// Call sites by resolution outcome (exact, inferred, ambiguous, external, unresolved).
     pub call_sites: BTreeMap<String, u64>,
     pub skipped: Vec<SkippedFile>,
     pub diagnostics: Vec<Diagnostic>,

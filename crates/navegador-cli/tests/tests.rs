@@ -34,6 +34,8 @@ fn ingest_json_summary_and_stats() {
     assert_eq!(v["files"], 3);
     assert_eq!(v["functions"], 12);
     assert_eq!(v["call_sites"]["exact"], 12, "{v}");
+    // `os.getpid()`: a module outside the workspace.
+    assert_eq!(v["call_sites"]["external"], 12, "{v}");
     assert!(root.join(".navegador/graph.db").exists(), "default db under the indexed root");
     // Unchanged re-ingest parses nothing.
     let out = bin().arg("ingest").arg(&root).arg("--json").output().unwrap();
@@ -45,6 +47,10 @@ fn ingest_json_summary_and_stats() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["labels"]["Function"], 12);
     assert_eq!(v["relationships"]["CALLS"], 12);
+    assert_eq!(v["call_sites"]["external"], 12, "{v}");
+    let out = bin().arg("stats").arg("--db").arg(root.join(".navegador/graph.db")).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().any(|l| l.trim_start().starts_with("external") && l.contains("50.0%")), "{text}");
 }
 
 #[test]

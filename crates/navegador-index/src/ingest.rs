@@ -213,18 +213,21 @@ pub fn ingest(
     }
 
     tracing::info!(elapsed = ?started.elapsed(), parsed = report.files_parsed, "parsed and written");
-    // Path aliases of tsconfig.json / jsconfig.json steer JS/TS imports; when they change,
-    // every site is re-resolved.
-    let js_config = resolve::Config::read(root);
-    let js_key = js_config.fingerprint();
-    let js_changed = tx.meta("js_config")?.as_deref() != Some(js_key.as_str());
-    if !changes.files.is_empty() || cfg.clear || js_changed {
+    // Path aliases of tsconfig.json / jsconfig.json steer JS/TS imports; when they or the
+    // resolver's rules change, every site is re-resolved.
+    let resolve_config = resolve::Config::read(root);
+    let config_key = resolve_config.fingerprint();
+    let config_changed = tx.meta("resolve_config")?.as_deref() != Some(config_key.as_str());
+    if !changes.files.is_empty() || cfg.clear || config_changed {
         progress.phase("resolving", 0);
-        let full = cfg.clear || previous.is_empty() || js_changed;
-        let stats = resolve::resolve(&tx, full, &changes, &js_config)?;
-        tx.set_meta("js_config", &js_key)?;
+        let full = cfg.clear || previous.is_empty() || config_changed;
+        let stats = resolve::resolve(&tx, full, &changes, &resolve_config)?;
+        tx.set_meta("resolve_config", &config_key)?;
         report.edges += stats.edges;
         report.resolution = stats.outcomes;
+        for (path, language) in stats.unknown {
+            report.diagnostics.push((path, 0, format!("language '{language}' has no module system in this version: its references stay unresolved")));
+        }
     }
     if !changes.files.is_empty() || cfg.clear {
         report.edges += write_packages(&tx)?;
@@ -236,7 +239,7 @@ pub fn ingest(
     }
     // Endpoints spanning files (React Router, Django) and every handler link, recomputed
     // from the graph as it now is (needs the indexes).
-    if !changes.files.is_empty() || cfg.clear || js_changed {
+    if !changes.files.is_empty() || cfg.clear || config_changed {
         let full = cfg.clear || previous.is_empty();
         let (n, edges) = endpoints::derive_and_link(&tx, root, (!full).then_some(&changes.files[..]))?;
         *report.symbols.entry(Label::Endpoint.as_str().to_string()).or_default() += n;

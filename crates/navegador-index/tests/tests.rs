@@ -48,7 +48,8 @@ fn index(root: &Path, db: &Path) -> Store {
     store
 }
 
-/// The resolved part of a graph as sorted text lines.
+/// The resolved part of a graph as sorted text lines: resolved edges, and the call,
+/// constructor and base sites left `external` or `unresolved`.
 fn render(store: &Store) -> String {
     let conn = store.sqlite_conn().expect("a SQLite graph file");
     let key = "coalesce(n.qualified_name, n.name)";
@@ -79,14 +80,15 @@ fn render(store: &Store) -> String {
     let mut st = conn
         .prepare(
             "SELECT r.kind, r.file_path, r.line, coalesce(r.receiver || '.', '') || r.name,
-                    coalesce((SELECT qualified_name FROM nodes WHERE id = r.from_node), '<file>')
-             FROM refs r WHERE r.status = 'unresolved' AND r.kind IN ('call', 'new', 'inherits', 'implements')",
+                    coalesce((SELECT qualified_name FROM nodes WHERE id = r.from_node), '<file>'), upper(r.status)
+             FROM refs r WHERE r.status IN ('unresolved', 'external') AND r.kind IN ('call', 'new', 'inherits', 'implements')",
         )
         .unwrap();
     lines.extend(
         st.query_map([], |r| {
             Ok(format!(
-                "UNRESOLVED {} {}:{} {} from {}",
+                "{} {} {}:{} {} from {}",
+                r.get::<_, String>(5)?,
                 r.get::<_, String>(0)?,
                 r.get::<_, String>(1)?,
                 r.get::<_, i64>(2)?,
@@ -178,6 +180,27 @@ fn incremental_ingest_equals_clean_rebuild() {
             check(&format!("restoring {path} again"));
         }
     }
+}
+
+/// A base named through another class's members (`class Meta(UserForm.Meta)`) depends on
+/// that class's own base. Rewriting the file that defines them gives its sites new ids, read
+/// after the dependent one; the edge must survive (issue 14: an incremental Django ingest
+/// lost `CustomUserCreationForm.Meta -> BaseUserCreationForm.Meta` until `--clear`).
+#[test]
+fn rewriting_a_base_keeps_the_bases_named_through_it() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/projects");
+    let files = parse_fixture(&std::fs::read_to_string(dir.join("bases_through_members.txt")).unwrap());
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    write_tree(&root, &files);
+    let db = tmp.path().join("g.db");
+    let edge = "INHERITS tests.test_forms.CustomForm.Meta -> app.forms.BaseForm.Meta [exact] L5";
+    assert!(render(&index(&root, &db)).lines().any(|l| l == edge), "a clean build binds {edge}");
+    let forms = root.join("app/forms.py");
+    let text = std::fs::read_to_string(&forms).unwrap();
+    std::fs::write(&forms, text + "# touched\n").unwrap();
+    let got = render(&index(&root, &db));
+    assert!(got.lines().any(|l| l == edge), "after rewriting app/forms.py, {edge} is lost:\n{got}");
 }
 
 /// Bad input never aborts an ingest: each problem file is skipped or parsed partially, and

@@ -8,10 +8,12 @@
 //! Extraction never fails on bad code: a syntax error still yields the file's valid facts
 //! plus a diagnostic.
 
+mod builtins;
 mod extract;
 mod render;
 mod spec;
 
+pub use builtins::{builtins, is_builtin};
 pub use extract::{extract, parse, ExtractOptions};
 /// The tree-sitter version the grammars are built for, for callers that walk a [`parse`] tree.
 pub use tree_sitter;

@@ -206,6 +206,24 @@ str_enum! {
     }
 }
 
+str_enum! {
+    /// The outcome of resolving one reference site (`refs.status`).
+    RefStatus {
+        /// Bound through an import, a scope or a declared type (edges say `exact`).
+        Exact => "exact",
+        /// Bound by a heuristic such as a unique name.
+        Inferred => "inferred",
+        /// Several candidates, each linked.
+        Ambiguous => "ambiguous",
+        /// Bound to something outside the workspace: a builtin of the language (`len`,
+        /// `console.log`, `String.valueOf`) or a name imported from a package the
+        /// workspace does not contain (`np.array`). Counted, never linked.
+        External => "external",
+        /// Nothing the index can see: no definition, or more candidates than it links.
+        Unresolved => "unresolved",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,6 +237,13 @@ mod tests {
             assert_eq!(EdgeType::parse(e.as_str()), Some(*e));
         }
         assert_eq!(Resolution::parse("exact"), Some(Resolution::Exact));
+        for s in RefStatus::ALL {
+            assert_eq!(RefStatus::parse(s.as_str()), Some(*s));
+        }
+        for l in Language::ALL {
+            assert_eq!(Language::from_name(l.as_str()).map(Language::as_str), Some(l.as_str()));
+        }
+        assert_eq!(Language::from_name("kotlin"), None);
     }
 
     #[test]

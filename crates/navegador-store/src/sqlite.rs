@@ -116,25 +116,8 @@ pub struct RefRow {
     pub col: u32,
 }
 
-/// The outcome of resolving one reference site.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RefStatus {
-    Exact,
-    Inferred,
-    Ambiguous,
-    Unresolved,
-}
-
-impl RefStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RefStatus::Exact => "exact",
-            RefStatus::Inferred => "inferred",
-            RefStatus::Ambiguous => "ambiguous",
-            RefStatus::Unresolved => "unresolved",
-        }
-    }
-}
+/// The outcome of resolving one reference site (the model's vocabulary).
+pub use navegador_model::RefStatus;
 
 /// A row of `nodes` for display.
 #[derive(Debug, Clone)]
@@ -165,7 +148,8 @@ pub struct EdgeRow {
 pub struct Stats {
     pub labels: Vec<(String, u64)>,
     pub edge_types: Vec<(String, u64)>,
-    /// Call and constructor sites by status (`exact`, `inferred`, `ambiguous`, `unresolved`).
+    /// Call and constructor sites by status (`exact`, `inferred`, `ambiguous`, `external`,
+    /// `unresolved`).
     pub call_sites: Vec<(String, u64)>,
     pub files_by_language: Vec<(String, u64)>,
     pub skipped: Vec<(String, String)>,
@@ -914,6 +898,16 @@ impl IngestTx<'_> {
     pub fn hierarchy(&self) -> Result<Vec<(i64, i64)>> {
         let mut st = self.tx.prepare("SELECT src, dst FROM edges WHERE type IN ('INHERITS', 'IMPLEMENTS')")?;
         let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect()
+    }
+
+    /// Classes with a base outside the workspace (a base-class site resolved `external`).
+    pub fn classes_with_external_bases(&self) -> Result<Vec<i64>> {
+        let mut st = self.tx.prepare(
+            "SELECT DISTINCT from_node FROM refs
+             WHERE status = 'external' AND kind IN ('inherits', 'implements') AND from_node IS NOT NULL",
+        )?;
+        let rows = st.query_map(params![], |r| r.get(0))?;
         rows.collect()
     }
 

@@ -37,7 +37,8 @@ impl ModuleSystem for C {
         let base = inc.rsplit('/').next().unwrap_or(inc);
         let mut found: Vec<&String> = t.by_basename.get(base).into_iter().flatten().filter(|p| p.ends_with(&suffix)).collect();
         found.sort_by_key(|p| (p.len(), p.as_str()));
-        found.first().map(|s| Target::File(s.to_string()))
+        // None: a system header or one of a library outside the workspace.
+        Some(found.first().map_or(Target::External, |s| Target::File(s.to_string())))
     }
 
     fn shared_globals(&self, t: &Table, file: &str, name: &str) -> Vec<usize> {

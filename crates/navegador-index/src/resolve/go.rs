@@ -40,7 +40,9 @@ impl ModuleSystem for Go {
         let fam = t.fam_named(self.name());
         // The longest suffix of the import path that is a Go directory of the workspace.
         let parts: Vec<&str> = imp.module.split('/').collect();
-        (0..parts.len()).find_map(|i| t.module_files(fam, &parts[i..].join("/"))).map(|files| Target::Package(files.clone()))
+        // None: the standard library or a module the workspace does not contain.
+        let found = (0..parts.len()).find_map(|i| t.module_files(fam, &parts[i..].join("/")));
+        Some(found.map_or(Target::External, |files| Target::Package(files.clone())))
     }
 
     fn bare_import_name<'a>(&self, imp: &'a ImportRow) -> Option<&'a str> {

@@ -27,7 +27,12 @@ impl ModuleSystem for Js {
     }
 
     fn resolve_import(&self, t: &Table, imp: &ImportRow, depth: u32) -> Option<Target> {
-        let file = self.module_file(t, &imp.file_path, &imp.module)?;
+        let Some(file) = self.module_file(t, &imp.file_path, &imp.module) else {
+            // A package from node_modules (or a Node builtin), unless a path alias of the
+            // workspace claims the specifier.
+            let bare = !imp.module.starts_with('.') && !imp.module.starts_with('/');
+            return (bare && !self.config.aliased(&imp.module)).then_some(Target::External);
+        };
         match imp.name.as_deref() {
             None | Some("*") => Some(Target::File(file)),
             Some(n) => t.export_of(&file, n, depth).or(Some(Target::File(file))),
@@ -109,6 +114,15 @@ impl JsConfig {
 
     pub(crate) fn fingerprint(&self) -> String {
         format!("{:?}", (&self.base, &self.paths))
+    }
+
+    /// Whether a `paths` pattern claims the specifier (it then names a workspace file,
+    /// found or not).
+    fn aliased(&self, spec: &str) -> bool {
+        self.paths.iter().any(|(pattern, _)| match pattern.split_once('*') {
+            Some((pre, post)) => spec.len() >= pre.len() + post.len() && spec.starts_with(pre) && spec.ends_with(post),
+            None => spec == pattern,
+        })
     }
 
     /// Workspace paths an import specifier may denote, most specific first.

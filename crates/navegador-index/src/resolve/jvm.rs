@@ -49,7 +49,32 @@ impl ModuleSystem for Jvm {
         t.member(t.syms[c].id, member).first().map(|&m| Target::Symbol(m))
     }
 
+    fn implicit_packages(&self) -> &'static [&'static str] {
+        &["java.lang"]
+    }
+
+    /// The organization of the file's package: its first two parts (`com.acme`).
+    fn roots(&self, _t: &Table, _path: &str, key: &str) -> Vec<String> {
+        organization(key).map(str::to_string).into_iter().collect()
+    }
+
+    fn import_root<'a>(&self, imp: &'a ImportRow) -> Option<&'a str> {
+        organization(&imp.module)
+    }
+
     fn bare_import_name<'a>(&self, imp: &'a ImportRow) -> Option<&'a str> {
         Some(imp.module.rsplit('.').next().unwrap_or(""))
     }
+}
+
+/// The first two parts of a dotted name (`org.junit` of `org.junit.Assert`): packages of one
+/// organization share them, a library's differ from the workspace's.
+fn organization(name: &str) -> Option<&str> {
+    if name.is_empty() {
+        return None;
+    }
+    Some(match name.match_indices('.').nth(1) {
+        Some((i, _)) => &name[..i],
+        None => name,
+    })
 }

@@ -69,6 +69,7 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
         let Some(target) = target else { continue };
         let from_file = &t.files[&imp.file_path];
         let (dst, dst_file) = match &target {
+            Target::External => continue,
             Target::File(p) => (t.files[p].node, Some(p.clone())),
             Target::Symbol(i) => (t.syms[*i].id, Some(t.syms[*i].file_path.clone())),
             Target::Package(files) => match files.first() {
@@ -93,6 +94,25 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
 
     tracing::info!(elapsed = ?t0.elapsed(), imports = imports.len(), "imports resolved");
 
+    // Whether an import leads outside the workspace depends on the roots its files provide
+    // (`numpy` is outside until a `numpy/` package appears): imports through a root that
+    // came or went are re-resolved with their files' sites.
+    let roots = t.root_lines();
+    let before = tx.meta("module_roots")?;
+    let before: HashSet<&str> = before.as_deref().unwrap_or_default().lines().collect();
+    let after: HashSet<&str> = roots.iter().map(String::as_str).collect();
+    let moved: HashSet<&str> = before.symmetric_difference(&after).copied().collect();
+    let crossed: Vec<String> = if full || moved.is_empty() {
+        Vec::new()
+    } else {
+        imports
+            .iter()
+            .filter(|imp| t.import_root(imp).is_some_and(|(fam, root)| moved.contains(format!("{fam}\t{root}").as_str())))
+            .map(|imp| imp.file_path.clone())
+            .collect()
+    };
+    tx.set_meta("module_roots", &roots.join("\n"))?;
+
     // Which sites to (re)resolve: all of a full build; otherwise those in changed files, in
     // files that import a changed file (before or after the change), whose target was
     // removed, or whose name or receiver root is defined or bound in a changed file.
@@ -101,15 +121,23 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
         // sites are then read page by page (a kernel has millions), bases first.
         tx.clear_all_resolution()?;
         t.bases = Default::default();
-        for bases in [true, false] {
-            let mut after = 0;
-            loop {
-                let page = tx.refs_page(bases, after, 50_000)?;
-                let Some(last) = page.last() else { break };
-                after = last.id;
-                for r in &page {
-                    bind(tx, &mut t, &mut stats, r)?;
-                }
+        let mut bases = Vec::new();
+        let mut after = 0;
+        loop {
+            let page = tx.refs_page(true, after, 50_000)?;
+            let Some(last) = page.last() else { break };
+            after = last.id;
+            bases.extend(page);
+        }
+        resolve_bases(tx, &mut t, &mut stats, &bases)?;
+        let mut after = 0;
+        loop {
+            let page = tx.refs_page(false, after, 50_000)?;
+            let Some(last) = page.last() else { break };
+            after = last.id;
+            for r in &page {
+                let b = bound(&t, r);
+                write(tx, &mut stats, r, &b)?;
             }
         }
         tracing::info!(elapsed = ?t0.elapsed(), "all sites resolved");
@@ -118,6 +146,7 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
         let changed: HashSet<&str> = changes.files.iter().map(String::as_str).collect();
         let mut files: HashSet<String> = changes.files.iter().cloned().collect();
         files.extend(changes.importers.iter().cloned());
+        files.extend(crossed);
         for imp in &imports {
             let hits = match t.import_targets.get(&imp.id) {
                 Some(Some(Target::File(f))) => changed.contains(f.as_str()),
@@ -144,21 +173,75 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
         for (class, base) in tx.hierarchy()? {
             t.bases.entry(class).or_default().push(base);
         }
+        // (Statuses of the cleared sites are rewritten below.)
+        let cleared: HashSet<i64> = refs.iter().filter(|r| is_base(r)).filter_map(|r| r.from_node).collect();
+        t.outside = tx.classes_with_external_bases()?.into_iter().filter(|c| !cleared.contains(c)).collect();
         refs
     };
     tracing::info!(elapsed = ?t0.elapsed(), refs = refs.len(), "sites selected");
     // Bases first: method lookups through `self` walk the hierarchy.
-    let (bases_refs, other): (Vec<&RefRow>, Vec<&RefRow>) =
-        refs.iter().partition(|r| matches!(r.kind, RefKind::Inherits | RefKind::Implements));
-    for r in bases_refs.into_iter().chain(other) {
-        bind(tx, &mut t, &mut stats, r)?;
+    let (bases, other): (Vec<RefRow>, Vec<RefRow>) = refs.into_iter().partition(is_base);
+    resolve_bases(tx, &mut t, &mut stats, &bases)?;
+    for r in &other {
+        let b = bound(&t, r);
+        write(tx, &mut stats, r, &b)?;
     }
     Ok(stats)
 }
 
-/// Resolves one site and writes what it binds to.
-fn bind(tx: &IngestTx<'_>, t: &mut Table, stats: &mut ResolveStats, r: &RefRow) -> Result<(), StoreError> {
-    let (mut status, mut targets) = t.resolve_ref(r);
+fn is_base(r: &RefRow) -> bool {
+    matches!(r.kind, RefKind::Inherits | RefKind::Implements)
+}
+
+/// More rounds than this and the hierarchy is taken as it stands (a cycle of bases that
+/// keeps changing its answer; none is known).
+const MAX_BASE_ROUNDS: usize = 8;
+
+/// Resolves base-class sites to a fixed point and writes them. A base named through another
+/// class's members (`class Meta(UserCreationForm.Meta)`, found through
+/// `UserCreationForm`'s own base) depends on other sites of this list: each round resolves
+/// every site against the hierarchy the previous round found, until a round changes
+/// nothing, so the answer does not depend on the order the sites come in (a full build
+/// reads them by id, an incremental one after the rewritten files' new ids).
+fn resolve_bases(tx: &IngestTx<'_>, t: &mut Table, stats: &mut ResolveStats, sites: &[RefRow]) -> Result<(), StoreError> {
+    let (known, known_outside) = (t.bases.clone(), t.outside.clone());
+    let mut cur: Vec<Bound> = sites.iter().map(|r| bound(t, r)).collect();
+    for _ in 0..MAX_BASE_ROUNDS {
+        t.bases = known.clone();
+        t.outside = known_outside.clone();
+        for (r, b) in sites.iter().zip(&cur) {
+            if !b.targets.is_empty() {
+                t.bases.entry(b.from).or_default().extend(&b.targets);
+            }
+            if b.status == RefStatus::External {
+                // Only a class the site names itself: the store can tell those apart later.
+                t.outside.extend(r.from_node);
+            }
+        }
+        let next: Vec<Bound> = sites.iter().map(|r| bound(t, r)).collect();
+        if next == cur {
+            break;
+        }
+        cur = next;
+    }
+    for (r, b) in sites.iter().zip(&cur) {
+        write(tx, stats, r, b)?;
+    }
+    Ok(())
+}
+
+/// What one site binds to: its status, the node the edges start at, their targets.
+#[derive(Debug, PartialEq, Eq)]
+struct Bound {
+    status: RefStatus,
+    from: i64,
+    targets: Vec<i64>,
+}
+
+/// Resolves one site (reads the table only).
+fn bound(t: &Table, r: &RefRow) -> Bound {
+    let (mut status, targets) = t.resolve_ref(r);
+    let mut targets: Vec<i64> = targets.into_iter().map(|i| t.syms[i].id).collect();
     let from = match (r.from_node, r.kind) {
         (Some(f), _) => f,
         // `impl Trait for T` away from T: the implementing class is named, not enclosing.
@@ -167,7 +250,9 @@ fn bind(tx: &IngestTx<'_>, t: &mut Table, stats: &mut ResolveStats, r: &RefRow) 
             match class {
                 Some(c) => t.syms[c].id,
                 None => {
-                    status = RefStatus::Unresolved;
+                    if status != RefStatus::External {
+                        status = RefStatus::Unresolved;
+                    }
                     targets.clear();
                     0
                 }
@@ -175,6 +260,14 @@ fn bind(tx: &IngestTx<'_>, t: &mut Table, stats: &mut ResolveStats, r: &RefRow) 
         }
         (None, _) => t.files.get(&r.file_path).map_or(0, |f| f.node),
     };
+    if is_base(r) {
+        targets.retain(|&dst| dst != from); // a class is not its own base
+    }
+    Bound { status, from, targets }
+}
+
+/// Writes what a site binds to.
+fn write(tx: &IngestTx<'_>, stats: &mut ResolveStats, r: &RefRow, b: &Bound) -> Result<(), StoreError> {
     let ty = match r.kind {
         RefKind::Call | RefKind::New => EdgeType::Calls,
         // A decorator application is a use of the decorator, not a call at run time.
@@ -182,25 +275,18 @@ fn bind(tx: &IngestTx<'_>, t: &mut Table, stats: &mut ResolveStats, r: &RefRow) 
         RefKind::Inherits => EdgeType::Inherits,
         RefKind::Implements => EdgeType::Implements,
     };
-    let res = match status {
+    let res = match b.status {
         RefStatus::Exact => Resolution::Exact,
         RefStatus::Inferred => Resolution::Inferred,
         _ => Resolution::Ambiguous,
     };
-    for target in &targets {
-        let dst = t.syms[*target].id;
-        if dst == from && ty != EdgeType::Calls {
-            continue; // a class is not its own base
-        }
-        tx.insert_edge(from, dst, ty, Some(res), Some((r.line, r.col)), Some(r.id))?;
+    for &dst in &b.targets {
+        tx.insert_edge(b.from, dst, ty, Some(res), Some((r.line, r.col)), Some(r.id))?;
         stats.edges += 1;
-        if matches!(r.kind, RefKind::Inherits | RefKind::Implements) {
-            t.bases.entry(from).or_default().push(dst);
-        }
     }
-    tx.set_ref_status(r.id, status)?;
+    tx.set_ref_status(r.id, b.status)?;
     if matches!(r.kind, RefKind::Call | RefKind::New) {
-        *stats.outcomes.entry(status.as_str().to_string()).or_default() += 1;
+        *stats.outcomes.entry(b.status.as_str().to_string()).or_default() += 1;
     }
     Ok(())
 }

@@ -59,6 +59,29 @@ impl ModuleSystem for Python {
         t.import_target(imp)
     }
 
+    /// The first part of the file's module (`django` of `django.db.models`), and the name
+    /// it is importable by when its directory is on `sys.path` (a top-level package or
+    /// module of a directory that is not a package: Django's `tests/auth_tests`).
+    fn roots(&self, t: &Table, path: &str, key: &str) -> Vec<String> {
+        let is_package = |dir: &str| t.files.contains_key(&if dir.is_empty() { "__init__.py".to_string() } else { format!("{dir}/__init__.py") });
+        let mut out: Vec<String> = key.split('.').next().filter(|r| !r.is_empty()).map(str::to_string).into_iter().collect();
+        let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+        let (outer, name) = if file == "__init__.py" {
+            (dir.rsplit_once('/').map_or("", |(d, _)| d), dir.rsplit('/').next().unwrap_or(dir))
+        } else {
+            (dir, file.split('.').next().unwrap_or(file))
+        };
+        if !name.is_empty() && !is_package(outer) {
+            out.push(name.to_string());
+        }
+        out
+    }
+
+    fn import_root<'a>(&self, imp: &'a ImportRow) -> Option<&'a str> {
+        // A relative import stays inside the workspace.
+        Some(imp.module.split('.').next().filter(|r| !r.is_empty())?)
+    }
+
     fn submodule(&self, t: &Table, file: &str, seg: &str) -> Option<String> {
         let m = t.files.get(file)?.module.as_deref().unwrap_or_default();
         t.module_files(self.fam(t), &format!("{m}.{seg}")).and_then(|f| f.first().cloned())

@@ -40,6 +40,20 @@ impl ModuleSystem for Rust {
         }
     }
 
+    /// The crate a file belongs to (the directory holding `src/`, as `use` writes it) and
+    /// the crate-root module it is in (`util` of `crate::util::x`, for 2018-style paths).
+    fn roots(&self, _t: &Table, path: &str, key: &str) -> Vec<String> {
+        let mut out: Vec<String> = key.split("::").nth(1).map(str::to_string).into_iter().collect();
+        let before_src = path.rsplit_once("/src/").map(|(d, _)| d.rsplit('/').next().unwrap_or(d));
+        out.extend(before_src.filter(|c| !c.is_empty()).map(|c| c.replace('-', "_")));
+        out
+    }
+
+    fn import_root<'a>(&self, imp: &'a ImportRow) -> Option<&'a str> {
+        let first = imp.module.split("::").next()?;
+        (!matches!(first, "" | "crate" | "self" | "super" | "Self")).then_some(first)
+    }
+
     fn implicit_module(&self, t: &Table, file: &str, name: &str) -> Option<Target> {
         let fam = t.fam_named(self.name());
         let first = |k: &str| t.module_files(fam, k).and_then(|f| f.first().cloned());

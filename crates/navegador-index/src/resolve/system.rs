@@ -88,7 +88,30 @@ pub(crate) trait ModuleSystem: Send + Sync {
     fn shared_globals(&self, _t: &Table, _file: &str, _name: &str) -> Vec<usize> {
         Vec::new()
     }
+
+    /// Packages every file sees without importing them (Java's `java.lang`), when the
+    /// workspace has them; otherwise their names are builtins.
+    fn implicit_packages(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The roots a file makes importable: the first part of an import that can lead to it
+    /// (Python's top-level package or module, a Java organization `com.acme`, a Rust
+    /// crate). An import whose root no file provides leads outside the workspace.
+    fn roots(&self, _t: &Table, _path: &str, _key: &str) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The root an import leads through (see [`ModuleSystem::roots`]); `None` for a relative
+    /// import, or where the family decides outside-ness in `resolve_import` itself.
+    fn import_root<'a>(&self, _imp: &'a ImportRow) -> Option<&'a str> {
+        None
+    }
 }
+
+/// Bumped whenever resolution rules change, so the next ingest re-resolves every site of a
+/// graph built by an older version.
+const RESOLVER_VERSION: u32 = 2;
 
 /// Workspace configuration the module systems read (today: JS/TS path aliases).
 #[derive(Debug, Clone, Default)]
@@ -101,9 +124,10 @@ impl Config {
         Config { js: JsConfig::read(root) }
     }
 
-    /// Changes whenever the configuration would resolve something differently.
+    /// Changes whenever the configuration or the rules would resolve something
+    /// differently.
     pub(crate) fn fingerprint(&self) -> String {
-        self.js.fingerprint()
+        format!("resolver {RESOLVER_VERSION} {}", self.js.fingerprint())
     }
 }
 

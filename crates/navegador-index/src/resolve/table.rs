@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use navegador_lang::is_builtin;
 use navegador_model::{Label, Language, RefKind};
 use navegador_store::{ImportRow, IngestTx, RefRow, RefStatus, StoreError, SymbolRow};
 
@@ -23,10 +24,14 @@ pub(crate) enum Target {
     Symbol(usize),
     /// A package of several files (Java package, Go package directory).
     Package(Vec<String>),
+    /// Something outside the workspace: a module of a package it does not contain, or
+    /// anything reached through one.
+    External,
 }
 
 pub(crate) struct FileInfo {
     pub node: i64,
+    pub lang: Language,
     pub fam: Fam,
     pub rules: Rules,
     pub module: Option<String>,
@@ -55,12 +60,17 @@ pub(crate) struct Table {
     detached: HashMap<(Fam, String), Vec<usize>>,
     /// Class -> its resolved bases (`INHERITS`/`IMPLEMENTS` targets).
     pub bases: HashMap<i64, Vec<i64>>,
+    /// Classes that name a base outside the workspace (`class Form(forms.Form)` where
+    /// `forms` is not in it): what they lack, the outside base may have.
+    pub outside: HashSet<i64>,
     /// The default export of each JS/TS module.
     defaults: HashMap<String, usize>,
     pub imports: HashMap<String, Vec<ImportRow>>,
     /// Import node id -> what its binding denotes.
     pub import_targets: HashMap<i64, Option<Target>>,
     systems: Vec<Box<dyn ModuleSystem>>,
+    /// The roots each family's files provide ([`ModuleSystem::roots`]), by family.
+    roots: Vec<HashSet<String>>,
     /// (path, language) of files whose language no module system reads: not resolved.
     pub unknown: Vec<(String, String)>,
 }
@@ -71,6 +81,7 @@ impl Table {
         let mut files = HashMap::default();
         let mut modules: HashMap<(Fam, String), Vec<String>> = HashMap::default();
         let mut unknown = Vec::new();
+        let mut keys: Vec<(String, Fam, String)> = Vec::new();
         for (path, node, language, module) in tx.files()? {
             let found = Language::from_name(&language)
                 .and_then(|lang| Some((lang, systems.iter().position(|s| s.name() == family_name(lang))?)));
@@ -80,8 +91,10 @@ impl Table {
             };
             let sys = &systems[fam];
             let fam = fam as Fam;
-            modules.entry((fam, sys.module_key(lang, &path, module.as_deref()))).or_default().push(path.clone());
-            files.insert(path, FileInfo { node, fam, rules: sys.rules(lang), module });
+            let key = sys.module_key(lang, &path, module.as_deref());
+            modules.entry((fam, key.clone())).or_default().push(path.clone());
+            keys.push((path.clone(), fam, key));
+            files.insert(path, FileInfo { node, lang, fam, rules: sys.rules(lang), module });
         }
         let mut by_basename: HashMap<String, Vec<String>> = HashMap::default();
         for p in files.keys() {
@@ -103,13 +116,20 @@ impl Table {
             children: HashMap::default(),
             detached: HashMap::default(),
             bases: HashMap::default(),
+            outside: HashSet::default(),
             defaults: HashMap::default(),
             imports: HashMap::default(),
             import_targets: HashMap::default(),
+            roots: Vec::new(),
             systems,
             unknown,
             syms,
         };
+        let mut roots: Vec<HashSet<String>> = vec![HashSet::default(); t.systems.len()];
+        for (path, fam, key) in &keys {
+            roots[*fam as usize].extend(t.sys(*fam).roots(&t, path, key));
+        }
+        t.roots = roots;
         (t.sym_fam, t.sym_rules) = t.syms.iter().map(|s| (t.files[&s.file_path].fam, t.files[&s.file_path].rules)).unzip();
         for (i, s) in t.syms.iter().enumerate() {
             t.by_id.insert(s.id, i);
@@ -156,6 +176,25 @@ impl Table {
         self.modules.get(&(fam, key.to_string()))
     }
 
+    /// Every family's roots as `family<TAB>root` lines, sorted: what an ingest remembers to
+    /// tell which imports may have crossed the workspace's edge since.
+    pub(crate) fn root_lines(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .roots
+            .iter()
+            .enumerate()
+            .flat_map(|(f, rs)| rs.iter().map(move |r| format!("{}\t{r}", self.systems[f].name())))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The family and root an import leads through, if its family has roots.
+    pub(crate) fn import_root<'a>(&self, imp: &'a ImportRow) -> Option<(&'static str, &'a str)> {
+        let sys = self.sys(self.files.get(&imp.file_path)?.fam);
+        Some((sys.name(), sys.import_root(imp)?))
+    }
+
     // ---- imports -----------------------------------------------------------------------
 
     /// What an import denotes: a file (module), a symbol, or a package.
@@ -164,7 +203,12 @@ impl Table {
             return None;
         }
         let f = self.files.get(&imp.file_path)?;
-        self.sys(f.fam).resolve_import(self, imp, depth)
+        let sys = self.sys(f.fam);
+        let found = sys.resolve_import(self, imp, depth);
+        if found.is_none() && sys.import_root(imp).is_some_and(|root| !self.roots[f.fam as usize].contains(root)) {
+            return Some(Target::External);
+        }
+        found
     }
 
     /// What an import denotes, as resolved this run (or now).
@@ -241,10 +285,23 @@ impl Table {
                     return exact(v).unwrap_or((RefStatus::Unresolved, vec![]));
                 }
                 _ => {
-                    // Bound by an import to something outside the workspace (`from
-                    // collections import Counter`): not a workspace symbol of that name.
+                    // Bound by an import: outside the workspace (`from collections import
+                    // Counter`), or to what no workspace symbol of that name can be.
                     if self.binds(&r.file_path, &r.name) {
-                        return (RefStatus::Unresolved, vec![]);
+                        let outside = self.binding(&r.file_path, &r.name) == Some(Target::External);
+                        return (if outside { RefStatus::External } else { RefStatus::Unresolved }, vec![]);
+                    }
+                    // A builtin of the language that nothing in scope redefines.
+                    if is_builtin(fi.lang, &r.name) {
+                        return (RefStatus::External, vec![]);
+                    }
+                    // Implicit `this` in a class that inherits from outside: the outside
+                    // base's member (`start()` in a `Thread`).
+                    if fi.rules.implicit_this
+                        && r.kind != RefKind::New
+                        && self.enclosing_classes(from_class).any(|c| self.inherits_outside(self.syms[c].id))
+                    {
+                        return (RefStatus::External, vec![]);
                     }
                     // Modules that share no namespace: a bare name that no scope, import
                     // or wildcard import of the file binds is a builtin or a global (`set`,
@@ -260,23 +317,34 @@ impl Table {
                 let is_super = recv == "super" || recv.starts_with("super(");
                 if is_self || is_super {
                     if let Some(c) = from_class {
-                        let found = if is_super {
+                        let found: Vec<usize> = if is_super {
                             self.bases.get(&self.syms[c].id).into_iter().flatten().flat_map(|b| self.member(*b, &r.name)).collect()
                         } else {
                             self.member(self.syms[c].id, &r.name)
                         };
+                        if found.is_empty() && self.inherits_outside(self.syms[c].id) {
+                            // `self.assertEqual()` in a `unittest.TestCase`: the outside
+                            // base's member.
+                            return (RefStatus::External, vec![]);
+                        }
                         if let Some(x) = exact(found) {
                             return x;
                         }
                     }
                 } else if let Some(t) = r.receiver_type.as_deref().filter(|_| !matches!(r.kind, RefKind::Inherits | RefKind::Implements)) {
                     if let Some(c) = self.lookup_type(&r.file_path, fi, t, from_class) {
-                        // A workspace class without that member (an outside base has it):
-                        // not some other class's same-named method.
-                        return exact(self.member(self.syms[c].id, &r.name)).unwrap_or((RefStatus::Unresolved, vec![]));
+                        // A workspace class without that member: not some other class's
+                        // same-named method (an outside base may have it).
+                        return self.member_of(c, &r.name, exact);
+                    }
+                    // A builtin type (`s: str`, `String s`) or one imported from outside.
+                    if self.outside(&r.file_path, fi, type_root(t)) {
+                        return (RefStatus::External, vec![]);
                     }
                 } else if let Some(target) = self.lookup_path(&r.file_path, fi, recv, from_class) {
                     let found = match target {
+                        // `np.linalg.norm`: reached through a module outside the workspace.
+                        Target::External => return (RefStatus::External, vec![]),
                         Target::File(f) => match self.export_of(&f, &r.name, 0) {
                             Some(Target::Symbol(i)) => vec![i],
                             _ => vec![],
@@ -285,16 +353,25 @@ impl Table {
                             .iter()
                             .flat_map(|f| self.top.get(&(f.clone(), r.name.clone())).cloned().unwrap_or_default())
                             .collect(),
-                        Target::Symbol(i) if self.syms[i].label == Label::Class => self.member(self.syms[i].id, &r.name),
+                        Target::Symbol(i) if self.syms[i].label == Label::Class => return self.member_of(i, &r.name, exact),
                         Target::Symbol(_) => vec![],
                     };
                     // The receiver is a module or a class of the workspace: what it lacks is
                     // not a same-named method of some other class.
                     return exact(found).unwrap_or((RefStatus::Unresolved, vec![]));
-                } else if self.binds(&r.file_path, recv.split(['.', '(', '[']).next().unwrap_or("")) {
-                    // The receiver's root is an import that does not lead into the workspace
-                    // (`json.dumps`, `np.array`): an outside module's member.
-                    return (RefStatus::Unresolved, vec![]);
+                } else {
+                    let root = recv.split(['.', '(', '[', ':']).next().unwrap_or("");
+                    if self.binds(&r.file_path, root) {
+                        // The receiver's root is an import that does not lead into the
+                        // workspace's definitions: an outside module's member.
+                        return (RefStatus::Unresolved, vec![]);
+                    }
+                    // `console.log`, `Object.keys`, `Math.max`, `str.join`, `std::mem`: a
+                    // builtin's member. (A plain name path only: what a builtin call
+                    // returns, `type(self)` or `getattr(…)`, may be anything.)
+                    if is_name_path(recv) && self.outside(&r.file_path, fi, root) {
+                        return (RefStatus::External, vec![]);
+                    }
                 }
             }
         }
@@ -325,6 +402,44 @@ impl Table {
             n if n <= MAX_AMBIGUOUS => (RefStatus::Ambiguous, cands),
             _ => (RefStatus::Unresolved, vec![]),
         }
+    }
+
+    /// A member of a workspace class as a site binds it: found, or `external` when the
+    /// class inherits from outside the workspace, or `unresolved`.
+    fn member_of(
+        &self,
+        class: usize,
+        name: &str,
+        exact: impl Fn(Vec<usize>) -> Option<(RefStatus, Vec<usize>)>,
+    ) -> (RefStatus, Vec<usize>) {
+        let id = self.syms[class].id;
+        let found = self.member(id, name);
+        if found.is_empty() && self.inherits_outside(id) {
+            return (RefStatus::External, vec![]);
+        }
+        exact(found).unwrap_or((RefStatus::Unresolved, vec![]))
+    }
+
+    /// A class and the classes it is nested in, innermost first.
+    fn enclosing_classes(&self, class: Option<usize>) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(class, |&c| self.syms[c].parent.and_then(|p| self.enclosing_class(p))).take(16)
+    }
+
+    /// Whether a class or one of its workspace ancestors names a base outside the
+    /// workspace.
+    fn inherits_outside(&self, class_id: i64) -> bool {
+        let mut seen = HashSet::default();
+        let mut queue = vec![class_id];
+        while let Some(c) = queue.pop() {
+            if !seen.insert(c) || seen.len() > 64 {
+                continue;
+            }
+            if self.outside.contains(&c) {
+                return true;
+            }
+            queue.extend(self.bases.get(&c).into_iter().flatten());
+        }
+        false
     }
 
     /// Where redefinitions collapse ([`Rules::redefinitions_collapse`]), the definitions of
@@ -391,9 +506,9 @@ impl Table {
             }
             cur = s.parent;
         }
-        // Implicit `this`.
+        // Implicit `this`: the members of the class, then of the classes around it.
         if fi.rules.implicit_this && r.kind != RefKind::New {
-            if let Some(c) = from_class {
+            for c in self.enclosing_classes(from_class) {
                 let m = self.member(self.syms[c].id, name);
                 if !m.is_empty() {
                     return Some(m);
@@ -416,6 +531,11 @@ impl Table {
                 return Some(found.clone());
             }
         }
+        for pkg in sys.implicit_packages() {
+            if let Some(found) = self.pkg_top.get(&(fi.fam, pkg.to_string(), name.to_string())) {
+                return Some(found.clone());
+            }
+        }
         let found = sys.shared_globals(self, &r.file_path, name);
         if !found.is_empty() {
             return Some(found);
@@ -427,7 +547,7 @@ impl Table {
                     let files: Vec<String> = match t {
                         Target::File(f) => vec![f.clone()],
                         Target::Package(fs) => fs.clone(),
-                        Target::Symbol(_) => vec![],
+                        Target::Symbol(_) | Target::External => vec![],
                     };
                     let found: Vec<usize> = files
                         .iter()
@@ -476,6 +596,10 @@ impl Table {
         };
         for seg in segs {
             cur = match cur {
+                // A name of an outside module is outside; what one of its calls returns
+                // may be anything.
+                Target::External if is_name_path(seg) => Target::External,
+                Target::External => return None,
                 Target::File(f) => {
                     let sub = self.files.get(&f).and_then(|x| self.sys(x.fam).submodule(self, &f, seg));
                     match sub {
@@ -497,6 +621,18 @@ impl Table {
         Some(cur)
     }
 
+    /// Whether a name, as this file sees it, is outside the workspace: bound by an import
+    /// that leads outside, or a builtin that no import or definition of the file binds.
+    fn outside(&self, file: &str, fi: &FileInfo, name: &str) -> bool {
+        if name.is_empty() {
+            return false;
+        }
+        if self.binds(file, name) {
+            return self.binding(file, name) == Some(Target::External);
+        }
+        is_builtin(fi.lang, name) && !self.top.contains_key(&(file.to_string(), name.to_string()))
+    }
+
     /// A type name as written in this file -> a class.
     pub(crate) fn lookup_type(&self, file: &str, fi: &FileInfo, name: &str, from_class: Option<usize>) -> Option<usize> {
         let name = name.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim();
@@ -510,6 +646,7 @@ impl Table {
                 Target::File(f) => self.top.get(&(f, last.to_string()))?.iter().copied().find(|&i| self.syms[i].label == Label::Class),
                 Target::Package(fs) => fs.iter().find_map(|f| self.top.get(&(f.clone(), last.to_string()))?.iter().copied().find(|&i| self.syms[i].label == Label::Class)),
                 Target::Symbol(i) => self.member(self.syms[i].id, last).into_iter().find(|&x| self.syms[x].label == Label::Class),
+                Target::External => None,
             };
         }
         if matches!(name, "Self" | "self") {
@@ -640,6 +777,18 @@ impl Table {
         out.sort();
         out.into_iter().map(|(_, i)| i).collect()
     }
+}
+
+/// `a.b.c` or `a::b`: names only, no call or index.
+fn is_name_path(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'))
+}
+
+/// The first name of a type as written (`&mut Vec<T>` -> `Vec`, `np.ndarray` -> `np`).
+fn type_root(ty: &str) -> &str {
+    let ty = ty.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim();
+    let end = ty.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(ty.len());
+    &ty[..end]
 }
 
 /// Normalizes `a/./b/../c` -> `a/c`; `None` when it climbs above the root.
