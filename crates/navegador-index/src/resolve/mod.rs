@@ -114,8 +114,9 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
     tx.set_meta("module_roots", &roots.join("\n"))?;
 
     // Which sites to (re)resolve: all of a full build; otherwise those in changed files, in
-    // files that import a changed file (before or after the change), whose target was
-    // removed, or whose name or receiver root is defined or bound in a changed file.
+    // files that import a changed file (before or after the change) or import through a
+    // root that came or went, whose target was removed, or whose name or receiver root is
+    // defined or bound in a changed file.
     let refs: Vec<RefRow> = if full {
         // Nothing to clear on a first build; after a tsconfig change, everything. The
         // sites are then read page by page (a kernel has millions), bases first.
