@@ -10,10 +10,10 @@ use crate::{AnalysisError, Result};
 /// Endpoint is named after its handler, which is the definition meant).
 const SITE_LABELS: &[&str] = &["Import", "Decorator", "Endpoint"];
 
-/// Normalises a user-supplied workspace-relative path (`./a/b.py`, `a\b.py`).
+/// Normalises a user-supplied workspace-relative path (`./a/b.py`). A `\` is kept: on
+/// Unix it is part of a file name (`navegador_model::path`).
 pub(crate) fn norm_path(p: &str) -> String {
-    let p = p.trim().replace('\\', "/");
-    let mut p = p.as_str();
+    let mut p = p.trim();
     while let Some(rest) = p.strip_prefix("./") {
         p = rest;
     }

@@ -185,7 +185,7 @@ pub struct ParseArgs {
 }
 
 pub fn parse(a: ParseArgs) -> anyhow::Result<ExitCode> {
-    let path = a.file.to_string_lossy().replace('\\', "/");
+    let path = a.file.to_string_lossy().into_owned();
     let lang = Language::from_path(&path).with_context(|| format!("{path}: not a language navegador parses"))?;
     let bytes = std::fs::read(&a.file).with_context(|| format!("cannot read {path}"))?;
     let text = String::from_utf8_lossy(&bytes);

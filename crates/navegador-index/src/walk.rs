@@ -6,6 +6,7 @@ use std::time::UNIX_EPOCH;
 
 use ignore::overrides::OverrideBuilder;
 use ignore::WalkBuilder;
+use navegador_model::path::{workspace_relative, PathProblem};
 use navegador_model::Language;
 
 /// Directory and file names never walked, matched against path components relative to
@@ -19,7 +20,8 @@ pub const HARD_IGNORED: &[&str] = &[
 /// A file the walk found.
 #[derive(Debug, Clone)]
 pub struct WalkedFile {
-    /// Workspace-relative, `/`-separated.
+    /// Workspace-relative: the file system's components, verbatim, joined by `/`
+    /// (`navegador_model::path`).
     pub rel: String,
     pub abs: PathBuf,
     pub size: u64,
@@ -72,13 +74,16 @@ pub(crate) fn walk(root: &Path, excludes: &[String], max_file_size: u64) -> Resu
             None => continue,
         };
         let abs = entry.path();
-        let rel = match abs.strip_prefix(root) {
-            Ok(r) => r.to_string_lossy().replace('\\', "/"),
-            Err(_) => continue,
+        let rel = match workspace_relative(root, abs) {
+            Ok(r) => r,
+            Err(PathProblem::Outside) => continue,
+            Err(PathProblem::NotUtf8 { lossy }) => {
+                if Language::from_path(&lossy).is_some() {
+                    out.skipped.push((lossy, "file name is not valid UTF-8 (rename it to index it)".into()));
+                }
+                continue;
+            }
         };
-        if rel.is_empty() {
-            continue;
-        }
         let Some(language) = Language::from_path(&rel) else { continue };
         if ft.is_symlink() {
             out.skipped.push((rel, "symlink (not followed)".into()));
@@ -112,16 +117,18 @@ fn describe_walk_error(root: &Path, err: &ignore::Error) -> (String, String) {
     let mut e = err;
     loop {
         match e {
-            ignore::Error::WithPath { path, err } => {
-                let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/");
-                return (rel, format!("unreadable: {err}"));
-            }
+            ignore::Error::WithPath { path, err } => return (shown(root, path), format!("unreadable: {err}")),
             ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => e = err,
-            ignore::Error::Loop { child, .. } => {
-                let rel = child.strip_prefix(root).unwrap_or(child).to_string_lossy().replace('\\', "/");
-                return (rel, "symlink loop".into());
-            }
+            ignore::Error::Loop { child, .. } => return (shown(root, child), "symlink loop".into()),
             other => return (String::new(), format!("walk error: {other}")),
         }
+    }
+}
+
+/// A path in a skip reason: workspace-relative (lossy when not UTF-8), never absolute.
+fn shown(root: &Path, p: &Path) -> String {
+    match workspace_relative(root, p) {
+        Ok(r) | Err(PathProblem::NotUtf8 { lossy: r }) => r,
+        Err(PathProblem::Outside) => String::new(),
     }
 }

@@ -248,6 +248,54 @@ fn bad_input_is_skipped_with_reasons() {
     assert!(report.diagnostics.iter().any(|(p, _, _)| p == "pkg/broken.py"), "{:?}", report.diagnostics);
 }
 
+/// A file name is what the file system says: on Unix a `\` is a character of the name, so
+/// `x\..\..\outside\secret.py` is one file in the root (never a path out of it) and
+/// `sub\mod.py` beside `sub/mod.py` gives two File nodes; a name that is not UTF-8 is
+/// skipped with a reason rather than stored lossily (two such files could share a path).
+#[cfg(unix)]
+#[test]
+fn file_names_are_kept_verbatim() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("outside")).unwrap();
+    std::fs::write(tmp.path().join("outside/secret.py"), "def secret():\n    return 'outside'\n").unwrap();
+    std::fs::write(root.join(r"x\..\..\outside\secret.py"), "def leak():\n    return shared()\n\ndef shared():\n    return 1\n").unwrap();
+    std::fs::write(root.join(r"sub\mod.py"), "def back():\n    return shared()\n").unwrap();
+    std::fs::write(root.join("sub/mod.py"), "def fwd():\n    return back()\n").unwrap();
+    std::fs::write(root.join(std::ffi::OsStr::from_bytes(b"caf\xe9.py")), "def lossy():\n    pass\n").unwrap();
+    std::fs::write(root.join(std::ffi::OsStr::from_bytes(b"caf\xe8.py")), "def lossy2():\n    pass\n").unwrap();
+    let db = tmp.path().join("g.db");
+    let mut store = Store::open(&db).unwrap();
+    let report = ingest(&root, &mut store, &IngestConfig::default(), &NoProgress, None).unwrap();
+    let conn = store.sqlite_conn().unwrap();
+    let files: Vec<String> = {
+        let mut st = conn.prepare("SELECT file_path FROM nodes WHERE label = 'File' ORDER BY file_path").unwrap();
+        st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    assert_eq!(files, ["sub/mod.py", r"sub\mod.py", r"x\..\..\outside\secret.py"]);
+    // Every stored path names a file under the root, and nothing else.
+    let all: Vec<String> = {
+        let mut st = conn.prepare("SELECT DISTINCT file_path FROM nodes WHERE file_path IS NOT NULL").unwrap();
+        st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    for p in &all {
+        let f = navegador_model::path::join_stored(&root, p).unwrap_or_else(|| panic!("{p} is not a stored path"));
+        assert!(f.is_file() && f.canonicalize().unwrap().starts_with(root.canonicalize().unwrap()), "{p}");
+    }
+    let secret: Vec<String> = {
+        let mut st = conn.prepare("SELECT name FROM nodes WHERE name = 'secret'").unwrap();
+        st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    assert!(secret.is_empty(), "a file outside the root was read");
+    let not_utf8: Vec<_> = report.skipped.iter().filter(|(_, r)| r.contains("UTF-8")).collect();
+    assert_eq!(not_utf8.len(), 2, "{:?}", report.skipped);
+    // Unchanged on a second run, and the same as a clean build.
+    let inc = index(&root, &db).canonical_dump().unwrap();
+    assert_eq!(inc, index(&root, &tmp.path().join("clean.db")).canonical_dump().unwrap());
+}
+
 /// Renders the endpoints of a graph, one line each (the golden format of `tests/endpoints`).
 fn render_endpoints(store: &Store) -> String {
     let mut out = String::new();

@@ -6,6 +6,7 @@
 //! spelled out in code.
 
 mod facts;
+pub mod path;
 
 pub use facts::{
     Diagnostic, FileFacts, ImportFact, RefFact, RefKind, Span, SymbolFact, SymbolIdx,

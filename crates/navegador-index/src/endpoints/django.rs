@@ -117,7 +117,7 @@ pub(super) fn derive(root: &Path, files: &[(String, i64, String, Option<String>)
     }
     let mut parsed: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
     for f in &confs {
-        let src = std::fs::read_to_string(root.join(&f.0)).unwrap_or_default();
+        let src = navegador_model::path::join_stored(root, &f.0).and_then(|p| std::fs::read_to_string(p).ok()).unwrap_or_default();
         if src.contains("urlpatterns") {
             parsed.insert(f.0.clone(), parse(&src));
         }

@@ -221,7 +221,7 @@ pub(super) fn derive(tx: &IngestTx<'_>, root: &Path, files: &[(String, i64, Stri
         match &config {
             Some(cfg) => {
                 let lang = Language::from_path(cfg).unwrap_or(Language::TypeScript);
-                let src = std::fs::read_to_string(root.join(cfg)).unwrap_or_default();
+                let src = navegador_model::path::join_stored(root, cfg).and_then(|p| std::fs::read_to_string(p).ok()).unwrap_or_default();
                 let (cr, flat) = parse_config(lang, &src);
                 for r in cr {
                     let rel = r.file.trim_start_matches("./");
@@ -279,7 +279,7 @@ fn module_endpoints(tx: &IngestTx<'_>, root: &Path, module: &str, path: &str) ->
         }
         None => {
             // An anonymous default export the graph has no symbol for.
-            let src = std::fs::read_to_string(root.join(module)).unwrap_or_default();
+            let src = navegador_model::path::join_stored(root, module).and_then(|p| std::fs::read_to_string(p).ok()).unwrap_or_default();
             if let Some(i) = src.find("export default") {
                 let line = src[..i].matches('\n').count() as u32 + 1;
                 out.push(mk("default", line, None));

@@ -103,7 +103,9 @@ impl Snippets {
     fn line(&mut self, ws: &Workspace, path: &str, line: Option<u32>) -> Option<String> {
         let line = line? as usize;
         let (text, starts) = self.files.entry(path.to_string()).or_insert_with(|| {
-            let text = std::fs::read(ws.root().join(path)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+            // Only a stored path is followed (never `..`): a snippet cannot come from outside.
+            let file = navegador_model::path::join_stored(ws.root(), path);
+            let text = file.and_then(|f| std::fs::read(f).ok()).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
             let mut starts = Vec::new();
             if !text.is_empty() {
                 starts.push(0);
