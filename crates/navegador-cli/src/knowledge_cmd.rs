@@ -199,8 +199,11 @@ pub fn dir_ingest(a: DirArgs, wiki: bool) -> anyhow::Result<ExitCode> {
     let tx = store.begin()?;
     let mut out = String::new();
     if wiki {
-        let n = navegador_knowledge::ingest_wiki_dir(&tx, &dir, &base)?;
-        w!(out, "ingested {n} wiki pages from {shown}");
+        let (n, skipped) = navegador_knowledge::ingest_wiki_dir(&tx, &dir, &base)?;
+        for w in &skipped {
+            eprintln!("warning: {}: {}; skipped", w.path, w.message);
+        }
+        w!(out, "ingested {n} wiki pages from {shown}{}", if skipped.is_empty() { String::new() } else { format!(" ({} skipped)", skipped.len()) });
     } else {
         let (n, warnings) = navegador_knowledge::ingest_adr_dir(&tx, &dir, &base)?;
         for w in &warnings {

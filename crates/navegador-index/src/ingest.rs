@@ -67,7 +67,8 @@ pub struct IngestReport {
     pub edges: u64,
     /// Reference sites resolved this time, by outcome.
     pub resolution: BTreeMap<String, u64>,
-    /// (path, reason) of every file not indexed.
+    /// (path, reason) of every file not indexed: code files the walk or the reader left
+    /// out, and knowledge files (ADRs, docs, CODEOWNERS) too large or unreadable.
     pub skipped: Vec<(String, String)>,
     /// (path, line, message): files indexed with a problem (syntax error, invalid UTF-8).
     pub diagnostics: Vec<(String, u32, String)>,
@@ -232,8 +233,6 @@ pub fn ingest(
     if !changes.files.is_empty() || cfg.clear {
         report.edges += write_packages(&tx)?;
     }
-    report.skipped.sort();
-    tx.replace_skipped(&report.skipped)?;
     if bulk {
         tx.create_indexes()?;
     }
@@ -247,7 +246,11 @@ pub fn ingest(
     }
     // Knowledge layer (needs the indexes): changed ADRs/docs/CODEOWNERS/annotations, links
     // re-attached to the new code ids.
-    report.diagnostics.extend(navegador_knowledge::sync(&tx, root, &changes.files)?);
+    let knowledge = navegador_knowledge::sync(&tx, root, &changes.files)?;
+    report.diagnostics.extend(knowledge.warnings);
+    report.skipped.extend(knowledge.skipped);
+    report.skipped.sort();
+    tx.replace_skipped(&report.skipped)?;
     if cancelled() {
         return Err(IndexError::Cancelled);
     }

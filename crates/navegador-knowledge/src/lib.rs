@@ -26,7 +26,7 @@ pub use analysis::{
     SearchScope,
 };
 pub use nodes::{add_node, annotate, AnnotateWith, Annotated, NodeSpec};
-pub use sync::{ingest_adr_dir, ingest_wiki_dir, materialize, sync};
+pub use sync::{ingest_adr_dir, ingest_wiki_dir, materialize, sync, SyncReport};
 
 use std::path::PathBuf;
 

@@ -19,11 +19,21 @@ use crate::{adr, annotations, docs, Warning};
 /// Files larger than this are not read as knowledge sources.
 const MAX_SOURCE: u64 = 1024 * 1024;
 
+/// What the knowledge side of an ingest left out.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SyncReport {
+    /// (path, line, message): entries of knowledge files that were skipped.
+    pub warnings: Vec<(String, u32, String)>,
+    /// (path, reason): knowledge files not read at all (too large, unreadable, a name that
+    /// is not UTF-8).
+    pub skipped: Vec<(String, String)>,
+}
+
 /// Runs after a code ingest, in its transaction. `changed_files` are the code files
-/// parsed or removed by it. Returns warnings as (path, line, message): entries of
-/// knowledge files that were skipped.
-pub fn sync(tx: &IngestTx<'_>, root: &Path, changed_files: &[String]) -> Result<Vec<(String, u32, String)>, StoreError> {
+/// parsed or removed by it.
+pub fn sync(tx: &IngestTx<'_>, root: &Path, changed_files: &[String]) -> Result<SyncReport, StoreError> {
     let mut warnings: Vec<Warning> = Vec::new();
+    let mut skipped: Vec<(String, String)> = Vec::new();
     let dirty = !changed_files.is_empty();
 
     // In-code annotations of changed files; files that left the index take theirs along.
@@ -33,12 +43,13 @@ pub fn sync(tx: &IngestTx<'_>, root: &Path, changed_files: &[String]) -> Result<
         if tx.reader().file_node(path)?.is_none() {
             continue;
         }
-        if let Ok(text) = std::fs::read_to_string(root.join(path)) {
+        let Some(file) = navegador_model::path::join_stored(root, path) else { continue };
+        if let Ok(text) = std::fs::read_to_string(file) {
             annotations::refresh_file(tx, path, &text)?;
         }
     }
 
-    let (changed, codeowners) = refresh_sources(tx, root, &mut warnings)?;
+    let (changed, codeowners) = refresh_sources(tx, root, &mut warnings, &mut skipped)?;
     if dirty || changed {
         // New files need their owners even when CODEOWNERS itself did not change.
         if let Some((co, loc)) = codeowners {
@@ -48,15 +59,38 @@ pub fn sync(tx: &IngestTx<'_>, root: &Path, changed_files: &[String]) -> Result<
         tx.delete_unlinked_knowledge(&["codeowners", "annotation"])?;
     }
     warnings.sort();
-    Ok(warnings.into_iter().map(|w| (w.path, w.line, w.message)).collect())
+    skipped.sort();
+    Ok(SyncReport { warnings: warnings.into_iter().map(|w| (w.path, w.line, w.message)).collect(), skipped })
 }
 
 fn hash(bytes: &[u8]) -> String {
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
 }
 
-fn rel(root: &Path, p: &Path) -> String {
-    p.strip_prefix(root).unwrap_or(p).to_string_lossy().replace('\\', "/")
+/// The stored form of a knowledge file's path (`navegador_model::path`); `None` (and a
+/// skip reason) when its name is not UTF-8.
+fn rel(root: &Path, p: &Path, skipped: &mut Vec<(String, String)>) -> Option<String> {
+    use navegador_model::path::{workspace_relative, PathProblem};
+    match workspace_relative(root, p) {
+        Ok(r) => Some(r),
+        Err(PathProblem::NotUtf8 { lossy }) => {
+            skipped.push((lossy, "file name is not valid UTF-8 (rename it to read it)".into()));
+            None
+        }
+        // `navegador adr ingest DIR` with DIR outside the current folder (as before).
+        Err(PathProblem::Outside) => Some(p.to_string_lossy().into_owned()),
+    }
+}
+
+/// Reads a knowledge file; an unreadable one is listed as skipped.
+fn read_source(p: &Path, path: &str, skipped: &mut Vec<(String, String)>) -> Option<Vec<u8>> {
+    match std::fs::read(p) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            skipped.push((path.to_string(), format!("unreadable: {e}")));
+            None
+        }
+    }
 }
 
 /// Folders never read for knowledge (generated sites, dependencies).
@@ -64,8 +98,14 @@ const SKIPPED_DIRS: [&str; 6] = ["node_modules", "_build", "build", "site", "tar
 
 /// Markdown files under `dir`: `.gitignore` files from `dir` down (and the workspace
 /// `root`'s, when given) respected, hidden and generated folders skipped, symlinks not
-/// followed, nothing above the root read.
-fn markdown_under(dir: &Path, root: Option<&Path>) -> Vec<std::path::PathBuf> {
+/// followed, nothing above the root read. Files over [`MAX_SOURCE`] are listed in
+/// `skipped` (paths relative to `base`) with their size.
+fn markdown_under(
+    dir: &Path,
+    root: Option<&Path>,
+    base: &Path,
+    skipped: &mut Vec<(String, String)>,
+) -> Vec<std::path::PathBuf> {
     if !dir.is_dir() {
         return Vec::new();
     }
@@ -85,7 +125,19 @@ fn markdown_under(dir: &Path, root: Option<&Path>) -> Vec<std::path::PathBuf> {
         .filter(|e| !root_ignore.as_ref().is_some_and(|g| g.matched_path_or_any_parents(e.path(), false).is_ignore()))
         .map(|e| e.into_path())
         .filter(|p| p.extension().is_some_and(|x| x == "md" || x == "markdown"))
-        .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() <= MAX_SOURCE))
+        .filter(|p| match std::fs::metadata(p) {
+            Ok(m) if m.len() <= MAX_SOURCE => true,
+            Ok(m) => {
+                let path = rel(base, p, &mut Vec::new()).unwrap_or_else(|| p.to_string_lossy().into_owned());
+                skipped.push((path, format!("too large for a knowledge file ({} bytes > {MAX_SOURCE} byte cap)", m.len())));
+                false
+            }
+            Err(e) => {
+                let path = rel(base, p, &mut Vec::new()).unwrap_or_else(|| p.to_string_lossy().into_owned());
+                skipped.push((path, format!("unreadable: {e}")));
+                false
+            }
+        })
         .collect();
     out.sort();
     out
@@ -104,6 +156,7 @@ fn refresh_sources(
     tx: &IngestTx<'_>,
     root: &Path,
     warnings: &mut Vec<Warning>,
+    skipped: &mut Vec<(String, String)>,
 ) -> Result<(bool, Option<(CodeOwners, String)>), StoreError> {
     let r = tx.reader();
     let known: Vec<(String, String)> = r.sources()?;
@@ -115,14 +168,14 @@ fn refresh_sources(
     for dir in adr::ADR_DIRS {
         let mut written = Vec::new();
         let mut folder_changed = false;
-        let files = markdown_under(&root.join(dir), Some(root));
+        let files = markdown_under(&root.join(dir), Some(root), root, skipped);
         for p in &files {
             adr_paths.insert(p.clone());
         }
         for p in files.iter().filter(|p| !is_adr_boilerplate(p)) {
-            let path = rel(root, p);
+            let Some(path) = rel(root, p, skipped) else { continue };
             found.push((path.clone(), "adr"));
-            let Ok(bytes) = std::fs::read(p) else { continue };
+            let Some(bytes) = read_source(p, &path, skipped) else { continue };
             let h = hash(&bytes);
             let text = String::from_utf8_lossy(&bytes);
             let fresh = r.source_hash(&path)?.as_deref() != Some(h.as_str());
@@ -155,13 +208,13 @@ fn refresh_sources(
     }
 
     // Other docs.
-    for p in markdown_under(&root.join("docs"), Some(root)) {
+    for p in markdown_under(&root.join("docs"), Some(root), root, skipped) {
         if adr_paths.contains(&p) {
             continue;
         }
-        let path = rel(root, &p);
+        let Some(path) = rel(root, &p, skipped) else { continue };
         found.push((path.clone(), "doc"));
-        let Ok(bytes) = std::fs::read(&p) else { continue };
+        let Some(bytes) = read_source(&p, &path, skipped) else { continue };
         let h = hash(&bytes);
         if r.source_hash(&path)?.as_deref() == Some(h.as_str()) {
             continue;
@@ -175,7 +228,14 @@ fn refresh_sources(
     let mut codeowners = None;
     if let Some(loc) = LOCATIONS.iter().find(|l| root.join(l).is_file()) {
         found.push((loc.to_string(), "codeowners"));
-        if let Ok(bytes) = std::fs::read(root.join(loc)) {
+        let size = std::fs::metadata(root.join(loc)).map_or(0, |m| m.len());
+        let bytes = if size > MAX_SOURCE {
+            skipped.push((loc.to_string(), format!("too large for a knowledge file ({size} bytes > {MAX_SOURCE} byte cap)")));
+            None
+        } else {
+            read_source(&root.join(loc), loc, skipped)
+        };
+        if let Some(bytes) = bytes {
             let h = hash(&bytes);
             let fresh = r.source_hash(loc)?.as_deref() != Some(h.as_str());
             let mut w = Vec::new();
@@ -315,9 +375,10 @@ pub(crate) fn resolve_mention(r: &Reader<'_>, text: &str) -> Result<Vec<NodeRow>
 pub fn ingest_adr_dir(tx: &IngestTx<'_>, dir: &Path, base: &Path) -> Result<(usize, Vec<Warning>), StoreError> {
     let mut warnings = Vec::new();
     let mut written = Vec::new();
-    for p in markdown_under(dir, None).into_iter().filter(|p| !is_adr_boilerplate(p)) {
-        let path = rel(base, &p);
-        let Ok(bytes) = std::fs::read(&p) else { continue };
+    let mut skipped = Vec::new();
+    for p in markdown_under(dir, None, base, &mut skipped).into_iter().filter(|p| !is_adr_boilerplate(p)) {
+        let Some(path) = rel(base, &p, &mut skipped) else { continue };
+        let Some(bytes) = read_source(&p, &path, &mut skipped) else { continue };
         match adr::parse(&path, &String::from_utf8_lossy(&bytes)) {
             Ok(a) => {
                 let id = adr::write(tx, &a, &path)?;
@@ -328,15 +389,18 @@ pub fn ingest_adr_dir(tx: &IngestTx<'_>, dir: &Path, base: &Path) -> Result<(usi
     }
     adr::link_supersedes(tx, &written)?;
     materialize(tx)?;
+    warnings.extend(skipped.into_iter().map(|(path, message)| Warning { path, line: 0, message }));
     Ok((written.len(), warnings))
 }
 
 /// `navegador wiki ingest DIR`: every markdown file under `dir` becomes a WikiPage.
-pub fn ingest_wiki_dir(tx: &IngestTx<'_>, dir: &Path, base: &Path) -> Result<usize, StoreError> {
+/// Returns the pages written and the files skipped (line 0, the reason).
+pub fn ingest_wiki_dir(tx: &IngestTx<'_>, dir: &Path, base: &Path) -> Result<(usize, Vec<Warning>), StoreError> {
     let mut n = 0;
-    for p in markdown_under(dir, None) {
-        let path = rel(base, &p);
-        let Ok(bytes) = std::fs::read(&p) else { continue };
+    let mut skipped = Vec::new();
+    for p in markdown_under(dir, None, base, &mut skipped) {
+        let Some(path) = rel(base, &p, &mut skipped) else { continue };
+        let Some(bytes) = read_source(&p, &path, &mut skipped) else { continue };
         let mut d = docs::parse(&path, &String::from_utf8_lossy(&bytes));
         d.updated_at = std::fs::metadata(&p)
             .and_then(|m| m.modified())
@@ -347,5 +411,5 @@ pub fn ingest_wiki_dir(tx: &IngestTx<'_>, dir: &Path, base: &Path) -> Result<usi
         n += 1;
     }
     materialize(tx)?;
-    Ok(n)
+    Ok((n, skipped.into_iter().map(|(path, message)| Warning { path, line: 0, message }).collect()))
 }

@@ -284,6 +284,44 @@ fn knowledge_files_follow_edits() {
     assert_eq!(render(&store), render(&clean));
 }
 
+/// A knowledge file navegador does not read is listed as skipped with its reason, in the
+/// report and the graph's `skipped` table, on every ingest; when it shrinks under the cap
+/// it is read and the listing goes.
+#[test]
+fn skipped_knowledge_files_are_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    let big_adr = format!("# 3. Big\n\n## Status\n\nAccepted\n\n{}", "word ".repeat(420_000));
+    let big_doc = format!("# Manual\n\n{}", "x".repeat(3 * 1024 * 1024));
+    write_tree(
+        &root,
+        &[
+            ("app/core.py".into(), "def run():\n    pass\n".into()),
+            ("docs/adr/0001-a.md".into(), "# 1. Small\n\n## Status\n\nAccepted\n".into()),
+            ("docs/adr/0003-big.md".into(), big_adr),
+            ("docs/manual.md".into(), big_doc),
+            ("CODEOWNERS".into(), format!("* @ann\n{}", "# padding\n".repeat(120_000))),
+        ],
+    );
+    let mut store = Store::open(&tmp.path().join("g.db")).unwrap();
+    for run in 0..2 {
+        let report = run_ingest(&root, &mut store, false, false);
+        let reason = |p: &str| report.skipped.iter().find(|(x, _)| x == p).map(|(_, r)| r.clone()).unwrap_or_default();
+        for p in ["docs/adr/0003-big.md", "docs/manual.md", "CODEOWNERS"] {
+            assert!(reason(p).contains("too large"), "run {run}: {p} not listed: {:?}", report.skipped);
+        }
+        let stored = store.stats().unwrap().skipped;
+        assert_eq!(stored.len(), 3, "run {run}: {stored:?}");
+    }
+    let r = store.reader();
+    assert_eq!(r.knowledge_named(Some(Label::Decision), "Small").unwrap().len(), 1);
+    assert!(r.knowledge_named(Some(Label::Decision), "Big").unwrap().is_empty());
+    std::fs::write(root.join("docs/adr/0003-big.md"), "# 3. Big\n\n## Status\n\nAccepted\n").unwrap();
+    let report = run_ingest(&root, &mut store, false, false);
+    assert!(report.skipped.iter().all(|(p, _)| p != "docs/adr/0003-big.md"), "{:?}", report.skipped);
+    assert_eq!(store.reader().knowledge_named(Some(Label::Decision), "Big").unwrap().len(), 1);
+}
+
 /// Search ranks exact names, then prefixes, then text; case-insensitive; FTS follows
 /// incremental edits.
 #[test]
