@@ -25,13 +25,24 @@ pub fn resolve_db(flag: Option<&Path>, root: &Path) -> PathBuf {
 
 /// Opens the graph for writing, creating its folder.
 pub fn open_rw(path: &Path) -> anyhow::Result<Store> {
-    if navegador_store::server_url(path).is_some() {
-        return Ok(Store::open(path)?);
-    }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
+    make_folder(path)?;
     Ok(Store::open(path)?)
+}
+
+/// Opens the graph for `ingest --clear`: an old schema is replaced, a damaged file moved
+/// aside (its new path returned).
+pub fn open_for_rebuild(path: &Path) -> anyhow::Result<(Store, Option<PathBuf>)> {
+    make_folder(path)?;
+    Ok(Store::open_for_rebuild(path)?)
+}
+
+fn make_folder(path: &Path) -> anyhow::Result<()> {
+    if navegador_store::server_url(path).is_none() {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Opens an existing graph for reading; a missing file names the command that makes it.

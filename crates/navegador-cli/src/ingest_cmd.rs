@@ -70,12 +70,14 @@ impl Progress for Bar {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let root = a.path.canonicalize().with_context(|| format!("cannot open {}", a.path.display()))?;
     let db_path = db::resolve_db(a.db.as_deref(), &root);
-    let mut store = match db::open_rw(&db_path) {
-        Err(e) if a.clear && e.downcast_ref::<navegador_store::StoreError>().is_some_and(|s| matches!(s, navegador_store::StoreError::SchemaMismatch { .. })) => {
-            navegador_store::Store::reset(&db_path)?;
-            db::open_rw(&db_path)?
+    let mut store = if a.clear {
+        let (store, aside) = db::open_for_rebuild(&db_path)?;
+        if let Some(aside) = aside {
+            eprintln!("warning: {} was damaged; moved it to {} and rebuilding the graph", db_path.display(), aside.display());
         }
-        other => other?,
+        store
+    } else {
+        db::open_rw(&db_path)?
     };
     let cfg = IngestConfig { clear: a.clear, clear_all: a.all, excludes: a.excludes, max_file_size: a.max_file_size };
     let cancel = Arc::new(AtomicBool::new(false));

@@ -67,9 +67,52 @@ fn errors_name_the_fix() {
     let c = rusqlite::Connection::open(&foreign).unwrap();
     c.execute_batch("CREATE TABLE t(x); INSERT INTO t VALUES (1);").unwrap();
     drop(c);
-    let out = bin().arg("ingest").arg(tmp.path()).arg("--db").arg(&foreign).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a navegador graph"));
+    let before = std::fs::read(&foreign).unwrap();
+    for clear in [false, true] {
+        let out = bin().arg("ingest").arg(tmp.path()).arg("--db").arg(&foreign).args(clear.then_some("--clear")).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not a navegador graph"));
+        assert_eq!(std::fs::read(&foreign).unwrap(), before, "the foreign file is left byte for byte");
+        assert!(!tmp.path().join("foreign.db-wal").exists(), "not switched to WAL");
+    }
+}
+
+/// A graph with garbage in the middle: `ingest` refuses it (exit 2) naming the fix instead
+/// of committing onto it; `ingest --clear` moves it aside and rebuilds; queries work again.
+#[test]
+fn damaged_graph_is_refused_then_rebuilt_by_clear() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    write_py_tree(&root, 40, 30);
+    let db = tmp.path().join("g.db");
+    let out = bin().arg("ingest").arg(&root).arg("--db").arg(&db).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut bytes = std::fs::read(&db).unwrap();
+    let mid = bytes.len() / 2 / 4096 * 4096;
+    bytes[mid..mid + 8 * 4096].fill(0xA5);
+    std::fs::write(&db, &bytes).unwrap();
+    // A change, so the ingest has something to write.
+    std::fs::write(root.join("pkg0/new.py"), "def fresh():\n    pass\n").unwrap();
+    let out = bin().arg("ingest").arg(&root).arg("--db").arg(&db).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is damaged") && err.contains("navegador ingest --clear"), "{err}");
+    assert_eq!(std::fs::read(&db).unwrap(), bytes, "nothing was written onto the damaged file");
+    let out = bin().arg("ingest").arg(&root).arg("--db").arg(&db).arg("--clear").arg("--json").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("was damaged; moved it to"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["files"], 41);
+    let aside: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("g.db.damaged-") && !n.ends_with("-wal") && !n.ends_with("-shm"))
+        .collect();
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert_eq!(std::fs::read(tmp.path().join(&aside[0])).unwrap(), bytes, "the damaged file is kept whole");
+    let out = bin().arg("stats").arg("--json").arg("--db").arg(&db).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// A reader during an ingest, and anyone after a `kill -9` of it, sees the previous graph

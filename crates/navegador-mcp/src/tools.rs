@@ -229,6 +229,7 @@ fn query_error(e: CypherError) -> ToolError {
 /// Store failures with the fix spelled out.
 pub(crate) fn store_error(e: StoreError) -> ToolError {
     let fix = match &e {
+        StoreError::Damaged { .. } => "; over MCP: call the `ingest` tool with clear=true",
         StoreError::Sql(s) | StoreError::Open { source: s, .. } => {
             let t = s.to_string();
             if t.contains("locked") || t.contains("busy") {
@@ -435,12 +436,14 @@ async fn ingest(call: Call, p: IngestParams) -> CallToolResult {
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| ToolError::msg(format!("cannot create {}: {e}", dir.display())))?;
         }
-        let mut store = match Store::open(&db) {
-            Err(StoreError::SchemaMismatch { .. }) if clear => {
-                Store::reset(&db).map_err(store_error)?;
-                Store::open(&db).map_err(store_error)?
+        let mut store = if clear {
+            let (store, aside) = Store::open_for_rebuild(&db).map_err(store_error)?;
+            if let Some(aside) = aside {
+                tracing::warn!("{} was damaged; moved it to {} and rebuilding the graph", db.display(), aside.display());
             }
-            other => other.map_err(store_error)?,
+            store
+        } else {
+            Store::open(&db).map_err(store_error)?
         };
         let cfg = IngestConfig { clear, ..Default::default() };
         let r = analysis::ingest(&root, &mut store, &cfg, &progress, Some(&cancel))?;

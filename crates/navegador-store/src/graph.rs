@@ -631,6 +631,7 @@ impl Store {
         &mut self,
         f: impl FnOnce(&mut Store) -> Result<T, E>,
     ) -> Result<T, E> {
+        self.integrity_verdict().map_err(|e| E::from(sql_err(e)))?;
         self.conn().begin(TxKind::Write).map_err(|e| E::from(sql_err(e)))?;
         let out = f(self);
         let fin = if out.is_ok() { self.conn().commit() } else { self.conn().rollback() }.map_err(sql_err);

@@ -57,8 +57,18 @@ pub enum StoreError {
          re-index with `navegador ingest --clear` (or delete the file)"
     )]
     SchemaMismatch { path: PathBuf, found: i64, expected: i64 },
-    #[error("{path} is not a navegador graph database (no schema version); pass another --db or delete it")]
+    #[error("{path} is not a navegador graph database (no schema version); pass another --db (this file is left as it is)")]
     NotOurs { path: PathBuf },
+    #[error("{path} is not a SQLite file, so not a navegador graph; pass another --db, or delete it if it was a graph")]
+    NotSqlite { path: PathBuf },
+    #[error(
+        "the graph database{} is damaged ({detail}); rebuild it with `navegador ingest --clear` (the damaged file is \
+         kept beside it as NAME.damaged-SECONDS), or delete it and re-index",
+        path.as_ref().map(|p| format!(" {}", p.display())).unwrap_or_default()
+    )]
+    Damaged { path: Option<PathBuf>, detail: String },
+    #[error("cannot change {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
     #[error(
         "the PostgreSQL database {url} holds no navegador graph yet; index into it first \
          (`navegador ingest PATH --db URL`, or the `ingest` tool)"
@@ -68,8 +78,9 @@ pub enum StoreError {
     Connect { url: String, error: postgres::Error },
     #[error("bad PostgreSQL URL {url}: {why}")]
     BadUrl { url: String, why: String },
+    /// (Not a `source`: its text is the message already, a chain would print it twice.)
     #[error("database error: {0}")]
-    Sql(#[from] rusqlite::Error),
+    Sql(rusqlite::Error),
     #[error("PostgreSQL error: {}", pg_message(.0))]
     Postgres(postgres::Error),
     #[error("PostgreSQL refused a statement of the store: {} in `{sql}`", pg_message(.error))]
@@ -81,6 +92,16 @@ pub enum StoreError {
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// A damaged page met by any statement is [`StoreError::Damaged`], whoever reads it.
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseCorrupt) => StoreError::Damaged { path: None, detail: e.to_string() },
+            _ => StoreError::Sql(e),
+        }
+    }
+}
 
 // The PostgreSQL errors are not `source`s: their text is in the message already (a chain
 // would print it twice).

@@ -105,6 +105,80 @@ fn concurrent_first_opens_of_a_new_file_all_succeed() {
     }
 }
 
+/// The bytes of a file and whether SQLite left a `-wal` beside it.
+fn snapshot(path: &std::path::Path) -> (Vec<u8>, bool) {
+    (std::fs::read(path).unwrap(), std::path::PathBuf::from(format!("{}-wal", path.display())).exists())
+}
+
+/// A file that is not a navegador graph is refused and left byte for byte as it was: no
+/// WAL switch, no schema, also not by a rebuild (`ingest --clear`).
+#[test]
+fn foreign_files_are_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let foreign = dir.path().join("app.db");
+    let c = rusqlite::Connection::open(&foreign).unwrap();
+    c.execute_batch("CREATE TABLE t(x); INSERT INTO t VALUES (1);").unwrap();
+    drop(c);
+    let text = dir.path().join("notes.db");
+    std::fs::write(&text, "these are my notes, not a database\n".repeat(200)).unwrap();
+    for (path, want) in [(&foreign, "not a navegador graph"), (&text, "not a SQLite file")] {
+        let before = snapshot(path);
+        for e in [
+            Store::open(path).err().unwrap(),
+            Store::open_read_only(path).err().unwrap(),
+            Store::open_for_rebuild(path).err().unwrap(),
+        ] {
+            assert!(e.to_string().contains(want), "{}: {e}", path.display());
+            assert!(e.to_string().contains("pass another --db"), "{e}");
+        }
+        assert_eq!(snapshot(path), before, "{} was modified", path.display());
+    }
+}
+
+/// A graph with garbage in the middle of the file: the writer's open checks it (`PRAGMA
+/// quick_check`, beside the caller) and the first write transaction fails with the fix;
+/// a rebuild moves the damaged file aside, whole, and starts a new graph in its place.
+#[test]
+fn damaged_graphs_are_detected_and_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("graph.db");
+    {
+        let mut s = Store::open(&path).unwrap();
+        s.write_atomically(|g| -> Result<(), navegador_graph::GraphError> {
+            for i in 0..3000 {
+                let props = [("name".to_string(), Value::from(format!("node number {i} with a longer name")))].into();
+                g.create_node(&["Function".into()], props)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    }
+    let mut bytes = std::fs::read(&path).unwrap();
+    let page = 4096;
+    let mid = bytes.len() / 2 / page * page;
+    assert!(bytes.len() / page > 40, "the graph is big enough to damage its middle");
+    bytes[mid..mid + 8 * page].fill(0xA5);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let mut s = Store::open(&path).unwrap();
+    let e = s.begin().err().expect("the damage is found before the first write");
+    let msg = e.to_string();
+    assert!(matches!(e, navegador_store::StoreError::Damaged { .. }), "{msg}");
+    assert!(msg.contains("is damaged") && msg.contains("navegador ingest --clear"), "{msg}");
+    let r: Result<(), navegador_graph::GraphError> = s.write_atomically(|_| Ok(()));
+    assert!(r.is_err(), "every later write is refused too");
+    drop(s);
+
+    let (mut s, aside) = Store::open_for_rebuild(&path).unwrap();
+    let aside = aside.expect("the damaged file was moved aside");
+    assert_eq!(std::fs::read(&aside).unwrap(), bytes, "kept whole");
+    s.begin().unwrap().commit().unwrap();
+    assert!(s.node_ids(None).unwrap().is_empty(), "a new, empty graph");
+    // A whole graph opens for a rebuild as it is.
+    let (_, none) = Store::open_for_rebuild(&path).unwrap();
+    assert_eq!(none, None);
+}
+
 /// The same conformance suite on the PostgreSQL backend (a real server: `scripts/test.sh`
 /// starts one with `scripts/pg.sh` and sets NAVEGADOR_TEST_PG); each store a new database.
 #[test]
