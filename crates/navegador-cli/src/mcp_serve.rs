@@ -48,6 +48,16 @@ pub struct HttpArgs {
     /// Another accepted browser Origin, e.g. https://app.example.com:443; repeatable.
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]
     allowed_origins: Vec<String>,
+    /// Close a connection that has not sent a whole request header within MS milliseconds
+    /// (also a kept-alive connection idle that long) (streamable-http).
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    header_timeout_ms: u64,
+    /// Refuse (408) a request whose body has not arrived within MS milliseconds (streamable-http).
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    body_timeout_ms: u64,
+    /// Most connections open at once, SSE streams included; more get 503 (streamable-http).
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    max_connections: usize,
 }
 
 impl HttpArgs {
@@ -59,6 +69,9 @@ impl HttpArgs {
             auth_token: self.auth_token,
             allowed_hosts: self.allowed_hosts,
             allowed_origins: self.allowed_origins,
+            header_timeout: std::time::Duration::from_millis(self.header_timeout_ms.max(1)),
+            body_timeout: std::time::Duration::from_millis(self.body_timeout_ms.max(1)),
+            max_connections: self.max_connections.max(1),
             ..HttpOptions::default()
         }
     }

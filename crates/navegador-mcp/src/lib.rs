@@ -37,10 +37,12 @@
 
 mod code_tools;
 mod http;
+mod jsonrpc;
 mod live;
 mod params;
 mod paths;
 pub mod schema;
+mod stdio;
 mod tools;
 
 pub use code_tools::code_tools;
@@ -214,9 +216,11 @@ impl NavegadorServer {
         })
     }
 
-    /// Serves over stdin/stdout until the client disconnects.
+    /// Serves over stdin/stdout until the client disconnects. Every request is answered,
+    /// also one that is not valid JSON or is too large (`stdio.rs`).
     pub async fn serve_stdio(self) -> std::io::Result<()> {
-        let running = self.serve(rmcp::transport::stdio()).await.map_err(std::io::Error::other)?;
+        let (stdin, stdout) = rmcp::transport::stdio();
+        let running = self.serve(stdio::LineTransport::new(stdin, stdout)).await.map_err(std::io::Error::other)?;
         running.waiting().await.map_err(std::io::Error::other)?;
         Ok(())
     }
@@ -284,7 +288,32 @@ impl ServerHandler for NavegadorServer {
             progress,
             cancel: context.ct.clone(),
         };
-        Ok(handler(call).await.into())
+        let mut result = handler(call).await;
+        if result.is_error == Some(true) {
+            scrub_root(&mut result, &self.inner.options.workspace_root);
+        }
+        Ok(result.into())
+    }
+}
+
+/// Cuts the absolute workspace root out of an error result (its text and structured
+/// content): a message names paths relative to the workspace, as answers do.
+fn scrub_root(result: &mut rmcp::model::CallToolResult, root: &Path) {
+    fn walk(v: &mut serde_json::Value, root: &Path) {
+        match v {
+            serde_json::Value::String(s) => *s = paths::without_root(s, root),
+            serde_json::Value::Array(a) => a.iter_mut().for_each(|x| walk(x, root)),
+            serde_json::Value::Object(o) => o.values_mut().for_each(|x| walk(x, root)),
+            _ => {}
+        }
+    }
+    for c in &mut result.content {
+        if let rmcp::model::ContentBlock::Text(t) = c {
+            t.text = paths::without_root(&t.text, root);
+        }
+    }
+    if let Some(s) = &mut result.structured_content {
+        walk(s, root);
     }
 }
 
