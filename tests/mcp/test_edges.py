@@ -154,6 +154,34 @@ def test_no_message_shows_the_workspace_root(binary, tricky):
         assert errors >= len(calls) - 2, "the out-of-root calls are refused"
 
 
+# -- a damaged graph -------------------------------------------------------------------------
+
+
+def test_ingest_tool_refuses_a_damaged_graph_then_rebuilds_it(binary, fresh_workspace):
+    subprocess.run([binary, "ingest", str(fresh_workspace)], check=True, capture_output=True)
+    db = fresh_workspace / ".navegador" / "graph.db"
+    data = bytearray(db.read_bytes())
+    mid = len(data) // 2 // 4096 * 4096
+    data[mid : mid + 4 * 4096] = b"\xa5" * (4 * 4096)
+    db.write_bytes(bytes(data))
+    (fresh_workspace / "app" / "extra.py").write_text("def extra():\n    pass\n")
+
+    async def body(c):
+        refused = await c.call_tool("ingest", {"path": "."})
+        rebuilt = await c.call_tool("ingest", {"path": ".", "clear": True})
+        after = await c.call_tool("function", {"name": "extra"})
+        return refused, rebuilt, after
+
+    refused, rebuilt, after = session(stdio(binary, fresh_workspace), body)
+    text = refused.content[0].text
+    assert refused.is_error and "is damaged" in text and "clear=true" in text, text
+    assert str(fresh_workspace.resolve()) not in text
+    assert not rebuilt.is_error, rebuilt.content[0].text
+    assert not after.is_error, after.content[0].text
+    kept = [p for p in db.parent.iterdir() if p.name.startswith("graph.db.damaged-") and not p.name.endswith(("-wal", "-shm"))]
+    assert len(kept) == 1 and kept[0].read_bytes() == bytes(data), kept
+
+
 # -- stdio -----------------------------------------------------------------------------------
 
 

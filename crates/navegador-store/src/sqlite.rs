@@ -53,11 +53,29 @@ pub struct Store {
     conn: Db,
     path: PathBuf,
     pub(crate) graph_stats: crate::graph::StatsCache,
-    /// The integrity check of a writer's existing file, running beside the caller's first
-    /// steps (an ingest's walk); awaited before the first write. `Some(detail)`: damaged.
-    integrity: Option<std::thread::JoinHandle<Option<String>>>,
+    integrity: Integrity,
+}
+
+/// The integrity check of a writer's existing file. It runs beside the caller (an ingest
+/// walks, parses and writes meanwhile, into the WAL only) and its verdict is awaited
+/// before a commit: nothing reaches the main file of a damaged graph.
+#[derive(Default)]
+struct Integrity {
+    check: Option<std::thread::JoinHandle<Option<String>>>,
     /// What the check found, once it found damage: every later write fails with it.
     damaged: Option<String>,
+}
+
+impl Integrity {
+    fn verdict(&mut self, path: &Path) -> Result<()> {
+        if let Some(check) = self.check.take() {
+            self.damaged = check.join().unwrap_or_else(|_| Some("the integrity check crashed".into()));
+        }
+        match &self.damaged {
+            None => Ok(()),
+            Some(detail) => Err(StoreError::Damaged { path: Some(path.to_path_buf()), detail: detail.clone() }),
+        }
+    }
 }
 
 /// What the last ingest saw of one file.
@@ -180,9 +198,31 @@ fn has_sqlite_header(path: &Path) -> bool {
     std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == b"SQLite format 3\0"
 }
 
+/// Files (device, inode) this process found whole: a long-lived process (the MCP server's
+/// live index and `ingest` tool) checks a graph once, not at every re-ingest; its own
+/// writes do not damage it, and a page damaged later is still [`StoreError::Damaged`]
+/// for whoever reads it.
+static VERIFIED: std::sync::Mutex<Vec<(u64, u64)>> = std::sync::Mutex::new(Vec::new());
+
+fn verified(identity: (u64, u64)) -> bool {
+    VERIFIED.lock().unwrap_or_else(|e| e.into_inner()).contains(&identity)
+}
+
+#[cfg(unix)]
+fn file_identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// Without inode numbers every writer's open checks.
+#[cfg(not(unix))]
+fn file_identity(_: &Path) -> Option<(u64, u64)> {
+    None
+}
+
 /// `PRAGMA quick_check` on a read-only connection of its own: `None` when the file is
 /// whole, else what SQLite found (its first lines). It reads every page once (about
-/// 0.2 s for a 120 MB graph) and skips the index-versus-table comparison of
+/// 0.25 s of CPU for a 120 MB graph) and skips the index-versus-table comparison of
 /// `integrity_check`.
 fn quick_check(path: &Path) -> Option<String> {
     let conn = match Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX) {
@@ -238,8 +278,8 @@ impl Store {
     /// Opens (creating if needed) a graph database, checking its schema version. An
     /// existing file is recognised before anything writes to it (a foreign or damaged file
     /// is left byte for byte as it was), and its integrity is checked (`PRAGMA
-    /// quick_check`) on a second connection while the caller goes on; the first write
-    /// transaction waits for the verdict and fails with [`StoreError::Damaged`].
+    /// quick_check`) on a second connection while the caller goes on (once per file and
+    /// process); a commit waits for the verdict and fails with [`StoreError::Damaged`].
     pub fn open(path: &Path) -> Result<Store> {
         if let Some(url) = crate::pg::server_url(path) {
             return crate::pg::open(url, false);
@@ -248,7 +288,7 @@ impl Store {
         let open_err = |source| opening_error(path, source);
         let conn = Connection::open(path).map_err(open_err)?;
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
-        let mut store = Store { conn: Db::sqlite(conn), path: path.to_path_buf(), graph_stats: Default::default(), integrity: None, damaged: None };
+        let mut store = Store { conn: Db::sqlite(conn), path: path.to_path_buf(), graph_stats: Default::default(), integrity: Integrity::default() };
         if existing {
             match store.schema_version().map_err(|e| store.recognise(e))? {
                 Some(VERSION) => {}
@@ -266,9 +306,16 @@ impl Store {
         conn.pragma_update(None, "mmap_size", 256_i64 << 20).map_err(open_err)?;
         conn.pragma_update(None, "temp_store", "MEMORY").map_err(open_err)?;
         store.check_or_init_schema().map_err(|e| store.recognise(e))?;
-        if existing {
+        let identity = if existing { file_identity(path) } else { None };
+        if existing && !identity.is_some_and(verified) {
             let path = path.to_path_buf();
-            store.integrity = Some(std::thread::spawn(move || quick_check(&path)));
+            store.integrity.check = Some(std::thread::spawn(move || {
+                let found = quick_check(&path);
+                if let (None, Some(id)) = (&found, identity) {
+                    VERIFIED.lock().unwrap_or_else(|e| e.into_inner()).push(id);
+                }
+                found
+            }));
         }
         Ok(store)
     }
@@ -283,7 +330,7 @@ impl Store {
         let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
             .map_err(open_err)?;
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
-        let store = Store { conn: Db::sqlite(conn), path: path.to_path_buf(), graph_stats: Default::default(), integrity: None, damaged: None };
+        let store = Store { conn: Db::sqlite(conn), path: path.to_path_buf(), graph_stats: Default::default(), integrity: Integrity::default() };
         match store.schema_version().map_err(|e| store.recognise(e))? {
             Some(VERSION) => Ok(store),
             Some(found) => Err(StoreError::SchemaMismatch { path: store.path.clone(), found, expected: VERSION }),
@@ -314,18 +361,12 @@ impl Store {
     /// Waits for the integrity check of [`Store::open`] (the first call; later ones repeat
     /// its verdict at once).
     pub fn integrity_verdict(&mut self) -> Result<()> {
-        if let Some(check) = self.integrity.take() {
-            self.damaged = check.join().unwrap_or_else(|_| Some("the integrity check crashed".into()));
-        }
-        match &self.damaged {
-            None => Ok(()),
-            Some(detail) => Err(StoreError::Damaged { path: Some(self.path.clone()), detail: detail.clone() }),
-        }
+        self.integrity.verdict(&self.path)
     }
 
     /// A store over an open connection (the PostgreSQL backend makes its own).
     pub(crate) fn from_db(conn: Db, path: PathBuf) -> Store {
-        Store { conn, path, graph_stats: Default::default(), integrity: None, damaged: None }
+        Store { conn, path, graph_stats: Default::default(), integrity: Integrity::default() }
     }
 
     fn has_tables(&self) -> Result<bool> {
@@ -440,11 +481,14 @@ impl Store {
         self.conn.is_pg()
     }
 
-    /// Starts the one transaction of an ingest (after the open's integrity check passed).
+    /// Starts the one transaction of an ingest. Its commit waits for the open's integrity
+    /// check and fails (rolling back) on a damaged file; damage known already fails here.
     pub fn begin(&mut self) -> Result<IngestTx<'_>> {
-        self.integrity_verdict()?;
+        if self.integrity.damaged.is_some() {
+            self.integrity.verdict(&self.path)?;
+        }
         self.conn.begin(TxKind::Write)?;
-        Ok(IngestTx { tx: &self.conn, done: false })
+        Ok(IngestTx { tx: &self.conn, done: false, integrity: &mut self.integrity, path: &self.path })
     }
 
     /// A read transaction over several queries, so they see one snapshot (and SQLite takes
@@ -657,6 +701,8 @@ impl Drop for Snapshot<'_> {
 pub struct IngestTx<'a> {
     pub(crate) tx: &'a Db,
     done: bool,
+    integrity: &'a mut Integrity,
+    path: &'a Path,
 }
 
 impl Drop for IngestTx<'_> {
@@ -1038,6 +1084,7 @@ impl IngestTx<'_> {
     }
 
     pub fn commit(mut self) -> Result<()> {
+        self.integrity.verdict(self.path)?; // dropped unfinished: rolled back
         self.done = true;
         self.tx.commit()
     }

@@ -136,7 +136,7 @@ fn foreign_files_are_refused_untouched() {
 }
 
 /// A graph with garbage in the middle of the file: the writer's open checks it (`PRAGMA
-/// quick_check`, beside the caller) and the first write transaction fails with the fix;
+/// quick_check`, beside the caller) and the first commit fails with the fix;
 /// a rebuild moves the damaged file aside, whole, and starts a new graph in its place.
 #[test]
 fn damaged_graphs_are_detected_and_rebuilt() {
@@ -161,12 +161,13 @@ fn damaged_graphs_are_detected_and_rebuilt() {
     std::fs::write(&path, &bytes).unwrap();
 
     let mut s = Store::open(&path).unwrap();
-    let e = s.begin().err().expect("the damage is found before the first write");
+    let e = s.begin().unwrap().commit().err().expect("the damage is found before anything is committed");
     let msg = e.to_string();
     assert!(matches!(e, navegador_store::StoreError::Damaged { .. }), "{msg}");
     assert!(msg.contains("is damaged") && msg.contains("navegador ingest --clear"), "{msg}");
     let r: Result<(), navegador_graph::GraphError> = s.write_atomically(|_| Ok(()));
     assert!(r.is_err(), "every later write is refused too");
+    assert!(s.begin().is_err(), "at once, now that it is known");
     drop(s);
 
     let (mut s, aside) = Store::open_for_rebuild(&path).unwrap();
