@@ -198,25 +198,30 @@ fn has_sqlite_header(path: &Path) -> bool {
     std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == b"SQLite format 3\0"
 }
 
-/// Files (device, inode) this process found whole: a long-lived process (the MCP server's
+/// Files (device, inode, birth time: an inode number is reused once its file is deleted)
+/// this process found whole: a long-lived process (the MCP server's
 /// live index and `ingest` tool) checks a graph once, not at every re-ingest; its own
 /// writes do not damage it, and a page damaged later is still [`StoreError::Damaged`]
 /// for whoever reads it.
-static VERIFIED: std::sync::Mutex<Vec<(u64, u64)>> = std::sync::Mutex::new(Vec::new());
+static VERIFIED: std::sync::Mutex<Vec<FileId>> = std::sync::Mutex::new(Vec::new());
 
-fn verified(identity: (u64, u64)) -> bool {
+type FileId = (u64, u64, u128);
+
+fn verified(identity: FileId) -> bool {
     VERIFIED.lock().unwrap_or_else(|e| e.into_inner()).contains(&identity)
 }
 
+/// `None` (so every writer's open checks) where the file system keeps no birth time.
 #[cfg(unix)]
-fn file_identity(path: &Path) -> Option<(u64, u64)> {
+fn file_identity(path: &Path) -> Option<FileId> {
     use std::os::unix::fs::MetadataExt;
-    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    let m = std::fs::metadata(path).ok()?;
+    let born = m.created().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos();
+    Some((m.dev(), m.ino(), born))
 }
 
-/// Without inode numbers every writer's open checks.
 #[cfg(not(unix))]
-fn file_identity(_: &Path) -> Option<(u64, u64)> {
+fn file_identity(_: &Path) -> Option<FileId> {
     None
 }
 
