@@ -178,6 +178,105 @@ impl PatternPart {
     pub fn nodes(&self) -> impl Iterator<Item = &NodePat> {
         std::iter::once(&self.start).chain(self.chain.iter().map(|(_, n)| n))
     }
+
+    /// Calls `f` on every expression in the pattern (property maps), recursively.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        for n in self.nodes() {
+            n.props.iter().for_each(|e| e.walk(f));
+        }
+        for (r, _) in &self.chain {
+            r.props.iter().for_each(|e| e.walk(f));
+        }
+    }
+}
+
+impl Query {
+    /// Calls `f` on every expression of the query, recursively (see `Expr::walk`).
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        for p in &self.parts {
+            p.walk(f);
+        }
+    }
+}
+
+impl SingleQuery {
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        for c in &self.clauses {
+            c.walk(f);
+        }
+    }
+}
+
+impl Clause {
+    /// Calls `f` on each expression the clause evaluates itself (property maps of its
+    /// patterns included, FOREACH bodies not), without descending into them.
+    pub fn exprs<'c>(&'c self, f: &mut dyn FnMut(&'c Expr)) {
+        let props = |p: &'c PatternPart, f: &mut dyn FnMut(&'c Expr)| {
+            for n in p.nodes() {
+                n.props.iter().for_each(&mut *f);
+            }
+            for (r, _) in &p.chain {
+                r.props.iter().for_each(&mut *f);
+            }
+        };
+        let set = |items: &'c [SetItem], f: &mut dyn FnMut(&'c Expr)| {
+            for it in items {
+                match it {
+                    SetItem::Prop { target, value, .. } => {
+                        f(target);
+                        f(value);
+                    }
+                    SetItem::Replace { value, .. } | SetItem::Merge { value, .. } => f(value),
+                    SetItem::Labels { .. } => {}
+                }
+            }
+        };
+        match self {
+            Clause::Match {
+                pattern, where_, ..
+            } => {
+                pattern.iter().for_each(|p| props(p, f));
+                where_.iter().for_each(&mut *f);
+            }
+            Clause::Unwind { expr, .. } => f(expr),
+            Clause::With(p) | Clause::Return(p) => {
+                p.items.iter().for_each(|i| f(&i.expr));
+                p.order.iter().for_each(|(e, _)| f(e));
+                p.skip.iter().chain(&p.limit).chain(&p.where_).for_each(f);
+            }
+            Clause::Create { pattern, .. } => pattern.iter().for_each(|p| props(p, f)),
+            Clause::Merge {
+                part,
+                on_create,
+                on_match,
+                ..
+            } => {
+                props(part, f);
+                set(on_create, f);
+                set(on_match, f);
+            }
+            Clause::Set { items, .. } => set(items, f),
+            Clause::Remove { items, .. } => {
+                for it in items {
+                    if let RemoveItem::Prop { target, .. } = it {
+                        f(target);
+                    }
+                }
+            }
+            Clause::Delete { exprs, .. } => exprs.iter().for_each(f),
+            Clause::Call { args, .. } => args.iter().flatten().for_each(f),
+            Clause::LoadCsv { .. } => {}
+            Clause::Foreach { list, .. } => f(list),
+        }
+    }
+
+    /// Calls `f` on every expression of the clause, recursively (see `Expr::walk`).
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        self.exprs(&mut |e| e.walk(f));
+        if let Clause::Foreach { body, .. } = self {
+            body.iter().for_each(|c| c.walk(f));
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -351,7 +450,7 @@ impl Expr {
     }
 
     /// Calls `f` on each direct sub-expression (not into nested pattern bodies' scopes).
-    pub fn children(&self, f: &mut dyn FnMut(&Expr)) {
+    pub fn children<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {
         match self {
             Expr::Lit(_) | Expr::Param(_) | Expr::Var(_) | Expr::CountStar => {}
             Expr::Prop(e, _) | Expr::Unary(_, e) | Expr::IsNull(e, _) | Expr::HasLabels(e, _) => {
@@ -415,6 +514,19 @@ impl Expr {
                 }
             }),
         }
+    }
+
+    /// Calls `f` on this expression and on every one inside it, including the property
+    /// maps of patterns and the clauses of subqueries.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::PatternPred(p) | Expr::PatternComp { part: p, .. } => p.walk(f),
+            Expr::Exists { pattern, .. } => pattern.iter().for_each(|p| p.walk(f)),
+            Expr::ExistsQuery(q) | Expr::CountQuery(q) => q.walk(f),
+            _ => {}
+        }
+        self.children(&mut |c| c.walk(f));
     }
 
     pub fn contains_aggregate(&self) -> bool {

@@ -81,6 +81,19 @@ pub enum CypherError {
     },
     #[error("query exceeded its time budget of {0:?}")]
     Timeout(std::time::Duration),
+    /// The query would have held more memory than `QueryOptions::max_memory`.
+    #[error(
+        "query stopped at its memory budget of {} in {operator}",
+        crate::memory::human(*limit)
+    )]
+    MemoryLimit { limit: u64, operator: String },
+    /// The memory shared by the concurrent queries of a server (`QueryOptions::memory_pool`)
+    /// was in use by others.
+    #[error(
+        "query stopped in {operator}: the {} of memory shared by concurrent queries is in use by other queries; retry when they finish",
+        crate::memory::human(*pool)
+    )]
+    MemoryBusy { pool: u64, operator: String },
     #[error("query cancelled")]
     Cancelled,
     /// A procedure that is not registered (openCypher `ProcedureError`).

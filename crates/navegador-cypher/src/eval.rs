@@ -13,64 +13,38 @@ use crate::ast::{BinOp, CmpOp, Expr, MapItem, Quant, UnOp};
 use crate::error::{CypherError, Result};
 use crate::functions;
 use crate::matcher;
+use crate::memory::{MemoryPool, Meter, Refusal};
 use crate::values::{compare, equals, type_name};
 
 /// Variables bound in the current row.
 pub type Row = BTreeMap<String, Value>;
 
-/// Time budget and cancellation, checked in every loop that can run long.
-pub struct Guard {
+/// When a query must stop: its deadline and its cancellation flag. `Send`, so the
+/// parser's thread can check it too.
+#[derive(Clone, Debug)]
+pub struct Stop {
     pub deadline: Instant,
     pub timeout: Duration,
     pub cancel: Option<Arc<AtomicBool>>,
-    ticks: Cell<u32>,
-    /// List elements built so far by range(), comprehensions and collect().
-    elements: Cell<u64>,
 }
 
-/// List elements one query may build in total; bounds memory as the time budget bounds time.
-pub const MAX_LIST_ELEMENTS: u64 = 10_000_000;
-
-impl Guard {
-    pub fn new(timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Self {
-        Guard {
-            deadline: Instant::now() + timeout,
+impl Stop {
+    pub fn new(started: Instant, timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Stop {
+        Stop {
+            deadline: started
+                .checked_add(timeout)
+                .unwrap_or(started + Duration::from_secs(86_400 * 365)),
             timeout,
             cancel,
-            ticks: Cell::new(0),
-            elements: Cell::new(0),
         }
-    }
-
-    /// A guard sharing this one's deadline and cancellation flag.
-    pub fn child(&self) -> Guard {
-        Guard {
-            deadline: self.deadline,
-            timeout: self.timeout,
-            cancel: self.cancel.clone(),
-            ticks: Cell::new(0),
-            elements: Cell::new(self.elements.get()),
-        }
-    }
-
-    /// Accounts for `n` new list elements.
-    pub fn charge(&self, n: u64) -> Result<()> {
-        let total = self.elements.get().saturating_add(n);
-        self.elements.set(total);
-        if total > MAX_LIST_ELEMENTS {
-            return Err(CypherError::Unsupported(format!(
-                "query built more than {MAX_LIST_ELEMENTS} list elements"
-            )));
-        }
-        Ok(())
     }
 
     pub fn check(&self) -> Result<()> {
-        let t = self.ticks.get().wrapping_add(1);
-        self.ticks.set(t);
-        if t & 255 != 0 {
-            return Ok(());
-        }
+        self.check_leaving(Duration::ZERO)
+    }
+
+    /// Stops when less than `margin` is left before the deadline.
+    pub fn check_leaving(&self, margin: Duration) -> Result<()> {
         if self
             .cancel
             .as_ref()
@@ -78,10 +52,126 @@ impl Guard {
         {
             return Err(CypherError::Cancelled);
         }
-        if Instant::now() > self.deadline {
+        if Instant::now() + margin >= self.deadline {
             return Err(CypherError::Timeout(self.timeout));
         }
         Ok(())
+    }
+}
+
+/// The budgets of one query, checked in every loop that can run long: time and
+/// cancellation every `CLOCK_EVERY` steps, memory at every step and before every large
+/// allocation. `op` names what is running, for the error when a budget runs out.
+pub struct Guard {
+    pub stop: Stop,
+    meter: Meter,
+    ticks: Cell<u32>,
+    operator: Cell<&'static str>,
+}
+
+/// Steps between two reads of the clock.
+const CLOCK_EVERY: u32 = 16;
+
+/// An allocation this large reads the clock too: copying it takes a while.
+const BIG_ALLOCATION: u64 = 1 << 20;
+
+/// Restores the previous operator name when dropped (see `Guard::op`).
+pub struct OpScope<'g> {
+    guard: &'g Guard,
+    previous: &'static str,
+}
+
+impl Drop for OpScope<'_> {
+    fn drop(&mut self) {
+        self.guard.operator.set(self.previous);
+    }
+}
+
+impl Guard {
+    /// Starts the budgets of a query; with a pool, waits for its first chunk of memory
+    /// until the deadline.
+    pub fn new(stop: Stop, memory: u64, pool: Option<Arc<MemoryPool>>) -> Result<Guard> {
+        let pool_limit = pool.as_ref().map(|p| p.limit());
+        let meter = Meter::start(memory, pool, stop.deadline)
+            .map_err(|r| memory_error(r, memory, pool_limit, "the wait for memory"))?;
+        Ok(Guard {
+            stop,
+            meter,
+            ticks: Cell::new(0),
+            operator: Cell::new("the query"),
+        })
+    }
+
+    /// A guard for work outside a query (a check on constants): small budgets.
+    pub fn standalone(timeout: Duration) -> Guard {
+        let stop = Stop::new(Instant::now(), timeout, None);
+        Guard::new(stop, 16 << 20, None).expect("no pool to wait for")
+    }
+
+    /// Names the operator running until the returned scope is dropped.
+    pub fn op(&self, name: &'static str) -> OpScope<'_> {
+        OpScope {
+            guard: self,
+            previous: self.operator.replace(name),
+        }
+    }
+
+    /// One step of a loop: memory now, the clock and cancellation every few steps.
+    pub fn check(&self) -> Result<()> {
+        self.memory(0)?;
+        let t = self.ticks.get().wrapping_add(1);
+        self.ticks.set(t);
+        if t & (CLOCK_EVERY - 1) == 0 {
+            self.clock()?;
+        }
+        Ok(())
+    }
+
+    /// Time and cancellation, keeping back the time freeing the query's memory takes.
+    pub fn clock(&self) -> Result<()> {
+        self.stop.check_leaving(self.meter.cleanup_time())
+    }
+
+    /// Before allocating `bytes` in one go: refuses if the query could not hold them.
+    pub fn reserve(&self, bytes: usize) -> Result<()> {
+        self.memory(bytes as u64)?;
+        if bytes as u64 >= BIG_ALLOCATION {
+            self.clock()?;
+        }
+        Ok(())
+    }
+
+    /// Before copying `v`: refuses if the query could not hold a second one.
+    pub fn reserve_copy(&self, v: &Value) -> Result<()> {
+        match v {
+            Value::String(s) => self.reserve(s.len()),
+            Value::List(_) | Value::Map(_) => self.reserve(crate::memory::copy_size(v)),
+            _ => Ok(()),
+        }
+    }
+
+    fn memory(&self, more: u64) -> Result<()> {
+        self.meter.check(more).map_err(|r| {
+            memory_error(
+                r,
+                self.meter.limit(),
+                self.meter.pool_limit(),
+                self.operator.get(),
+            )
+        })
+    }
+}
+
+fn memory_error(r: Refusal, limit: u64, pool: Option<u64>, operator: &str) -> CypherError {
+    match r {
+        Refusal::Query => CypherError::MemoryLimit {
+            limit,
+            operator: operator.to_string(),
+        },
+        Refusal::Pool => CypherError::MemoryBusy {
+            pool: pool.unwrap_or(limit),
+            operator: operator.to_string(),
+        },
     }
 }
 
@@ -116,13 +206,22 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
         Expr::Param(p) => ctx.params.get(p).cloned().ok_or_else(|| {
             CypherError::semantic("ParameterMissing", format!("expected parameter ${p}"))
         }),
-        Expr::Var(v) => row.get(v).cloned().ok_or_else(|| {
-            CypherError::semantic("UndefinedVariable", format!("variable `{v}` not defined"))
-        }),
+        Expr::Var(v) => match row.get(v) {
+            Some(x) => {
+                ctx.guard.reserve_copy(x)?;
+                Ok(x.clone())
+            }
+            None => Err(CypherError::semantic(
+                "UndefinedVariable",
+                format!("variable `{v}` not defined"),
+            )),
+        },
         Expr::Prop(t, key) => {
             let t = eval(ctx, t, row)?;
             check_not_deleted(ctx, &t)?;
-            property(&t, key)
+            let v = property(&t, key)?;
+            ctx.guard.check()?;
+            Ok(v)
         }
         Expr::List(items) => Ok(Value::List(
             items
@@ -164,10 +263,11 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
         Expr::PatternComp { .. } => eval_arm_11(ctx, e, row),
         Expr::MapProj { .. } => eval_arm_12(ctx, e, row),
         Expr::ExistsQuery(q) => {
+            let _op = ctx.guard.op("EXISTS subquery");
             let mut ex = crate::exec::Exec {
                 g: crate::exec::GraphHandle::Read(ctx.g),
                 params: ctx.params,
-                guard: ctx.guard.child(),
+                guard: ctx.guard,
                 gstats: ctx.stats.clone(),
                 qstats: Default::default(),
                 deleted: ctx.deleted.clone(),
@@ -178,10 +278,11 @@ pub fn eval(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             Ok(Value::Bool(!out.rows.is_empty()))
         }
         Expr::CountQuery(q) => {
+            let _op = ctx.guard.op("COUNT subquery");
             let mut ex = crate::exec::Exec {
                 g: crate::exec::GraphHandle::Read(ctx.g),
                 params: ctx.params,
-                guard: ctx.guard.child(),
+                guard: ctx.guard,
                 gstats: ctx.stats.clone(),
                 qstats: Default::default(),
                 deleted: ctx.deleted.clone(),
@@ -245,6 +346,7 @@ fn eval_arm_3(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
     let t = eval(ctx, t, row)?;
     let lo = lo.as_ref().map(|x| eval(ctx, x, row)).transpose()?;
     let hi = hi.as_ref().map(|x| eval(ctx, x, row)).transpose()?;
+    ctx.guard.reserve_copy(&t)?;
     slice(&t, lo, hi)
 }
 
@@ -342,17 +444,18 @@ fn eval_arm_6(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             )))
         }
     };
+    let _op = ctx.guard.op("a list comprehension");
     let mut out = Vec::new();
     let mut inner = row.clone();
     for it in items {
         ctx.guard.check()?;
+        ctx.guard.reserve_copy(&it)?;
         inner.insert(var.clone(), it.clone());
         if let Some(p) = pred {
             if truthy(&eval(ctx, p, &inner)?)? != Some(true) {
                 continue;
             }
         }
-        ctx.guard.charge(1)?;
         out.push(match proj {
             Some(p) => eval(ctx, p, &inner)?,
             None => it,
@@ -383,10 +486,12 @@ fn eval_arm_7(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             )))
         }
     };
+    let _op = ctx.guard.op("a quantifier");
     let mut inner = row.clone();
     let (mut trues, mut nulls) = (0usize, 0usize);
     let n = items.len();
     for it in items {
+        ctx.guard.check()?;
         inner.insert(var.clone(), it);
         match truthy(&eval(ctx, pred, &inner)?)? {
             Some(true) => trues += 1,
@@ -458,8 +563,10 @@ fn eval_arm_8(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
             )))
         }
     };
+    let _op = ctx.guard.op("reduce()");
     let mut inner = row.clone();
     for it in items {
+        ctx.guard.check()?;
         inner.insert(var.clone(), it);
         inner.insert(acc.clone(), a);
         a = eval(ctx, expr, &inner)?;
@@ -512,6 +619,7 @@ fn eval_arm_11(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
     let Expr::PatternComp { part, pred, proj } = e else {
         unreachable!("dispatched on the variant")
     };
+    let _op = ctx.guard.op("a pattern comprehension");
     let mut out = Vec::new();
     let mut err = None;
     matcher::match_parts(
@@ -526,7 +634,6 @@ fn eval_arm_11(ctx: &Ctx, e: &Expr, row: &Row) -> Result<Value> {
                         return Ok(());
                     }
                 }
-                ctx.guard.charge(1)?;
                 out.push(eval(ctx, proj, &r)?);
                 Ok(())
             })();
@@ -687,6 +794,28 @@ fn binary(ctx: &Ctx, op: BinOp, a: &Expr, b: &Expr, row: &Row) -> Result<Value> 
     }
     let l = eval(ctx, a, row)?;
     let r = eval(ctx, b, row)?;
+    if op == BinOp::Add {
+        // A concatenation allocates its result in one go: ask first.
+        let bytes = match (&l, &r) {
+            (Value::String(x), Value::String(y)) => x.len() + y.len(),
+            (Value::String(x), _) | (_, Value::String(x)) => x.len() + 32,
+            (Value::List(x), Value::List(y)) => (x.len() + y.len()) * std::mem::size_of::<Value>(),
+            (Value::List(x), _) | (_, Value::List(x)) => {
+                (x.len() + 1) * std::mem::size_of::<Value>()
+            }
+            _ => 0,
+        };
+        if bytes > 0 {
+            let _op = ctx.guard.op(
+                if matches!(l, Value::List(_)) || matches!(r, Value::List(_)) {
+                    "a list concatenation"
+                } else {
+                    "a string concatenation"
+                },
+            );
+            ctx.guard.reserve(bytes)?;
+        }
+    }
     binary_values(op, l, r)
 }
 
@@ -744,19 +873,30 @@ pub fn binary_values(op: BinOp, l: Value, r: Value) -> Result<Value> {
             (Int(x), Float(y)) => Float(x as f64 + y),
             (Float(x), Int(y)) => Float(x + y as f64),
             (Float(x), Float(y)) => Float(x + y),
-            (String(x), String(y)) => String(x + &y),
-            (String(x), y @ (Int(_) | Float(_) | Bool(_))) => String(x + &scalar_string(&y)),
-            (x @ (Int(_) | Float(_) | Bool(_)), String(y)) => String(scalar_string(&x) + &y),
-            (List(mut x), List(y)) => {
-                x.extend(y);
-                List(x)
+            // Results are allocated at their exact size: a doubling buffer would hold up to
+            // twice what the budget was asked for.
+            (String(x), String(y)) => String(concat(&x, &y)),
+            (String(x), y @ (Int(_) | Float(_) | Bool(_))) => {
+                String(concat(&x, &scalar_string(&y)))
             }
-            (List(mut x), y) => {
-                x.push(y);
-                List(x)
+            (x @ (Int(_) | Float(_) | Bool(_)), String(y)) => {
+                String(concat(&scalar_string(&x), &y))
+            }
+            (List(x), List(y)) => {
+                let mut v = Vec::with_capacity(x.len() + y.len());
+                v.extend(x);
+                v.extend(y);
+                List(v)
+            }
+            (List(x), y) => {
+                let mut v = Vec::with_capacity(x.len() + 1);
+                v.extend(x);
+                v.push(y);
+                List(v)
             }
             (x, List(y)) => {
-                let mut v = vec![x];
+                let mut v = Vec::with_capacity(y.len() + 1);
+                v.push(x);
                 v.extend(y);
                 List(v)
             }
@@ -798,6 +938,13 @@ pub fn binary_values(op: BinOp, l: Value, r: Value) -> Result<Value> {
         },
         _ => unreachable!("boolean and predicate operators are handled above"),
     })
+}
+
+fn concat(x: &str, y: &str) -> std::string::String {
+    let mut s = std::string::String::with_capacity(x.len() + y.len());
+    s.push_str(x);
+    s.push_str(y);
+    s
 }
 
 /// String form of a scalar for concatenation and `toString`.

@@ -107,7 +107,7 @@ pub struct Output {
 pub struct Exec<'a, 'p> {
     pub g: GraphHandle<'a>,
     pub params: &'p BTreeMap<String, Value>,
-    pub guard: Guard,
+    pub guard: &'p Guard,
     pub gstats: GraphStats,
     pub qstats: QueryStats,
     pub deleted: BTreeSet<(bool, i64)>,
@@ -133,12 +133,9 @@ fn too_many() -> CypherError {
 
 /// How many input rows the projection `p` can possibly use, if bounded: a plain
 /// projection (no aggregation, DISTINCT, ORDER BY or WHERE) with a literal LIMIT.
+/// A WHERE of WITH filters the rows after its LIMIT, so it does not count.
 fn rows_needed(p: &Projection, is_return: bool, max_rows: usize) -> Option<usize> {
-    if p.distinct
-        || !p.order.is_empty()
-        || p.where_.is_some()
-        || p.items.iter().any(|i| i.expr.contains_aggregate())
-    {
+    if p.distinct || !p.order.is_empty() || p.items.iter().any(|i| i.expr.contains_aggregate()) {
         return None;
     }
     let lit = |e: &Option<Expr>| match e {
@@ -160,7 +157,7 @@ macro_rules! ctx {
         Ctx {
             g: &$s.g,
             params: $s.params,
-            guard: &$s.guard,
+            guard: $s.guard,
             stats: &$s.gstats,
             deleted: &$s.deleted,
         }
@@ -183,13 +180,25 @@ impl Exec<'_, '_> {
             let next = self.run_single(part)?;
             out.rows.extend(next.rows);
             if !q.union_all[i - 1] {
-                let mut seen = BTreeSet::new();
-                out.rows.retain(|r| seen.insert(Key(r.clone())));
+                out.rows = self.distinct_rows(out.rows, "UNION")?;
             }
         }
         if q.parts.len() > 1 && q.union_all.iter().all(|a| !a) {
-            let mut seen = BTreeSet::new();
-            out.rows.retain(|r| seen.insert(Key(r.clone())));
+            out.rows = self.distinct_rows(out.rows, "UNION")?;
+        }
+        Ok(out)
+    }
+
+    /// The first row of each set of equivalent rows, in order.
+    fn distinct_rows(&self, rows: Vec<Vec<Value>>, op: &'static str) -> Result<Vec<Vec<Value>>> {
+        let _op = self.guard.op(op);
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        for r in rows {
+            self.guard.check()?;
+            if seen.insert(Key(r.clone())) {
+                out.push(r);
+            }
         }
         Ok(out)
     }
@@ -208,6 +217,8 @@ impl Exec<'_, '_> {
                 Some(Clause::With(p)) if is_read(c) => rows_needed(p, false, self.max_rows),
                 _ => None,
             };
+            let guard = self.guard;
+            let _op = guard.op(c.name());
             if let Clause::Return(p) = c {
                 let (names, out) = self.project(rows, p, &scope)?;
                 let rows = out
@@ -299,22 +310,27 @@ impl Exec<'_, '_> {
             }
             Clause::Unwind { expr, alias, .. } => {
                 add_scope(scope, vec![alias.clone()]);
+                let cap = self.limit_hint.unwrap_or(usize::MAX);
                 let ctx = ctx!(self);
                 let mut out = Vec::new();
                 for row in rows {
                     ctx.guard.check()?;
+                    if out.len() >= cap {
+                        break;
+                    }
                     let items = match eval(&ctx, expr, &row)? {
                         Value::Null => vec![],
                         Value::List(l) => l,
                         other => vec![other],
                     };
-                    for it in items {
+                    for it in items.into_iter().take(cap - out.len()) {
+                        ctx.guard.check()?;
                         let mut r = row.clone();
                         r.insert(alias.clone(), it);
                         out.push(r);
-                    }
-                    if out.len() > MAX_INTERMEDIATE_ROWS {
-                        return Err(too_many());
+                        if out.len() > MAX_INTERMEDIATE_ROWS {
+                            return Err(too_many());
+                        }
                     }
                 }
                 out
@@ -743,6 +759,8 @@ impl Exec<'_, '_> {
             let key_idx: Vec<usize> = (0..items.len())
                 .filter(|i| !items[*i].expr.contains_aggregate())
                 .collect();
+            let guard = self.guard;
+            let _op = guard.op("aggregation");
             let mut groups: BTreeMap<Key, usize> = BTreeMap::new();
             let mut states: Vec<(Row, Vec<AggState>)> = Vec::new();
             for row in rows {
@@ -773,6 +791,7 @@ impl Exec<'_, '_> {
                 ));
             }
             for (first, st) in states {
+                ctx.guard.check()?;
                 let mut r = first;
                 for (k, (a, s)) in aggs.iter().zip(st).enumerate() {
                     r.insert(agg_name(k), s.finish(&ctx, a, &r)?);
@@ -789,6 +808,7 @@ impl Exec<'_, '_> {
             if !p.order.is_empty() {
                 let mut keyed = Vec::with_capacity(produced.len());
                 for (out, c) in produced {
+                    ctx.guard.check()?;
                     let mut ks = Vec::new();
                     for e in &order_rw {
                         ks.push(eval(&ctx, e, &c)?);
@@ -825,19 +845,29 @@ impl Exec<'_, '_> {
     ) -> Result<(Vec<String>, Vec<Row>)> {
         let ctx = ctx!(self);
         if p.distinct {
+            let _op = ctx.guard.op("DISTINCT");
             let mut seen = BTreeSet::new();
-            rows.retain(|(_, o, _)| seen.insert(Key(names.iter().map(|n| o[n].clone()).collect())));
+            let mut kept = Vec::new();
+            for r in rows {
+                ctx.guard.check()?;
+                if seen.insert(Key(names.iter().map(|n| r.1[n].clone()).collect())) {
+                    kept.push(r);
+                }
+            }
+            rows = kept;
         }
         if !p.order.is_empty() {
+            let _op = ctx.guard.op("ORDER BY");
             if !keys_ready {
                 for (ks, _, c) in rows.iter_mut() {
+                    ctx.guard.check()?;
                     for (e, _) in &p.order {
                         ks.push(eval(&ctx, e, c)?);
                     }
                 }
             }
             let asc: Vec<bool> = p.order.iter().map(|(_, a)| *a).collect();
-            rows.sort_by(|a, b| {
+            sort_within(ctx.guard, &mut rows, |a, b| {
                 for (i, up) in asc.iter().enumerate() {
                     let o = total_cmp(&a.0[i], &b.0[i]);
                     let o = if *up { o } else { o.reverse() };
@@ -846,7 +876,7 @@ impl Exec<'_, '_> {
                     }
                 }
                 std::cmp::Ordering::Equal
-            });
+            })?;
         }
         let skip = count_arg(&ctx, p.skip.as_ref(), "SKIP")?.unwrap_or(0);
         let limit = count_arg(&ctx, p.limit.as_ref(), "LIMIT")?;
@@ -856,6 +886,7 @@ impl Exec<'_, '_> {
         }
         let mut out = Vec::with_capacity(rows.len());
         for (_, o, c) in rows {
+            ctx.guard.check()?;
             if let Some(w) = &p.where_ {
                 if truthy(&eval(&ctx, w, &c)?)? != Some(true) {
                     continue;
@@ -865,6 +896,32 @@ impl Exec<'_, '_> {
         }
         Ok((names, out))
     }
+}
+
+/// A stable sort that gives up when the query's time runs out or it is cancelled: the
+/// comparator looks at the clock every few thousand comparisons and, once the budget is
+/// spent, lets the sort finish quickly with everything equal.
+fn sort_within<T>(
+    guard: &Guard,
+    rows: &mut [T],
+    mut cmp: impl FnMut(&T, &T) -> std::cmp::Ordering,
+) -> Result<()> {
+    let mut n = 0u32;
+    let mut stopped: Option<CypherError> = None;
+    rows.sort_by(|a, b| {
+        if stopped.is_some() {
+            return std::cmp::Ordering::Equal;
+        }
+        n = n.wrapping_add(1);
+        if n & 4095 == 0 {
+            if let Err(e) = guard.clock() {
+                stopped = Some(e);
+                return std::cmp::Ordering::Equal;
+            }
+        }
+        cmp(a, b)
+    });
+    stopped.map_or(Ok(()), Err)
 }
 
 fn count_arg(ctx: &Ctx, e: Option<&Expr>, what: &str) -> Result<Option<usize>> {
@@ -1039,7 +1096,6 @@ impl AggState {
             if let Some(a) = args.first() {
                 let v = eval(ctx, a, row)?;
                 if !v.is_null() {
-                    ctx.guard.charge(1)?;
                     self.values.push(v);
                 }
             }
@@ -1139,7 +1195,7 @@ impl AggState {
                     ));
                 }
                 let mut xs: Vec<Value> = vals;
-                xs.sort_by(total_cmp_ref);
+                sort_within(ctx.guard, &mut xs, total_cmp_ref)?;
                 if xs.is_empty() {
                     return Ok(Value::Null);
                 }

@@ -20,6 +20,13 @@ fn arity(name: &str, args: &[Value], lo: usize, hi: usize) -> Result<()> {
     Ok(())
 }
 
+fn str_arg<'v>(name: &str, v: &'v Value) -> Result<&'v str> {
+    match v {
+        Value::String(s) => Ok(s),
+        other => Err(wrong(name, other)),
+    }
+}
+
 fn wrong(name: &str, v: &Value) -> CypherError {
     CypherError::type_err(format!(
         "function {name}() does not accept {}",
@@ -57,7 +64,12 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
         CypherError::semantic("UnknownFunction", format!("unknown function {name}()"))
     })?;
     arity(name, &args, lo, hi)?;
-    let a0 = args.first().cloned().unwrap_or(Value::Null);
+    let mut args = args;
+    // Taken, not copied: the first argument may be large.
+    let a0 = match args.first_mut() {
+        Some(a) => std::mem::take(a),
+        None => Value::Null,
+    };
     use Value::*;
     // Most functions return null on a null first argument.
     let null_in = a0.is_null() && !matches!(lname, "rand" | "pi" | "e" | "range");
@@ -71,12 +83,7 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             other => Err(wrong(name, other)),
         }
     };
-    let s = |v: &Value| -> Result<std::string::String> {
-        match v {
-            String(s) => Ok(s.clone()),
-            other => Err(wrong(name, other)),
-        }
-    };
+    let g = ctx.guard;
     let int = |v: &Value| -> Result<i64> {
         match v {
             Int(i) => Ok(*i),
@@ -165,14 +172,25 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             List(l) => l.last().cloned().unwrap_or(Null),
             other => return Err(wrong(name, other)),
         },
-        "tail" => match &a0 {
-            List(l) => List(l.iter().skip(1).cloned().collect()),
-            other => return Err(wrong(name, other)),
+        "tail" => match a0 {
+            List(mut l) => {
+                if !l.is_empty() {
+                    l.remove(0);
+                }
+                List(l)
+            }
+            other => return Err(wrong(name, &other)),
         },
-        "reverse" => match &a0 {
-            List(l) => List(l.iter().rev().cloned().collect()),
-            String(s) => String(s.chars().rev().collect()),
-            other => return Err(wrong(name, other)),
+        "reverse" => match a0 {
+            List(mut l) => {
+                l.reverse();
+                List(l)
+            }
+            String(s) => {
+                g.reserve(s.len())?;
+                String(s.chars().rev().collect())
+            }
+            other => return Err(wrong(name, &other)),
         },
         "range" => {
             let iarg = |v: &Value| match v {
@@ -182,7 +200,7 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
                     format!("range() expects integers, got {}", type_name(other)),
                 )),
             };
-            let start = iarg(&args[0])?;
+            let start = iarg(&a0)?;
             let end = iarg(&args[1])?;
             let step = if args.len() > 2 { iarg(&args[2])? } else { 1 };
             if step == 0 {
@@ -196,7 +214,12 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             } else {
                 ((end as i128 - start as i128) / step as i128 + 1) as u128
             };
-            ctx.guard.charge(count.min(u64::MAX as u128) as u64)?;
+            let _op = g.op("range()");
+            g.reserve(
+                count
+                    .saturating_mul(std::mem::size_of::<Value>() as u128)
+                    .min(usize::MAX as u128) as usize,
+            )?;
             List((0..count as i64).map(|k| Int(start + k * step)).collect())
         }
         "tostring" | "tostringornull" => match &a0 {
@@ -242,25 +265,39 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             other if lname == "toboolean" => return Err(wrong(name, other)),
             _ => Null,
         },
-        "tolower" => String(s(&a0)?.to_lowercase()),
-        "toupper" => String(s(&a0)?.to_uppercase()),
-        "trim" => String(s(&a0)?.trim().to_string()),
-        "ltrim" => String(s(&a0)?.trim_start().to_string()),
-        "rtrim" => String(s(&a0)?.trim_end().to_string()),
+        "tolower" | "toupper" => {
+            let t = str_arg(name, &a0)?;
+            g.reserve(t.len())?;
+            String(if lname == "tolower" {
+                t.to_lowercase()
+            } else {
+                t.to_uppercase()
+            })
+        }
+        "trim" => String(str_arg(name, &a0)?.trim().to_string()),
+        "ltrim" => String(str_arg(name, &a0)?.trim_start().to_string()),
+        "rtrim" => String(str_arg(name, &a0)?.trim_end().to_string()),
         "split" => {
             if args[1].is_null() {
                 return Ok(Null);
             }
-            let t = s(&a0)?;
-            let d = s(&args[1])?;
+            let t = str_arg(name, &a0)?;
+            let d = str_arg(name, &args[1])?;
+            // Each piece is a list slot and a string of its own.
+            let pieces = if d.is_empty() {
+                t.chars().count()
+            } else {
+                t.matches(d).count() + 1
+            };
+            g.reserve(pieces * (std::mem::size_of::<Value>() + 16) + t.len())?;
             if d.is_empty() {
                 List(t.chars().map(|c| String(c.to_string())).collect())
             } else {
-                List(t.split(d.as_str()).map(|x| String(x.to_string())).collect())
+                List(t.split(d).map(|x| String(x.to_string())).collect())
             }
         }
         "substring" => {
-            let t: Vec<char> = s(&a0)?.chars().collect();
+            let t = str_arg(name, &a0)?;
             let start = int(&args[1])?;
             if start < 0 {
                 return Err(CypherError::arg(
@@ -280,9 +317,7 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             } else {
                 usize::MAX
             };
-            let st = (start as usize).min(t.len());
-            let en = st.saturating_add(len).min(t.len());
-            String(t[st..en].iter().collect())
+            String(t.chars().skip(start as usize).take(len).collect())
         }
         "left" | "right" => {
             if args[1].is_null() {
@@ -291,7 +326,7 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
                     format!("{name}() length must not be null"),
                 ));
             }
-            let t: Vec<char> = s(&a0)?.chars().collect();
+            let t = str_arg(name, &a0)?;
             let n = int(&args[1])?;
             if n < 0 {
                 return Err(CypherError::arg(
@@ -299,18 +334,29 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
                     format!("{name}() length must not be negative"),
                 ));
             }
-            let n = (n as usize).min(t.len());
             String(if lname == "left" {
-                t[..n].iter().collect()
+                t.chars().take(n as usize).collect()
             } else {
-                t[t.len() - n..].iter().collect()
+                let skip = t.chars().count().saturating_sub(n as usize);
+                t.chars().skip(skip).collect()
             })
         }
         "replace" => {
             if args[1].is_null() || args[2].is_null() {
                 return Ok(Null);
             }
-            String(s(&a0)?.replace(&s(&args[1])?, &s(&args[2])?))
+            let (t, from, to) = (
+                str_arg(name, &a0)?,
+                str_arg(name, &args[1])?,
+                str_arg(name, &args[2])?,
+            );
+            let hits = if from.is_empty() {
+                t.chars().count() + 1
+            } else {
+                t.matches(from).count()
+            };
+            g.reserve((t.len() + hits * to.len()).saturating_sub(hits * from.len()))?;
+            String(t.replace(from, to))
         }
         "abs" => match &a0 {
             Int(i) => Int(i

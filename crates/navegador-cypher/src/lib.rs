@@ -14,6 +14,7 @@ mod functions;
 mod json;
 mod lexer;
 mod matcher;
+pub mod memory;
 mod parser;
 pub mod plan;
 mod semantic;
@@ -22,7 +23,7 @@ mod values;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use navegador_graph::{GraphRead, GraphWrite, Value};
 
@@ -39,8 +40,17 @@ pub struct QueryOptions {
     pub read_only: bool,
     /// Refuse queries whose estimated peak row count exceeds this; 0 disables the check.
     pub max_complexity: u64,
-    /// Wall-clock budget for the whole execution.
+    /// Wall-clock budget for everything the query does: parsing, checking, planning and
+    /// running.
     pub timeout: Duration,
+    /// When the time budget started (a server: when the request arrived); default: when
+    /// `execute` is called.
+    pub started: Option<Instant>,
+    /// Bytes the query may hold at once (`memory`); 0 disables the budget.
+    pub max_memory: u64,
+    /// Memory shared with concurrent queries: a query waits for its first chunk and is
+    /// refused when it cannot grow.
+    pub memory_pool: Option<Arc<memory::MemoryPool>>,
     /// Rows beyond this are dropped and `QueryResult::truncated` is set.
     pub max_rows: usize,
     /// Values of `$name` parameters.
@@ -55,6 +65,9 @@ impl Default for QueryOptions {
             read_only: true,
             max_complexity: 0,
             timeout: Duration::from_secs(10),
+            started: None,
+            max_memory: memory::DEFAULT_QUERY_MEMORY,
+            memory_pool: None,
             max_rows: 10_000,
             params: BTreeMap::new(),
             cancel: None,
@@ -97,9 +110,10 @@ pub fn execute_read(
 
 /// The plan of a query (without `EXPLAIN` in front) with row estimates.
 pub fn explain(graph: &dyn GraphRead, query: &str) -> Result<Plan, CypherError> {
-    let stmt = parser::parse(query)?;
-    semantic::check(&stmt.query)?;
-    Ok(plan::plan(&stmt.query, &graph.stats()?))
+    let guard = eval::Guard::standalone(Duration::from_secs(10));
+    let stmt = parser::parse_within(query, Some(&guard.stop))?;
+    semantic::check(&stmt.query, &guard)?;
+    plan::plan(&stmt.query, &graph.stats()?, &guard)
 }
 
 fn run(
@@ -107,14 +121,21 @@ fn run(
     query: &str,
     opts: &QueryOptions,
 ) -> Result<QueryResult, CypherError> {
-    let stmt = parser::parse(query)?;
+    let stop = eval::Stop::new(
+        opts.started.unwrap_or_else(Instant::now),
+        opts.timeout,
+        opts.cancel.clone(),
+    );
+    let guard = eval::Guard::new(stop, opts.max_memory, opts.memory_pool.clone())?;
+    let stmt = parser::parse_within(query, Some(&guard.stop))?;
     let read_only = opts.read_only || matches!(g, exec::GraphHandle::Read(_));
     if read_only {
         semantic::check_read_only(&stmt.query)?;
     }
-    semantic::check(&stmt.query)?;
+    semantic::check(&stmt.query, &guard)?;
+    semantic::check_parameters(&stmt.query, &opts.params)?;
     let gstats = g.stats()?;
-    let plan = plan::plan(&stmt.query, &gstats);
+    let plan = plan::plan(&stmt.query, &gstats, &guard)?;
     if stmt.explain {
         return Ok(QueryResult {
             columns: vec!["plan".into()],
@@ -141,7 +162,7 @@ fn run(
     let mut ex = exec::Exec {
         g,
         params: &opts.params,
-        guard: eval::Guard::new(opts.timeout, opts.cancel.clone()),
+        guard: &guard,
         gstats,
         qstats: QueryStats::default(),
         deleted: Default::default(),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::ast::{CmpOp, Dir, Expr, NodePat, PatternPart, RelPat};
 use crate::error::{CypherError, Result};
-use crate::eval::{eval, Ctx, Row};
+use crate::eval::{eval, Ctx, Guard, Row};
 use crate::values::equals;
 
 /// Nodes read per list while matching (see `GraphRead::nodes`).
@@ -322,37 +322,91 @@ pub fn split_at_selective_nodes(
 }
 
 /// Orders parts (bound first, then cheapest) and picks each part's direction.
+///
+/// Greedy: the cheapest remaining part goes next (the first written, on a tie), and the
+/// variables it binds make the parts that read them cheaper. A part's cost changes only
+/// when a variable its end nodes depend on becomes bound, so only those parts are
+/// costed again: planning `K` disconnected parts takes `O(K log K)`, not `O(K^3)`, and it
+/// stops at the query's deadline.
 pub fn plan_parts<'p>(
     parts: &'p [PatternPart],
     initially_bound: &dyn Fn(&str) -> bool,
     hints: &[Hint],
     stats: &GraphStats,
-) -> Vec<(&'p PatternPart, bool, Access, f64)> {
-    let mut bound_extra: Vec<String> = Vec::new();
-    let mut remaining: Vec<&PatternPart> = parts.iter().collect();
-    let mut out = Vec::new();
-    while !remaining.is_empty() {
-        let mut best: Option<(usize, bool, Access, f64)> = None;
-        for (i, p) in remaining.iter().enumerate() {
-            let is_bound = |v: &str| initially_bound(v) || bound_extra.iter().any(|b| b == v);
-            let (a1, c1) = access_for(&p.start, &is_bound, hints, stats);
-            let last = p.chain.last().map(|(_, n)| n).unwrap_or(&p.start);
-            let (a2, c2) = access_for(last, &is_bound, hints, stats);
-            let (rev, a, c) = if c2 < c1 {
-                (true, a2, c2)
-            } else {
-                (false, a1, c1)
-            };
-            if best.as_ref().is_none_or(|b| c < b.3) {
-                best = Some((i, rev, a, c));
+    guard: &Guard,
+) -> Result<Vec<(&'p PatternPart, bool, Access, f64)>> {
+    use std::collections::{BTreeSet, HashMap, HashSet};
+    let mut bound_extra: HashSet<String> = HashSet::new();
+    let cost = |p: &PatternPart, extra: &HashSet<String>| {
+        let is_bound = |v: &str| initially_bound(v) || extra.contains(v);
+        let (a1, c1) = access_for(&p.start, &is_bound, hints, stats);
+        let last = p.chain.last().map(|(_, n)| n).unwrap_or(&p.start);
+        let (a2, c2) = access_for(last, &is_bound, hints, stats);
+        if c2 < c1 {
+            (true, a2, c2)
+        } else {
+            (false, a1, c1)
+        }
+    };
+    // The variables whose binding can change a part's cost: its end nodes' own, those
+    // their property maps read, and those read by WHERE equalities on them.
+    let mut readers: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, p) in parts.iter().enumerate() {
+        guard.check()?;
+        let last = p.chain.last().map(|(_, n)| n).unwrap_or(&p.start);
+        let mut deps: Vec<String> = Vec::new();
+        for np in [&p.start, last] {
+            if let Some(v) = &np.var {
+                deps.push(v.clone());
+                for h in hints.iter().filter(|h| &h.var == v) {
+                    deps.extend(expr_vars(&h.value));
+                }
+            }
+            if let Some(props) = &np.props {
+                deps.extend(expr_vars(props));
             }
         }
-        let (i, rev, a, c) = best.expect("remaining is not empty");
-        let p = remaining.remove(i);
-        bound_extra.extend(part_vars(p));
+        deps.sort();
+        deps.dedup();
+        for d in deps {
+            readers.entry(d).or_default().push(i);
+        }
+    }
+    // Costs are non-negative, so their bit patterns sort like the numbers.
+    let key = |c: f64| c.max(0.0).to_bits();
+    let mut costs: Vec<(bool, Access, f64)> = Vec::with_capacity(parts.len());
+    let mut queue: BTreeSet<(u64, usize)> = BTreeSet::new();
+    for (i, p) in parts.iter().enumerate() {
+        guard.check()?;
+        let c = cost(p, &bound_extra);
+        queue.insert((key(c.2), i));
+        costs.push(c);
+    }
+    let mut done = vec![false; parts.len()];
+    let mut out = Vec::with_capacity(parts.len());
+    while let Some((_, i)) = queue.pop_first() {
+        guard.check()?;
+        done[i] = true;
+        let (rev, a, c) = costs[i].clone();
+        let p = &parts[i];
+        let mut touched: Vec<usize> = Vec::new();
+        for v in part_vars(p) {
+            if !initially_bound(&v) && bound_extra.insert(v.clone()) {
+                touched.extend(readers.get(&v).into_iter().flatten().filter(|j| !done[**j]));
+            }
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        for j in touched {
+            guard.check()?;
+            let c = cost(&parts[j], &bound_extra);
+            queue.remove(&(key(costs[j].2), j));
+            queue.insert((key(c.2), j));
+            costs[j] = c;
+        }
         out.push((p, rev, a, c));
     }
-    out
+    Ok(out)
 }
 
 /// Calls `out` for every way `parts` match given `row`; `out` returns false to stop.
@@ -366,7 +420,7 @@ pub fn match_parts(
     let hints = equality_hints(where_);
     let bound = |v: &str| row.get(v).is_some();
     let parts = split_at_selective_nodes(parts, &bound, &hints, ctx.stats);
-    let planned = plan_parts(&parts, &bound, &hints, ctx.stats);
+    let planned = plan_parts(&parts, &bound, &hints, ctx.stats, ctx.guard)?;
     let preps: Vec<(Prep, Access)> = planned
         .into_iter()
         .map(|(p, rev, a, _)| (prepare(p, rev), a))
@@ -492,7 +546,12 @@ impl Matcher<'_, '_, '_, '_> {
 
     /// The node `ids[k]` when walking `ids` in order, read with the next `NODE_BATCH` ids
     /// whenever `loaded` has run out (`None`: it no longer exists).
-    fn listed(&self, loaded: &mut VecDeque<Option<Node>>, ids: &[NodeId], k: usize) -> Result<Option<Node>> {
+    fn listed(
+        &self,
+        loaded: &mut VecDeque<Option<Node>>,
+        ids: &[NodeId],
+        k: usize,
+    ) -> Result<Option<Node>> {
         if loaded.is_empty() {
             loaded.extend(self.ctx.g.nodes(&ids[k..ids.len().min(k + NODE_BATCH)])?);
         }

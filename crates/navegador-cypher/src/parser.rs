@@ -9,6 +9,7 @@ use navegador_graph::Value;
 
 use crate::ast::*;
 use crate::error::{syntax, CypherError, Result};
+use crate::eval::Stop;
 use crate::lexer::{lex, Tok, Token};
 
 const MAX_DEPTH: usize = 100;
@@ -19,12 +20,17 @@ const MAX_CHAIN: usize = 100;
 
 /// Parses a whole statement (`[EXPLAIN] query [;]`).
 pub fn parse(text: &str) -> Result<Statement> {
+    parse_within(text, None)
+}
+
+/// `parse`, stopping with `Timeout` or `Cancelled` when `stop` says so.
+pub fn parse_within(text: &str, stop: Option<&Stop>) -> Result<Statement> {
     // Recursive descent in debug builds uses large frames; a dedicated thread with a
     // big stack keeps `MAX_DEPTH` safe whatever stack the caller runs on.
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(PARSER_STACK)
-            .spawn_scoped(s, || parse_on_this_thread(text))
+            .spawn_scoped(s, || parse_on_this_thread(text, stop))
             .map_err(|e| CypherError::Unsupported(format!("cannot start the parser thread: {e}")))?
             .join()
             .unwrap_or_else(|_| Err(CypherError::Unsupported("the parser panicked".into())))
@@ -33,7 +39,13 @@ pub fn parse(text: &str) -> Result<Statement> {
 
 const PARSER_STACK: usize = 64 << 20;
 
-fn parse_on_this_thread(text: &str) -> Result<Statement> {
+/// Nesting steps between two looks at the deadline.
+const POLL_EVERY: u32 = 256;
+
+fn parse_on_this_thread(text: &str, stop: Option<&Stop>) -> Result<Statement> {
+    if let Some(s) = stop {
+        s.check()?;
+    }
     let toks = lex(text)?;
     let mut p = Parser {
         text,
@@ -41,6 +53,8 @@ fn parse_on_this_thread(text: &str) -> Result<Statement> {
         pos: 0,
         depth: 0,
         failed: HashSet::new(),
+        stop,
+        polls: 0,
     };
     let explain = p.eat_kw("EXPLAIN") || p.eat_kw("PROFILE");
     let query = p.query()?;
@@ -59,6 +73,8 @@ struct Parser<'a> {
     /// Token positions where a speculative pattern parse already failed, so
     /// backtracking stays polynomial.
     failed: HashSet<(usize, u8)>,
+    stop: Option<&'a Stop>,
+    polls: u32,
 }
 
 const CLAUSE_KWS: [&str; 14] = [
@@ -172,6 +188,12 @@ impl<'a> Parser<'a> {
     }
 
     fn enter(&mut self) -> Result<()> {
+        self.polls = self.polls.wrapping_add(1);
+        if self.polls & (POLL_EVERY - 1) == 0 {
+            if let Some(s) = self.stop {
+                s.check()?;
+            }
+        }
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(self.err_at(
@@ -196,6 +218,33 @@ impl<'a> Parser<'a> {
 
     fn is_name(&self) -> bool {
         matches!(self.peek(), Tok::Ident(_) | Tok::Quoted(_))
+    }
+
+    /// A name that binds a variable: back-quoted, or an identifier that is not a
+    /// reserved word. openCypher reserves them, and an expression could not read such a
+    /// variable back, so the binding is where it is refused.
+    fn variable(&mut self, what: &str) -> Result<String> {
+        if let Tok::Ident(s) = self.peek() {
+            if reserved_for_variables(&s.to_ascii_uppercase()) {
+                return Err(self.err_at(
+                    self.start(),
+                    "ReservedKeyword",
+                    format!(
+                        "`{s}` is a reserved word and cannot name a variable; pick another name or quote it in backticks"
+                    ),
+                ));
+            }
+        }
+        self.name(what)
+    }
+
+    /// Whether the token at `k` can name a variable (see `variable`).
+    fn is_variable_at(&self, k: usize) -> bool {
+        match self.peek_at(k) {
+            Tok::Quoted(_) => true,
+            Tok::Ident(s) => !reserved_for_variables(&s.to_ascii_uppercase()),
+            _ => false,
+        }
     }
 
     // ---------------------------------------------------------------- queries
@@ -235,7 +284,7 @@ impl<'a> Parser<'a> {
         } else if self.eat_kw("UNWIND") {
             let expr = self.expr()?;
             self.expect_kw("AS")?;
-            let alias = self.name("a variable name")?;
+            let alias = self.variable("a variable name")?;
             Clause::Unwind {
                 expr,
                 alias,
@@ -348,7 +397,7 @@ impl<'a> Parser<'a> {
                     loop {
                         let f = self.name("a field name")?;
                         let a = if self.eat_kw("AS") {
-                            Some(self.name("a variable name")?)
+                            Some(self.variable("a variable name")?)
                         } else {
                             None
                         };
@@ -377,7 +426,7 @@ impl<'a> Parser<'a> {
             self.expect_kw("FROM")?;
             self.expr()?;
             self.expect_kw("AS")?;
-            self.name("a variable name")?;
+            self.variable("a variable name")?;
             if self.eat_kw("FIELDTERMINATOR") {
                 self.expr()?;
             }
@@ -386,7 +435,7 @@ impl<'a> Parser<'a> {
             }
         } else if self.eat_kw("FOREACH") {
             self.expect_sym("(")?;
-            let var = self.name("a variable name")?;
+            let var = self.variable("a variable name")?;
             self.expect_kw("IN")?;
             let list = self.expr()?;
             self.expect_sym("|")?;
@@ -437,7 +486,7 @@ impl<'a> Parser<'a> {
             let expr = self.expr()?;
             let text = self.text[s..self.prev_end()].to_string();
             let alias = if self.eat_kw("AS") {
-                Some(self.name("an alias")?)
+                Some(self.variable("an alias")?)
             } else {
                 None
             };
@@ -560,7 +609,7 @@ impl<'a> Parser<'a> {
     fn pattern_part(&mut self) -> Result<PatternPart> {
         let start = self.start();
         let var = if self.is_name() && self.is_sym_at(1, "=") {
-            let v = self.name("a path variable")?;
+            let v = self.variable("a path variable")?;
             self.advance();
             Some(v)
         } else {
@@ -620,7 +669,7 @@ impl<'a> Parser<'a> {
         let start = self.start();
         self.expect_sym("(")?;
         let var = if self.is_name() {
-            Some(self.name("a variable")?)
+            Some(self.variable("a variable")?)
         } else {
             None
         };
@@ -670,7 +719,7 @@ impl<'a> Parser<'a> {
         let mut props = None;
         if self.eat_sym("[") {
             if self.is_name() {
-                var = Some(self.name("a variable")?);
+                var = Some(self.variable("a variable")?);
             }
             if self.eat_sym(":") {
                 types.push(self.name("a relationship type")?);
@@ -1050,12 +1099,12 @@ impl<'a> Parser<'a> {
                     "COUNT" if self.is_sym_at(1, "{") => self.count_subquery(),
                     "ALL" | "ANY" | "NONE" | "SINGLE"
                         if self.is_sym_at(1, "(")
-                            && self.is_name_at(2)
+                            && self.is_variable_at(2)
                             && self.is_kw_at(3, "IN") =>
                     {
                         self.advance();
                         self.advance();
-                        let var = self.name("a variable")?;
+                        let var = self.variable("a variable")?;
                         self.expect_kw("IN")?;
                         let list = self.expr()?;
                         let pred = if self.eat_kw("WHERE") {
@@ -1080,11 +1129,11 @@ impl<'a> Parser<'a> {
                     "REDUCE" if self.is_sym_at(1, "(") => {
                         self.advance();
                         self.advance();
-                        let acc = self.name("an accumulator variable")?;
+                        let acc = self.variable("an accumulator variable")?;
                         self.expect_sym("=")?;
                         let init = self.expr()?;
                         self.expect_sym(",")?;
-                        let var = self.name("a variable")?;
+                        let var = self.variable("a variable")?;
                         self.expect_kw("IN")?;
                         let list = self.expr()?;
                         self.expect_sym("|")?;
@@ -1198,8 +1247,8 @@ impl<'a> Parser<'a> {
         let at = self.start();
         self.expect_sym("[")?;
         // List comprehension: [x IN list WHERE .. | ..]
-        if self.is_name() && self.is_kw_at(1, "IN") {
-            let var = self.name("a variable")?;
+        if self.is_variable_at(0) && self.is_kw_at(1, "IN") {
+            let var = self.variable("a variable")?;
             self.advance();
             let list = self.expr()?;
             let pred = if self.eat_kw("WHERE") {
@@ -1433,6 +1482,12 @@ fn is_reserved(up: &str) -> bool {
             | "DISTINCT"
             | "IS"
     )
+}
+
+/// Words an expression reads as something else than a variable (`is_reserved`, the
+/// literals and CASE): none of them may name one.
+fn reserved_for_variables(up: &str) -> bool {
+    is_reserved(up) || matches!(up, "TRUE" | "FALSE" | "NULL" | "CASE")
 }
 
 fn parse_int(s: &str) -> Option<i64> {

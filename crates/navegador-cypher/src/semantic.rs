@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 
 use crate::ast::*;
 use crate::error::{CypherError, Result};
+use crate::eval::Guard;
 use crate::functions::known_arity;
+use navegador_graph::Value;
 
 /// Refuses any clause with a side effect (or an unknown one, like a procedure call).
 pub fn check_read_only(q: &Query) -> Result<()> {
@@ -72,7 +74,44 @@ fn kind_of(scope: &Scope, e: &Expr) -> Kind {
 type Scope = BTreeMap<String, Kind>;
 
 /// Scope, composition and aggregation checks; errors map to openCypher `SyntaxError`s.
-pub fn check(q: &Query) -> Result<()> {
+/// What the checks evaluate (predicates over constant lists) runs within `guard`.
+pub fn check(q: &Query, guard: &Guard) -> Result<()> {
+    check_scopes(q)?;
+    let mut r = Ok(());
+    q.walk(&mut |e| {
+        if let (
+            Ok(()),
+            Expr::Quantifier {
+                var, list, pred, ..
+            },
+        ) = (&r, e)
+        {
+            r = constant_quantifier(var, list, pred, guard);
+        }
+    });
+    r
+}
+
+/// Refuses a query that reads a parameter the request did not give, before any work.
+pub fn check_parameters(q: &Query, params: &BTreeMap<String, Value>) -> Result<()> {
+    let mut missing: Option<String> = None;
+    q.walk(&mut |e| {
+        if let Expr::Param(p) = e {
+            if missing.is_none() && !params.contains_key(p) {
+                missing = Some(p.clone());
+            }
+        }
+    });
+    match missing {
+        Some(p) => Err(CypherError::semantic(
+            "ParameterMissing",
+            format!("expected parameter ${p}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn check_scopes(q: &Query) -> Result<()> {
     let mut columns: Option<Vec<String>> = None;
     if q.union_all.len() > 1 && q.union_all.iter().any(|a| *a) && q.union_all.iter().any(|a| !*a) {
         return Err(CypherError::semantic(
@@ -869,12 +908,6 @@ fn functions_ok(scope: &Scope, e: &Expr) -> Result<()> {
             }
         }
     }
-    if let Expr::Quantifier {
-        var, list, pred, ..
-    } = e
-    {
-        constant_quantifier(var, list, pred)?;
-    }
     let not_bool = |x: &Expr| {
         matches!(x, Expr::Lit(v) if !matches!(v, navegador_graph::Value::Bool(_) | navegador_graph::Value::Null))
             || matches!(x, Expr::List(_) | Expr::Map(_) | Expr::ListComp { .. })
@@ -910,7 +943,7 @@ fn functions_ok(scope: &Scope, e: &Expr) -> Result<()> {
 
 /// A quantifier over a literal list whose predicate fails on some element with a type
 /// error is rejected before running (openCypher reports it at compile time).
-fn constant_quantifier(var: &str, list: &Expr, pred: &Expr) -> Result<()> {
+fn constant_quantifier(var: &str, list: &Expr, pred: &Expr, guard: &Guard) -> Result<()> {
     let Expr::List(items) = list else {
         return Ok(());
     };
@@ -924,13 +957,12 @@ fn constant_quantifier(var: &str, list: &Expr, pred: &Expr) -> Result<()> {
     }
     let g = navegador_graph::MemGraph::new();
     let params = BTreeMap::new();
-    let guard = crate::eval::Guard::new(std::time::Duration::from_millis(100), None);
     let stats = navegador_graph::GraphStats::default();
     let deleted = Default::default();
     let ctx = crate::eval::Ctx {
         g: &g,
         params: &params,
-        guard: &guard,
+        guard,
         stats: &stats,
         deleted: &deleted,
     };
@@ -938,8 +970,17 @@ fn constant_quantifier(var: &str, list: &Expr, pred: &Expr) -> Result<()> {
         let Expr::Lit(v) = it else { continue };
         let mut row = crate::eval::Row::new();
         row.insert(var.to_string(), v.clone());
-        if let Err(CypherError::Type { message, .. }) = crate::eval::eval(&ctx, pred, &row) {
-            return Err(CypherError::semantic("InvalidArgumentType", message));
+        match crate::eval::eval(&ctx, pred, &row) {
+            Err(CypherError::Type { message, .. }) => {
+                return Err(CypherError::semantic("InvalidArgumentType", message))
+            }
+            Err(
+                e @ (CypherError::Timeout(_)
+                | CypherError::Cancelled
+                | CypherError::MemoryLimit { .. }
+                | CypherError::MemoryBusy { .. }),
+            ) => return Err(e),
+            _ => {}
         }
     }
     Ok(())

@@ -10,6 +10,10 @@ use std::time::Duration;
 use navegador_cypher::{execute, execute_read, explain, CypherError, QueryOptions, QueryResult};
 use navegador_graph::{GraphRead, MemGraph, Value};
 
+// Memory budgets measure what a query holds through the counting allocator.
+#[global_allocator]
+static ALLOC: navegador_cypher::memory::CountingAlloc = navegador_cypher::memory::CountingAlloc;
+
 /// A tiny code graph: files, functions and calls.
 const FIXTURE: &str = "
 CREATE (m:File {file_path: 'src/main.rs'}), (l:File {file_path: 'src/lib.rs'}),
@@ -402,7 +406,7 @@ fn time_budget_row_cap_and_cancellation() {
         &QueryOptions::default(),
     )
     .unwrap_err();
-    assert!(err.to_string().contains("list elements"), "{err}");
+    assert!(matches!(err, CypherError::MemoryLimit { .. }), "{err}");
     // A raised cancellation flag stops the query.
     let cancel = Arc::new(AtomicBool::new(true));
     let opts = QueryOptions {
@@ -411,6 +415,259 @@ fn time_budget_row_cap_and_cancellation() {
     };
     let err = execute_read(&g, "MATCH (a), (b), (c) RETURN count(*)", &opts).unwrap_err();
     assert!(matches!(err, CypherError::Cancelled), "{err}");
+}
+
+/// How a hostile query must end.
+#[derive(Debug)]
+enum End {
+    /// It answers (with this many rows).
+    Rows(usize),
+    /// At the memory budget, in an operator whose name contains this.
+    Memory(&'static str),
+    /// At the time budget.
+    Time,
+    /// Refused by the complexity limit, at an operator whose description contains this.
+    TooComplex(&'static str),
+    /// Refused before running: a parameter is missing.
+    MissingParameter,
+}
+
+fn disjoint_patterns(k: usize) -> String {
+    let parts: Vec<String> = (0..k).map(|i| format!("(n{i}:Nope)")).collect();
+    format!("MATCH {} RETURN 1", parts.join(", "))
+}
+
+/// The queries of issue 14 that took the server down, and their relatives: each must end
+/// as stated, with a clear error, inside its budgets (time: within 10% of it).
+#[test]
+fn hostile_queries_end_within_their_budgets() {
+    assert!(
+        navegador_cypher::memory::accounting_active(),
+        "the counting allocator must be installed for memory budgets"
+    );
+    let g = dense_graph(60);
+    let budget = Duration::from_secs(3);
+    let cases: Vec<(String, u64, End)> = vec![
+        ("RETURN size(reduce(s = 'a', x IN range(1, 40) | s + s)) AS n".into(), 0, End::Memory("string concatenation")),
+        ("RETURN size(reduce(l = [1], x IN range(1, 40) | l + l)) AS n".into(), 0, End::Memory("list concatenation")),
+        ("RETURN size(reduce(l = [1], x IN range(1, 24) | l + l)) AS n".into(), 0, End::Memory("list concatenation")),
+        ("RETURN size(reduce(s = '', x IN range(1, 2000000) | s + 'aaaaaaaaaa')) AS n".into(), 0, End::Time),
+        ("RETURN size([x IN range(1, 1000000) WHERE reduce(a = 0, y IN range(1, 100) | a + y) > 0]) AS n".into(), 0, End::Time),
+        ("RETURN size([x IN range(1, 100000000) | x]) AS n".into(), 0, End::Memory("range()")),
+        ("RETURN size(split(reduce(s = 'a', x IN range(1, 22) | s + s), '')) AS n".into(), 0, End::Memory("")),
+        ("MATCH (a), (b), (c) RETURN count(*) AS n".into(), 0, End::Memory("MATCH")),
+        ("MATCH (a), (b), (c), (d) WHERE a.name = b.name + c.name + d.name RETURN count(*) AS n".into(), 0, End::Time),
+        ("UNWIND range(1, 1999999) AS x WITH x ORDER BY x DESC RETURN x LIMIT 1".into(), 0, End::Memory("")),
+        ("MATCH (a:Fn), (b:Fn) WITH a, b LIMIT 50 WHERE $missing RETURN 1".into(), 0, End::MissingParameter),
+        (disjoint_patterns(2_000), 0, End::Rows(0)),
+        (disjoint_patterns(10_000), 0, End::Rows(0)),
+        // The complexity estimate covers expression loops and what is nested in expressions.
+        ("RETURN size(reduce(s = 'a', x IN range(1, 40) | s + s)) AS n".into(), 1_000, End::TooComplex("Reduce")),
+        ("UNWIND range(1, 1999999) AS x WITH x ORDER BY x DESC RETURN x LIMIT 1".into(), 100_000, End::TooComplex("Range")),
+        ("MATCH (a:Fn) WITH collect(a) AS l UNWIND l AS x UNWIND l AS y RETURN count(*) AS n".into(), 1_000, End::TooComplex("Unwind y")),
+        ("MATCH (a:Fn) RETURN [(a)-[:CALLS*]->(b) | b.name] AS l".into(), 1_000, End::TooComplex("in a pattern comprehension")),
+        ("MATCH (a:Fn) WHERE EXISTS { (a)-[:CALLS*]->(b) } RETURN a".into(), 1_000, End::TooComplex("in EXISTS")),
+        ("MATCH (a:Fn) RETURN COUNT { MATCH (a)-[:CALLS*]->(b) RETURN b } AS n".into(), 1_000, End::TooComplex("in COUNT")),
+        ("MATCH (a:Fn) WHERE (a)-[:CALLS*]->() RETURN a".into(), 1_000, End::TooComplex("in a pattern predicate")),
+        ("RETURN [x IN range(1, 1000) | [y IN range(1, 1000) | y]] AS l".into(), 100_000, End::TooComplex("Range")),
+        ("RETURN [x IN range(1, 100) | [x, x, x, x, x, x, x, x, x, x, x, x]] AS l".into(), 1_000, End::TooComplex("ListComprehension")),
+        ("RETURN size(reduce(s = '', x IN range(1, 2000000) | s + 'a')) AS n".into(), 1_000_000, End::TooComplex("Reduce")),
+        // ... and lets small queries through.
+        ("RETURN reduce(s = 0, x IN range(1, 10) | s + x) AS n".into(), 1_000, End::Rows(1)),
+        ("MATCH (a:Fn {name: 'f1'}) RETURN [(a)-[:CALLS]->(b) | b.name][0..3] AS l".into(), 1_000, End::Rows(1)),
+    ];
+    for (q, max_complexity, want) in &cases {
+        let opts = QueryOptions {
+            timeout: budget,
+            max_memory: 64 << 20,
+            max_complexity: *max_complexity,
+            max_rows: usize::MAX,
+            ..QueryOptions::default()
+        };
+        let before = navegador_cypher::memory::thread_allocated();
+        let started = std::time::Instant::now();
+        let r = execute_read(&g, q, &opts);
+        let took = started.elapsed();
+        let short = &q[..q.len().min(80)];
+        match (want, &r) {
+            (End::Rows(n), Ok(r)) => assert_eq!(r.rows.len(), *n, "{short}"),
+            (End::Memory(op), Err(CypherError::MemoryLimit { limit, operator })) => {
+                assert_eq!(*limit, 64 << 20, "{short}");
+                assert!(operator.contains(op), "{short}: stopped in {operator}");
+                let msg = r.as_ref().unwrap_err().to_string();
+                assert!(msg.contains("memory budget of 64 MiB"), "{msg}");
+            }
+            (End::Time, Err(CypherError::Timeout(t))) => assert_eq!(*t, budget),
+            (End::TooComplex(op), Err(CypherError::TooComplex { operator, .. })) => {
+                assert!(operator.contains(op), "{short}: driven by {operator}");
+                assert!(
+                    took < Duration::from_millis(500),
+                    "{short}: refused after {took:?}"
+                );
+            }
+            (
+                End::MissingParameter,
+                Err(CypherError::Semantic {
+                    code: "ParameterMissing",
+                    message,
+                }),
+            ) => {
+                assert!(message.contains("$missing"), "{message}");
+                assert!(
+                    took < Duration::from_millis(100),
+                    "{short}: reported after {took:?}"
+                );
+            }
+            (want, got) => panic!(
+                "{short}: expected {want:?}, got {:?}",
+                got.as_ref().map(|r| r.rows.len())
+            ),
+        }
+        assert!(
+            took <= budget + budget / 10,
+            "{short}: ended after {took:?}"
+        );
+        drop(r);
+        // What the query held is given back.
+        let after = navegador_cypher::memory::thread_allocated();
+        assert!(
+            after - before < 1 << 20,
+            "{short}: {} bytes still held",
+            after - before
+        );
+    }
+}
+
+#[test]
+fn cancellation_stops_every_loop() {
+    let g = dense_graph(60);
+    let queries = [
+        "RETURN size(reduce(s = '', x IN range(1, 2000000) | s + 'aaaaaaaaaa')) AS n",
+        "RETURN all(x IN range(1, 1000000) WHERE reduce(a = 0, y IN range(1, 1000) | a + y) > 0) AS b",
+        "MATCH (a), (b), (c), (d) WHERE a.name = b.name + c.name + d.name RETURN count(*) AS n",
+        "UNWIND range(1, 100000) AS x WITH x ORDER BY [y IN range(1, 100) | x] RETURN count(*) AS n",
+    ];
+    for q in queries {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let opts = QueryOptions {
+            timeout: Duration::from_secs(60),
+            max_memory: 0,
+            cancel: Some(cancel.clone()),
+            ..QueryOptions::default()
+        };
+        let flag = cancel.clone();
+        let raiser = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+            std::time::Instant::now()
+        });
+        let err = execute_read(&g, q, &opts).unwrap_err();
+        let raised = raiser.join().unwrap();
+        assert!(matches!(err, CypherError::Cancelled), "{q}: {err}");
+        let late = raised.elapsed();
+        assert!(
+            late < Duration::from_millis(300),
+            "{q}: stopped {late:?} after the flag"
+        );
+    }
+}
+
+#[test]
+fn concurrent_queries_share_a_memory_pool() {
+    let g = dense_graph(10);
+    // A pool of one chunk: a query that needs more is refused, not let through.
+    let pool = navegador_cypher::memory::MemoryPool::new(navegador_cypher::memory::CHUNK);
+    let opts = |timeout_ms: u64| QueryOptions {
+        timeout: Duration::from_millis(timeout_ms),
+        max_memory: 256 << 20,
+        memory_pool: Some(pool.clone()),
+        ..QueryOptions::default()
+    };
+    let err = execute_read(&g, "RETURN size(range(1, 1000000)) AS n", &opts(2000)).unwrap_err();
+    assert!(matches!(err, CypherError::MemoryBusy { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains("8 MiB of memory shared by concurrent queries"),
+        "{err}"
+    );
+    assert_eq!(pool.reserved(), 0, "the refused query gave its chunk back");
+    // While one query holds the pool, another waits for it until its own deadline ...
+    let busy = {
+        let opts = opts(1500);
+        let g = dense_graph(10);
+        std::thread::spawn(move || {
+            execute_read(
+                &g,
+                "RETURN size([x IN range(1, 100000) WHERE reduce(a = 0, y IN range(1, 1000) | a + y) < 0]) AS n",
+                &opts,
+            )
+        })
+    };
+    let waited = std::time::Instant::now();
+    while pool.reserved() == 0 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(1),
+            "the busy query did not start"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let started = std::time::Instant::now();
+    let err = execute_read(&g, "RETURN 1 AS n", &opts(300)).unwrap_err();
+    assert!(
+        matches!(&err, CypherError::MemoryBusy { operator, .. } if operator == "the wait for memory"),
+        "{err}"
+    );
+    assert!(started.elapsed() >= Duration::from_millis(250));
+    let _ = busy.join().unwrap();
+    // ... and runs once it is free.
+    assert_eq!(pool.reserved(), 0);
+    let r = execute_read(&g, "RETURN 1 AS n", &opts(300)).unwrap();
+    assert_eq!(r.rows.len(), 1);
+}
+
+#[test]
+fn reserved_words_cannot_name_variables() {
+    // openCypher reserves them as variables; the binding says so, with the way out.
+    let refused: &[(&str, usize, &str)] = &[
+        ("WITH 1 AS delete RETURN delete", 11, "delete"),
+        ("MATCH (set:File) RETURN set", 8, "set"),
+        ("MATCH (detach:File) RETURN detach", 8, "detach"),
+        ("UNWIND [1] AS where RETURN 1", 15, "where"),
+        ("MATCH ()-[match]->() RETURN 1", 11, "match"),
+        ("MATCH return = ()-->() RETURN 1", 7, "return"),
+        ("RETURN [null IN [1] | 1] AS l", 0, ""),
+        ("RETURN reduce(end = 0, x IN [1] | 1) AS r", 15, "end"),
+        ("RETURN any(case IN [1] WHERE true) AS a", 0, ""),
+    ];
+    for (q, column, word) in refused {
+        match navegador_cypher::parse(q) {
+            Err(CypherError::Syntax { pos, message, .. }) if *column > 0 => {
+                assert_eq!(pos.column, *column, "{q}: {message}");
+                assert!(
+                    message.contains(&format!("`{word}` is a reserved word")),
+                    "{q}: {message}"
+                );
+                assert!(message.contains("backticks"), "{message}");
+            }
+            Err(CypherError::Syntax { .. }) => {}
+            other => panic!("{q}: expected a syntax error, got {other:?}"),
+        }
+    }
+    // Quoted, they are names like any other; as labels, types and keys they are allowed.
+    check("WITH 1 AS `delete` RETURN `delete` AS d", "d\n1");
+    check("UNWIND [1, 2] AS `set` RETURN sum(`set`) AS s", "s\n3");
+    check("RETURN {set: 1, delete: 2}.delete AS d", "d\n2");
+    check(
+        "MATCH (f:Function {name: 'main'})-[c:CALLS]->() RETURN c.count AS n",
+        "n\n2",
+    );
+    // `[true IN list]` is a list holding a test, not a comprehension over `true`.
+    check("RETURN [true IN [true, false]] AS l", "l\n[true]");
+    // Words an expression can read back stay usable as variables.
+    check(
+        "WITH 1 AS count, 2 AS exists RETURN count + exists AS n",
+        "n\n3",
+    );
 }
 
 #[test]

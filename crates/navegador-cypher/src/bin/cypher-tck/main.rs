@@ -14,6 +14,9 @@ use std::time::Duration;
 use navegador_cypher::{execute, CypherError, QueryOptions, QueryResult};
 use navegador_graph::{MemGraph, Value};
 
+#[global_allocator]
+static ALLOC: navegador_cypher::memory::CountingAlloc = navegador_cypher::memory::CountingAlloc;
+
 enum Outcome {
     Pass,
     Fail(String),
@@ -167,7 +170,7 @@ fn opts(params: &BTreeMap<String, Value>) -> QueryOptions {
         timeout: Duration::from_secs(10),
         max_rows: usize::MAX,
         params: params.clone(),
-        cancel: None,
+        ..QueryOptions::default()
     }
 }
 
