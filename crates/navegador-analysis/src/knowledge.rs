@@ -255,16 +255,35 @@ pub struct QueryLimits {
     pub read_only: bool,
     /// Refuse queries whose estimated peak row count exceeds this (0: no limit).
     pub max_complexity: u64,
+    /// Wall-clock budget of everything the query does.
     pub timeout: Duration,
+    /// When the time budget started (a server: when the request arrived; default: now).
+    pub started: Option<std::time::Instant>,
+    /// Bytes the query may hold at once (0: no limit).
+    pub max_memory: u64,
+    /// Memory shared with the other queries of the server.
+    pub memory_pool: Option<std::sync::Arc<navegador_cypher::memory::MemoryPool>>,
     /// Rows beyond this are dropped; the answer says so.
     pub max_rows: usize,
+    /// Most bytes of values one answer carries; a larger one is refused (0: no limit).
+    pub max_answer_bytes: usize,
     /// Set from another thread to stop the query (a client's cancellation).
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for QueryLimits {
     fn default() -> Self {
-        QueryLimits { read_only: true, max_complexity: 0, timeout: Duration::from_secs(10), max_rows: 1000, cancel: None }
+        QueryLimits {
+            read_only: true,
+            max_complexity: 0,
+            timeout: Duration::from_secs(10),
+            started: None,
+            max_memory: navegador_cypher::memory::DEFAULT_QUERY_MEMORY,
+            memory_pool: None,
+            max_rows: 1000,
+            max_answer_bytes: 0,
+            cancel: None,
+        }
     }
 }
 
@@ -310,6 +329,9 @@ fn options(params: &Map<String, Json>, limits: &QueryLimits) -> navegador_cypher
         read_only: limits.read_only,
         max_complexity: limits.max_complexity,
         timeout: limits.timeout,
+        started: limits.started,
+        max_memory: limits.max_memory,
+        memory_pool: limits.memory_pool.clone(),
         max_rows: limits.max_rows,
         params: params.iter().map(|(k, v)| (k.trim_start_matches('$').to_string(), json_to_value(v.clone()))).collect::<BTreeMap<_, _>>(),
         cancel: limits.cancel.clone(),
@@ -323,7 +345,7 @@ pub fn query_read(store: &Store, cypher: &str, params: &Map<String, Json>, limit
     }
     let opts = navegador_cypher::QueryOptions { read_only: true, ..options(params, limits) };
     let r = store.read_snapshot(|s| navegador_cypher::execute_read(s, cypher, &opts)).map_err(AnalysisError::Query)?;
-    Ok(answer(&r, limits.max_rows))
+    answer(&r, limits)
 }
 
 /// Runs a query that may write, in one transaction (rolled back on error).
@@ -333,17 +355,24 @@ pub fn query_write(store: &mut Store, cypher: &str, params: &Map<String, Json>, 
     }
     let opts = options(params, limits);
     let r = store.write_atomically(|s| navegador_cypher::execute(s, cypher, &opts)).map_err(AnalysisError::Query)?;
-    Ok(answer(&r, limits.max_rows))
+    answer(&r, limits)
 }
 
-fn answer(r: &navegador_cypher::QueryResult, max_rows: usize) -> QueryAnswer {
+fn answer(r: &navegador_cypher::QueryResult, limits: &QueryLimits) -> Result<QueryAnswer> {
+    let max_rows = limits.max_rows;
+    if limits.max_answer_bytes > 0 {
+        let bytes: usize = r.rows.iter().flatten().map(navegador_cypher::memory::rendered_size).sum();
+        if bytes > limits.max_answer_bytes {
+            return Err(AnalysisError::AnswerTooLarge { bytes, limit: limits.max_answer_bytes });
+        }
+    }
     let items: Vec<Map<String, Json>> = r
         .rows
         .iter()
         .map(|row| r.columns.iter().cloned().zip(row.iter().map(navegador_cypher::value_to_json)).collect())
         .collect();
     let s = &r.stats;
-    QueryAnswer {
+    Ok(QueryAnswer {
         columns: r.columns.clone(),
         count: items.len(),
         items,
@@ -358,7 +387,7 @@ fn answer(r: &navegador_cypher::QueryResult, max_rows: usize) -> QueryAnswer {
             labels_added: s.labels_added as u64,
             labels_removed: s.labels_removed as u64,
         },
-    }
+    })
 }
 
 fn json_to_value(j: Json) -> navegador_graph::Value {

@@ -24,6 +24,7 @@ pub use knowledge::{
     OwnersAnswer, QueryAnswer, QueryLimits, QueryStatsOut, RationaleAnswer, RationaleItem, SearchItem, SearchLayers,
     SearchResults, MAX_SEARCH_LIMIT,
 };
+pub use navegador_cypher::memory::{MemoryPool, DEFAULT_QUERY_MEMORY};
 pub use navegador_cypher::CypherError;
 pub use markdown::bundle_markdown;
 pub use types::{
@@ -78,6 +79,13 @@ pub enum AnalysisError {
     /// complexity limit, timeout, type errors.
     #[error("{0}")]
     Query(navegador_cypher::CypherError),
+    /// A query's rows are larger than one answer may be.
+    #[error(
+        "the answer would carry {} of values, more than the {} one answer may; return fewer rows or smaller values (LIMIT, size(), substring(), keys())",
+        navegador_cypher::memory::human(*bytes as u64),
+        navegador_cypher::memory::human(*limit as u64)
+    )]
+    AnswerTooLarge { bytes: usize, limit: usize },
 }
 
 fn not_found_message(what: &str, name: &str, file: Option<&str>, suggestions: &[String]) -> String {

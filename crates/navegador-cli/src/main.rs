@@ -10,6 +10,7 @@ macro_rules! w {
 }
 
 mod analysis_cmd;
+mod budgets;
 mod check_cmd;
 mod editor_cmd;
 mod db;
@@ -23,6 +24,10 @@ mod stats_cmd;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+// Cypher's memory budgets measure what a query holds through this allocator.
+#[global_allocator]
+static ALLOC: navegador_cypher::memory::CountingAlloc = navegador_cypher::memory::CountingAlloc;
 
 /// navegador: a code + knowledge graph of your repository, for AI coding agents and people.
 #[derive(Parser)]

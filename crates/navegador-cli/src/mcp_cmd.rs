@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use navegador_mcp::{create_mcp_server, ServerOptions};
 
-use crate::db;
+use crate::{budgets, db};
 use crate::mcp_serve::{serve, HttpArgs, ToolNames, Transport};
 
 #[derive(clap::Args)]
@@ -21,6 +21,17 @@ pub struct Args {
     /// Reject Cypher queries whose estimated cost exceeds N (0: no limit).
     #[arg(long, value_name = "N", default_value_t = 0)]
     max_query_complexity: u64,
+    /// Wall-clock budget of one Cypher `query`, from its arrival to the answer.
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    query_timeout_ms: u64,
+    /// Memory one Cypher query may hold (default: a sixteenth of the machine's memory,
+    /// 64 to 512 MiB; 0: no budget).
+    #[arg(long, value_name = "MIB")]
+    max_query_memory_mb: Option<u64>,
+    /// Memory all running Cypher queries may hold together (default: a quarter of the
+    /// machine's memory, at most 2 GiB); a query waits for it or is refused.
+    #[arg(long, value_name = "MIB")]
+    query_memory_pool_mb: Option<u64>,
     #[arg(long, value_enum, default_value = "stdio")]
     transport: Transport,
     /// The only tree the server reads or indexes; tool paths are relative to it.
@@ -51,6 +62,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut opts = ServerOptions::new(&root, &db_path);
     opts.read_only = a.read_only;
     opts.max_query_complexity = a.max_query_complexity;
+    let memory = a.max_query_memory_mb.map_or_else(budgets::query_memory, budgets::mib);
+    opts.query_budget = navegador_mcp::QueryBudget {
+        timeout: std::time::Duration::from_millis(a.query_timeout_ms),
+        memory,
+        memory_pool: a.query_memory_pool_mb.map_or_else(|| budgets::pool_memory(memory), budgets::mib),
+        ..opts.query_budget
+    };
     opts.live = !a.no_watch && !a.read_only;
     opts.tool_names = a.tool_names.style();
     let server = create_mcp_server(opts);

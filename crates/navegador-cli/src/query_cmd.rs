@@ -46,9 +46,13 @@ pub struct QueryArgs {
     max_complexity: u64,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
-    /// Wall-clock budget of the query.
+    /// Wall-clock budget of the query (parsing, planning and running).
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     timeout_ms: u64,
+    /// Memory the query may hold at once (default: a sixteenth of the machine's memory,
+    /// 64 to 512 MiB; 0: no budget).
+    #[arg(long, value_name = "MIB")]
+    max_memory_mb: Option<u64>,
     /// Rows beyond this are dropped (the output says so).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     max_rows: usize,
@@ -72,9 +76,10 @@ pub fn query(a: QueryArgs) -> anyhow::Result<ExitCode> {
         read_only: !a.write,
         max_complexity: a.max_complexity,
         timeout: Duration::from_millis(a.timeout_ms),
+        max_memory: a.max_memory_mb.map_or_else(crate::budgets::query_memory, crate::budgets::mib),
         max_rows: a.max_rows,
         params,
-        cancel: None,
+        ..QueryOptions::default()
     };
     if let Some(n) = a.repeat.filter(|_| !a.write) {
         return bench(&path, &a.query, &opts, n);

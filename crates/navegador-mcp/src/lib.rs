@@ -74,6 +74,8 @@ pub struct ServerOptions {
     pub read_only: bool,
     /// Reject Cypher whose estimated cost exceeds this (0: no limit). Used by `query`.
     pub max_query_complexity: u64,
+    /// Time and memory budgets of one `query` call.
+    pub query_budget: QueryBudget,
     /// Size bounds of one answer.
     pub limits: Limits,
     /// Serve navegador's 11 tools (`navegador-mcp.md`).
@@ -100,11 +102,39 @@ impl ServerOptions {
             workspace_root: root,
             read_only: false,
             max_query_complexity: 0,
+            query_budget: QueryBudget::default(),
             limits: Limits::default(),
             navegador_tools: true,
             code_tools: true,
             tool_names: NameStyle::Dotted,
             live: false,
+        }
+    }
+}
+
+/// What one `query` call may spend. The memory of concurrent calls is shared: together
+/// they hold at most `memory_pool` bytes (a call waits for its first chunk, and is refused
+/// when it cannot grow), so no mix of queries takes the server down.
+#[derive(Debug, Clone)]
+pub struct QueryBudget {
+    /// Wall clock from the request's arrival to the answer.
+    pub timeout: std::time::Duration,
+    /// Bytes one query may hold at once.
+    pub memory: u64,
+    /// Bytes all running queries may hold together.
+    pub memory_pool: u64,
+    /// Most bytes of values in one answer.
+    pub answer_bytes: usize,
+}
+
+impl Default for QueryBudget {
+    fn default() -> Self {
+        let memory = navegador_analysis::DEFAULT_QUERY_MEMORY;
+        QueryBudget {
+            timeout: std::time::Duration::from_secs(30),
+            memory,
+            memory_pool: 4 * memory,
+            answer_bytes: 16 << 20,
         }
     }
 }
@@ -125,7 +155,8 @@ pub fn create_mcp_server(options: ServerOptions) -> NavegadorServer {
     let ingest_lock = Arc::new(tokio::sync::Mutex::new(()));
     let live = (options.live && !options.read_only)
         .then(|| LiveIndex::start(&options.workspace_root, &options.db_path, ingest_lock.clone()));
-    NavegadorServer { inner: Arc::new(Inner { options, tools: RwLock::new(tools), ingest_lock, live }) }
+    let query_memory = navegador_analysis::MemoryPool::new(options.query_budget.memory_pool);
+    NavegadorServer { inner: Arc::new(Inner { options, tools: RwLock::new(tools), ingest_lock, live, query_memory }) }
 }
 
 /// The MCP server. Cheap to clone: clones share the tool table and options, so one value
@@ -141,6 +172,8 @@ struct Inner {
     /// One writer at a time: the `ingest` tool, writing Cypher and the live index.
     ingest_lock: Arc<tokio::sync::Mutex<()>>,
     live: Option<Arc<LiveIndex>>,
+    /// Memory shared by the `query` calls in progress.
+    query_memory: Arc<navegador_analysis::MemoryPool>,
 }
 
 impl NavegadorServer {
@@ -164,6 +197,10 @@ impl NavegadorServer {
 
     fn handler(&self, name: &str) -> Option<Handler> {
         self.inner.tools.read().unwrap().iter().find(|t| t.tool.name == name).map(|t| t.handler.clone())
+    }
+
+    pub(crate) fn query_memory(&self) -> &Arc<navegador_analysis::MemoryPool> {
+        &self.inner.query_memory
     }
 
     pub(crate) fn ingest_lock(&self) -> &tokio::sync::Mutex<()> {

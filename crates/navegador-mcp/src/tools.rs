@@ -219,7 +219,18 @@ fn query_error(e: CypherError) -> ToolError {
             details["too_complex"] = json!(true);
             "; the server's --max-query-complexity refuses it: narrow the pattern (labels, property filters) or add LIMIT".to_string()
         }
-        CypherError::Timeout(_) => "; narrow the pattern or add LIMIT".to_string(),
+        CypherError::Timeout(_) => {
+            details["budget"] = json!("time");
+            "; the server's --query-timeout-ms bounds it: narrow the pattern or add LIMIT".to_string()
+        }
+        CypherError::MemoryLimit { .. } => {
+            details["budget"] = json!("memory");
+            "; the server's --max-query-memory-mb bounds it: match fewer rows (labels, property filters, LIMIT) or build smaller values".to_string()
+        }
+        CypherError::MemoryBusy { .. } => {
+            details["budget"] = json!("memory_pool");
+            "; the server's --query-memory-pool-mb bounds concurrent queries together".to_string()
+        }
         CypherError::Graph(_) => "; check --db / NAVEGADOR_DB, or re-index the repository".to_string(),
         _ => String::new(),
     };
@@ -334,13 +345,13 @@ fn file_arg(server: &NavegadorServer, file: Option<&str>) -> Result<Option<Strin
 
 /// Most rows one `query` answer carries (the answer says when rows were dropped).
 pub const QUERY_MAX_ROWS: usize = 1000;
-/// Wall-clock budget of one `query`.
-pub const QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// `query`: reads on a pooled read-only connection; a query with a side effect (on a
 /// writable server) on a read-write connection, one writer at a time, in one transaction.
 /// Read-only mode and the complexity limit are enforced by the engine on the parsed query.
 async fn query(call: Call, p: QueryParams) -> CallToolResult {
+    // The time budget counts from the request's arrival, waits included.
+    let started = std::time::Instant::now();
     let server = call.server.clone();
     let opts = server.options();
     let cancel = Arc::new(AtomicBool::new(false));
@@ -354,8 +365,12 @@ async fn query(call: Call, p: QueryParams) -> CallToolResult {
     let limits = QueryLimits {
         read_only: opts.read_only,
         max_complexity: opts.max_query_complexity,
-        timeout: QUERY_TIMEOUT,
+        timeout: opts.query_budget.timeout,
+        started: Some(started),
+        max_memory: opts.query_budget.memory,
+        memory_pool: Some(server.query_memory().clone()),
         max_rows: QUERY_MAX_ROWS,
+        max_answer_bytes: opts.query_budget.answer_bytes,
         cancel: Some(cancel),
     };
     let writes = !opts.read_only && !analysis::query_is_read_only(&p.cypher);
@@ -381,6 +396,9 @@ async fn query(call: Call, p: QueryParams) -> CallToolResult {
         .await
     };
     watcher.abort();
+    // Memory a large query freed goes back to the system while the answer travels.
+    let pool = call.server.query_memory().clone();
+    tokio::task::spawn_blocking(move || pool.release_if_used());
     match result {
         Ok(r) => outcome(r),
         Err(e) => ToolError::msg(format!("internal error in `query`: {e}; the server keeps serving, retry or report it")).into(),
