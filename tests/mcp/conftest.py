@@ -142,10 +142,13 @@ class HttpServer:
         return self.proc.returncode
 
 
-def start_http(binary: str, root: Path, *extra: str, env: dict | None = None) -> HttpServer:
-    """Starts `navegador mcp --transport streamable-http --port 0` and waits for its URL."""
+def start_http(
+    binary: str, root: Path, *extra: str, env: dict | None = None, wrapper: list[str] | None = None
+) -> HttpServer:
+    """Starts `navegador mcp --transport streamable-http --port 0` and waits for its URL
+    (`wrapper`: a command the server runs under, e.g. `prlimit --as=N`, which execs it)."""
     proc = subprocess.Popen(
-        [binary, "mcp", "--transport", "streamable-http", "--port", "0", "--workspace-root", str(root), *extra],
+        [*(wrapper or []), binary, "mcp", "--transport", "streamable-http", "--port", "0", "--workspace-root", str(root), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -265,7 +265,8 @@ pub struct QueryLimits {
     pub memory_pool: Option<std::sync::Arc<navegador_cypher::memory::MemoryPool>>,
     /// Rows beyond this are dropped; the answer says so.
     pub max_rows: usize,
-    /// Most bytes of values one answer carries; a larger one is refused (0: no limit).
+    /// Most bytes of values one answer carries: later rows are dropped (`truncated`), a
+    /// first row over it is refused (0: no limit).
     pub max_answer_bytes: usize,
     /// Set from another thread to stop the query (a client's cancellation).
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
@@ -309,7 +310,7 @@ pub struct QueryAnswer {
     /// Rows as objects (column name -> value).
     pub items: Vec<Map<String, Json>>,
     pub count: usize,
-    /// True when rows were dropped at the server's row limit.
+    /// True when rows were dropped at the server's row limit or its answer-size limit.
     pub truncated: bool,
     /// The row limit applied.
     pub max_rows: usize,
@@ -360,14 +361,26 @@ pub fn query_write(store: &mut Store, cypher: &str, params: &Map<String, Json>, 
 
 fn answer(r: &navegador_cypher::QueryResult, limits: &QueryLimits) -> Result<QueryAnswer> {
     let max_rows = limits.max_rows;
+    // Rows past the answer's byte budget are dropped like rows past `max_rows`; a first
+    // row already over it is an error naming the fix.
+    let mut keep = r.rows.len();
     if limits.max_answer_bytes > 0 {
-        let bytes: usize = r.rows.iter().flatten().map(navegador_cypher::memory::rendered_size).sum();
-        if bytes > limits.max_answer_bytes {
-            return Err(AnalysisError::AnswerTooLarge { bytes, limit: limits.max_answer_bytes });
+        let mut bytes = 0usize;
+        for (i, row) in r.rows.iter().enumerate() {
+            // Each row is an object keyed by column name.
+            bytes += row.iter().map(navegador_cypher::memory::rendered_size).sum::<usize>()
+                + r.columns.iter().map(|c| c.len() + 4).sum::<usize>();
+            if bytes > limits.max_answer_bytes {
+                if i == 0 {
+                    return Err(AnalysisError::AnswerTooLarge { bytes, limit: limits.max_answer_bytes });
+                }
+                keep = i;
+                break;
+            }
         }
     }
     let items: Vec<Map<String, Json>> = r
-        .rows
+        .rows[..keep]
         .iter()
         .map(|row| r.columns.iter().cloned().zip(row.iter().map(navegador_cypher::value_to_json)).collect())
         .collect();
@@ -376,7 +389,7 @@ fn answer(r: &navegador_cypher::QueryResult, limits: &QueryLimits) -> Result<Que
         columns: r.columns.clone(),
         count: items.len(),
         items,
-        truncated: r.truncated,
+        truncated: r.truncated || keep < r.rows.len(),
         max_rows,
         stats: QueryStatsOut {
             nodes_created: s.nodes_created as u64,

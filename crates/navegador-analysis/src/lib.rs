@@ -79,9 +79,9 @@ pub enum AnalysisError {
     /// complexity limit, timeout, type errors.
     #[error("{0}")]
     Query(navegador_cypher::CypherError),
-    /// A query's rows are larger than one answer may be.
+    /// A query's first row is larger than one answer may be.
     #[error(
-        "the answer would carry {} of values, more than the {} one answer may; return fewer rows or smaller values (LIMIT, size(), substring(), keys())",
+        "the first row alone carries {} of values, more than the {} one answer may; return smaller values (size(), substring(), keys(), fewer columns)",
         navegador_cypher::memory::human(*bytes as u64),
         navegador_cypher::memory::human(*limit as u64)
     )]

@@ -67,6 +67,8 @@ pub struct Guard {
     meter: Meter,
     ticks: Cell<u32>,
     operator: Cell<&'static str>,
+    /// When a budget ran out, and the blocks the query held then.
+    stopped: Cell<Option<(Instant, u64)>>,
 }
 
 /// Steps between two reads of the clock.
@@ -99,6 +101,7 @@ impl Guard {
             meter,
             ticks: Cell::new(0),
             operator: Cell::new("the query"),
+            stopped: Cell::new(None),
         })
     }
 
@@ -129,7 +132,24 @@ impl Guard {
 
     /// Time and cancellation, keeping back the time freeing the query's memory takes.
     pub fn clock(&self) -> Result<()> {
-        self.stop.check_leaving(self.meter.cleanup_time())
+        self.stop
+            .check_leaving(self.meter.cleanup_time())
+            .inspect_err(|_| self.note_stop())
+    }
+
+    fn note_stop(&self) {
+        if self.stopped.get().is_none() {
+            self.stopped.set(Some((Instant::now(), self.meter.blocks())));
+        }
+    }
+
+    /// After a query that stopped at a budget has dropped what it held: learns how long
+    /// freeing took, so that deadlines keep back the right time.
+    pub fn learn_cleanup(&self) {
+        if let Some((at, blocks)) = self.stopped.get() {
+            let freed = blocks.saturating_sub(self.meter.blocks());
+            crate::memory::learn_free_time(freed, at.elapsed());
+        }
     }
 
     /// Before allocating `bytes` in one go: refuses if the query could not hold them.
@@ -152,6 +172,7 @@ impl Guard {
 
     fn memory(&self, more: u64) -> Result<()> {
         self.meter.check(more).map_err(|r| {
+            self.note_stop();
             memory_error(
                 r,
                 self.meter.limit(),

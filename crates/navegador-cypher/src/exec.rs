@@ -117,6 +117,24 @@ pub struct Exec<'a, 'p> {
     pub limit_hint: Option<usize>,
 }
 
+/// Where a clause hands out its rows one at a time (see `Exec::read_rows`).
+type Sink<'s> = &'s mut dyn FnMut(Row) -> Result<bool>;
+
+/// Rows for a projection: all of them, or a MATCH/UNWIND producing them as they come.
+enum Input<'c> {
+    Rows(Vec<Row>),
+    Read(&'c Clause, Vec<Row>),
+}
+
+/// Variables a MATCH or UNWIND binds.
+fn read_vars(c: &Clause) -> Vec<String> {
+    match c {
+        Clause::Match { pattern, .. } => pattern.iter().flat_map(part_vars).collect(),
+        Clause::Unwind { alias, .. } => vec![alias.clone()],
+        _ => vec![],
+    }
+}
+
 fn is_read(c: &Clause) -> bool {
     matches!(c, Clause::Match { .. } | Clause::Unwind { .. })
 }
@@ -211,36 +229,82 @@ impl Exec<'_, '_> {
     pub fn run_single_from(&mut self, q: &SingleQuery, start: Row) -> Result<Output> {
         let mut scope: Vec<String> = start.keys().cloned().collect();
         let mut rows = vec![start];
+        // A MATCH or UNWIND right before a projection hands its rows over as they come:
+        // an aggregation holds its groups, not every matched row.
+        let mut pending: Option<&Clause> = None;
         for (i, c) in q.clauses.iter().enumerate() {
-            self.limit_hint = match q.clauses.get(i + 1) {
-                Some(Clause::Return(p)) if is_read(c) => rows_needed(p, true, self.max_rows),
-                Some(Clause::With(p)) if is_read(c) => rows_needed(p, false, self.max_rows),
-                _ => None,
-            };
+            let next = q.clauses.get(i + 1);
+            if pending.is_none() {
+                self.limit_hint = match next {
+                    Some(Clause::Return(p)) if is_read(c) => rows_needed(p, true, self.max_rows),
+                    Some(Clause::With(p)) if is_read(c) => rows_needed(p, false, self.max_rows),
+                    _ => None,
+                };
+            }
+            if is_read(c) && matches!(next, Some(Clause::With(_) | Clause::Return(_))) {
+                for v in read_vars(c) {
+                    if !scope.contains(&v) {
+                        scope.push(v);
+                    }
+                }
+                pending = Some(c);
+                continue;
+            }
             let guard = self.guard;
             let _op = guard.op(c.name());
-            if let Clause::Return(p) = c {
-                let (names, out) = self.project(rows, p, &scope)?;
-                let rows = out
-                    .into_iter()
-                    .map(|r| {
-                        names
-                            .iter()
-                            .map(|n| r.get(n).cloned().unwrap_or(Value::Null))
-                            .collect()
-                    })
-                    .collect();
-                return Ok(Output {
-                    columns: names,
-                    rows,
-                });
+            let input = match pending.take() {
+                Some(read) => Input::Read(read, std::mem::take(&mut rows)),
+                None => Input::Rows(std::mem::take(&mut rows)),
+            };
+            match c {
+                Clause::Return(p) => {
+                    let (names, out) = self.project(input, p, &scope)?;
+                    let rows = out
+                        .into_iter()
+                        .map(|r| {
+                            names
+                                .iter()
+                                .map(|n| r.get(n).cloned().unwrap_or(Value::Null))
+                                .collect()
+                        })
+                        .collect();
+                    return Ok(Output {
+                        columns: names,
+                        rows,
+                    });
+                }
+                Clause::With(p) => {
+                    let (names, out) = self.project(input, p, &scope)?;
+                    scope = names;
+                    rows = out;
+                }
+                _ => {
+                    let Input::Rows(input) = input else {
+                        unreachable!("only a projection reads rows as they come")
+                    };
+                    rows = self.clause(c, input, &mut scope)?;
+                }
             }
-            rows = self.clause(c, rows, &mut scope)?;
         }
         Ok(Output {
             columns: vec![],
             rows: vec![],
         })
+    }
+
+    /// Hands the rows of `input` to `emit` one at a time.
+    fn feed(&self, input: Input, emit: Sink) -> Result<()> {
+        match input {
+            Input::Rows(rows) => {
+                for r in rows {
+                    if !emit(r)? {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+            Input::Read(c, rows) => self.read_rows(c, rows, emit),
+        }
     }
 
     fn clause(&mut self, c: &Clause, rows: Vec<Row>, scope: &mut Vec<String>) -> Result<Vec<Row>> {
@@ -252,91 +316,20 @@ impl Exec<'_, '_> {
             }
         };
         Ok(match c {
-            Clause::Match {
-                optional,
-                pattern,
-                where_,
-                ..
-            } => {
-                let new_vars: Vec<String> = pattern.iter().flat_map(part_vars).collect();
-                add_scope(scope, new_vars.clone());
+            Clause::Match { .. } | Clause::Unwind { .. } => {
+                add_scope(scope, read_vars(c));
                 let mut out = Vec::new();
-                // shortestPath filters whole match sets, so it cannot stop early.
-                let shortest = pattern.iter().any(|p| p.shortest != Shortest::No);
-                let cap = if shortest {
-                    usize::MAX
-                } else {
-                    self.limit_hint.unwrap_or(usize::MAX)
-                };
-                let ctx = ctx!(self);
-                for row in rows {
-                    ctx.guard.check()?;
-                    if out.len() >= cap {
-                        break;
+                self.read_rows(c, rows, &mut |r| {
+                    out.push(r);
+                    if out.len() > MAX_INTERMEDIATE_ROWS {
+                        return Err(too_many());
                     }
-                    let before = out.len();
-                    let mut err = None;
-                    match_parts(&ctx, pattern, where_.as_ref(), &row, &mut |r| {
-                        if let Some(w) = where_ {
-                            match eval(&ctx, w, &r).and_then(|v| truthy(&v)) {
-                                Ok(Some(true)) => {}
-                                Ok(_) => return Ok(true),
-                                Err(e) => {
-                                    err = Some(e);
-                                    return Ok(false);
-                                }
-                            }
-                        }
-                        out.push(r);
-                        if out.len() > MAX_INTERMEDIATE_ROWS {
-                            err = Some(too_many());
-                            return Ok(false);
-                        }
-                        Ok(out.len() < cap)
-                    })?;
-                    if let Some(e) = err {
-                        return Err(e);
-                    }
-                    keep_shortest(pattern, &mut out, before);
-                    if *optional && out.len() == before {
-                        let mut r = row;
-                        for v in &new_vars {
-                            r.entry(v.clone()).or_insert(Value::Null);
-                        }
-                        out.push(r);
-                    }
-                }
-                out
-            }
-            Clause::Unwind { expr, alias, .. } => {
-                add_scope(scope, vec![alias.clone()]);
-                let cap = self.limit_hint.unwrap_or(usize::MAX);
-                let ctx = ctx!(self);
-                let mut out = Vec::new();
-                for row in rows {
-                    ctx.guard.check()?;
-                    if out.len() >= cap {
-                        break;
-                    }
-                    let items = match eval(&ctx, expr, &row)? {
-                        Value::Null => vec![],
-                        Value::List(l) => l,
-                        other => vec![other],
-                    };
-                    for it in items.into_iter().take(cap - out.len()) {
-                        ctx.guard.check()?;
-                        let mut r = row.clone();
-                        r.insert(alias.clone(), it);
-                        out.push(r);
-                        if out.len() > MAX_INTERMEDIATE_ROWS {
-                            return Err(too_many());
-                        }
-                    }
-                }
+                    Ok(true)
+                })?;
                 out
             }
             Clause::With(p) => {
-                let (names, out) = self.project(rows, p, scope)?;
+                let (names, out) = self.project(Input::Rows(rows), p, scope)?;
                 *scope = names;
                 out
             }
@@ -502,6 +495,119 @@ impl Exec<'_, '_> {
             Clause::Call { name, .. } => return Err(CypherError::Procedure { name: name.clone() }),
             Clause::LoadCsv { .. } => return Err(CypherError::Unsupported("LOAD CSV".into())),
         })
+    }
+
+    /// The rows a MATCH or UNWIND makes from `rows`, handed to `emit` one at a time (it
+    /// returns false to stop), at most `limit_hint` of them.
+    fn read_rows(&self, c: &Clause, rows: Vec<Row>, emit: Sink) -> Result<()> {
+        let _op = self.guard.op(c.name());
+        let ctx = ctx!(self);
+        let mut emitted = 0usize;
+        match c {
+            Clause::Match {
+                optional,
+                pattern,
+                where_,
+                ..
+            } => {
+                let new_vars: Vec<String> = pattern.iter().flat_map(part_vars).collect();
+                // shortestPath filters the matches of one input row as a whole: they are
+                // gathered first.
+                let shortest = pattern.iter().any(|p| p.shortest != Shortest::No);
+                let cap = if shortest {
+                    usize::MAX
+                } else {
+                    self.limit_hint.unwrap_or(usize::MAX)
+                };
+                for row in rows {
+                    ctx.guard.check()?;
+                    if emitted >= cap {
+                        break;
+                    }
+                    let mut found = 0usize;
+                    let mut gathered = Vec::new();
+                    let mut err = None;
+                    let mut stop = false;
+                    match_parts(&ctx, pattern, where_.as_ref(), &row, &mut |r| {
+                        if let Some(w) = where_ {
+                            match eval(&ctx, w, &r).and_then(|v| truthy(&v)) {
+                                Ok(Some(true)) => {}
+                                Ok(_) => return Ok(true),
+                                Err(e) => {
+                                    err = Some(e);
+                                    return Ok(false);
+                                }
+                            }
+                        }
+                        found += 1;
+                        if shortest {
+                            gathered.push(r);
+                            return Ok(true);
+                        }
+                        emitted += 1;
+                        match emit(r) {
+                            Ok(true) => Ok(emitted < cap),
+                            Ok(false) => {
+                                stop = true;
+                                Ok(false)
+                            }
+                            Err(e) => {
+                                err = Some(e);
+                                Ok(false)
+                            }
+                        }
+                    })?;
+                    if let Some(e) = err {
+                        return Err(e);
+                    }
+                    if stop {
+                        return Ok(());
+                    }
+                    keep_shortest(pattern, &mut gathered, 0);
+                    for r in gathered {
+                        emitted += 1;
+                        if !emit(r)? {
+                            return Ok(());
+                        }
+                    }
+                    if *optional && found == 0 {
+                        let mut r = row;
+                        for v in &new_vars {
+                            r.entry(v.clone()).or_insert(Value::Null);
+                        }
+                        emitted += 1;
+                        if !emit(r)? {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+            Clause::Unwind { expr, alias, .. } => {
+                let cap = self.limit_hint.unwrap_or(usize::MAX);
+                for row in rows {
+                    ctx.guard.check()?;
+                    let items = match eval(&ctx, expr, &row)? {
+                        Value::Null => vec![],
+                        Value::List(l) => l,
+                        other => vec![other],
+                    };
+                    for it in items {
+                        ctx.guard.check()?;
+                        if emitted >= cap {
+                            return Ok(());
+                        }
+                        let mut r = row.clone();
+                        r.insert(alias.clone(), it);
+                        emitted += 1;
+                        if !emit(r)? {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+            other => unreachable!("{} does not read rows", other.name()),
+        }
+        Ok(())
     }
 
     /// Re-reads nodes and relationships bound in rows after a write.
@@ -717,8 +823,8 @@ impl Exec<'_, '_> {
 
     /// WITH / RETURN: projection, aggregation, DISTINCT, ORDER BY, SKIP, LIMIT, WHERE.
     fn project(
-        &mut self,
-        rows: Vec<Row>,
+        &self,
+        input: Input,
         p: &Projection,
         scope: &[String],
     ) -> Result<(Vec<String>, Vec<Row>)> {
@@ -763,7 +869,7 @@ impl Exec<'_, '_> {
             let _op = guard.op("aggregation");
             let mut groups: BTreeMap<Key, usize> = BTreeMap::new();
             let mut states: Vec<(Row, Vec<AggState>)> = Vec::new();
-            for row in rows {
+            self.feed(input, &mut |row| {
                 ctx.guard.check()?;
                 let key = Key(key_idx
                     .iter()
@@ -783,7 +889,8 @@ impl Exec<'_, '_> {
                 for (k, a) in aggs.iter().enumerate() {
                     states[gi].1[k].update(&ctx, a, &row)?;
                 }
-            }
+                Ok(true)
+            })?;
             if states.is_empty() && key_idx.is_empty() {
                 states.push((
                     Row::new(),
@@ -818,16 +925,24 @@ impl Exec<'_, '_> {
                 return self.finish_projection(p, names, keyed, true);
             }
         } else {
-            for row in rows {
+            // The input row is kept only for what reads it after the projection.
+            let context = p.where_.is_some() || !p.order.is_empty();
+            self.feed(input, &mut |row| {
                 ctx.guard.check()?;
                 let mut out = Row::new();
                 for (n, i) in names.iter().zip(&items) {
                     out.insert(n.clone(), eval(&ctx, &i.expr, &row)?);
                 }
-                let mut c = row;
-                c.extend(out.clone());
+                let c = if context {
+                    let mut c = row;
+                    c.extend(out.clone());
+                    c
+                } else {
+                    Row::new()
+                };
                 produced.push((out, c));
-            }
+                Ok(true)
+            })?;
         }
         let keyed = produced
             .into_iter()
@@ -837,7 +952,7 @@ impl Exec<'_, '_> {
     }
 
     fn finish_projection(
-        &mut self,
+        &self,
         p: &Projection,
         names: Vec<String>,
         mut rows: Vec<(Vec<Value>, Row, Row)>,

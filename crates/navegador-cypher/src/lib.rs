@@ -169,7 +169,9 @@ fn run(
         max_rows: opts.max_rows,
         limit_hint: None,
     };
-    let out = ex.run_query(&stmt.query)?;
+    let out = ex.run_query(&stmt.query);
+    guard.learn_cleanup();
+    let out = out?;
     let mut rows = out.rows;
     let truncated = rows.len() > opts.max_rows;
     rows.truncate(opts.max_rows);

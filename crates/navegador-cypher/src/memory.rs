@@ -26,7 +26,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
@@ -39,13 +39,26 @@ pub const DEFAULT_QUERY_MEMORY: u64 = 512 << 20;
 /// Granularity of reservations from a [`MemoryPool`].
 pub const CHUNK: u64 = 8 << 20;
 
-/// Freeing one block, with the pointer chasing to reach it (a generous figure: about
-/// 90 ns were measured dropping the rows of a large MATCH on a loaded 2-core machine).
-const FREE_NANOS: u64 = 120;
+/// What freeing one block costs in wall-clock time, with the pointer chasing to reach
+/// it: learnt from the queries that stopped at a budget (`learn_free_time`), since it
+/// grows when the machine is busy. It starts at about what dropping the rows of a large
+/// MATCH took on an idle 2-core machine.
+static FREE_NANOS: AtomicU64 = AtomicU64::new(120);
 
 /// Queries whose peak passed this make `MemoryPool::release_if_used` give freed memory
 /// back to the system.
-const TRIM_AFTER: u64 = 64 << 20;
+const TRIM_AFTER: u64 = 16 << 20;
+
+/// Records that freeing `blocks` blocks took `took`: later queries keep back that much
+/// time per block they hold (a moving average, between 20 ns and 20 µs a block).
+pub fn learn_free_time(blocks: u64, took: std::time::Duration) {
+    if blocks < 10_000 {
+        return;
+    }
+    let seen = (took.as_nanos() / blocks as u128).clamp(20, 20_000) as u64;
+    let old = FREE_NANOS.load(Ordering::Relaxed);
+    FREE_NANOS.store((old * 3 + seen).div_ceil(4), Ordering::Relaxed);
+}
 
 thread_local! {
     /// Bytes allocated minus bytes freed on this thread through `CountingAlloc`.
@@ -278,7 +291,12 @@ impl Meter {
     /// time budget.
     pub fn cleanup_time(&self) -> std::time::Duration {
         let blocks = (thread_blocks() - self.blocks_baseline).max(0) as u64;
-        std::time::Duration::from_nanos(blocks.saturating_mul(FREE_NANOS))
+        std::time::Duration::from_nanos(blocks.saturating_mul(FREE_NANOS.load(Ordering::Relaxed)))
+    }
+
+    /// Blocks the query holds now.
+    pub fn blocks(&self) -> u64 {
+        (thread_blocks() - self.blocks_baseline).max(0) as u64
     }
 
     /// Whether the query may hold what it holds now plus `more` bytes.
@@ -339,7 +357,10 @@ pub fn rendered_size(v: &Value) -> usize {
     match v {
         Value::Null | Value::Bool(_) => 5,
         Value::Int(_) | Value::Float(_) => 12,
-        Value::String(s) => s.len() + 2,
+        // Quotes, and escapes for quotes, backslashes and control characters.
+        Value::String(s) => {
+            s.len() + 2 + 5 * s.bytes().filter(|b| *b < 0x20 || *b == b'"' || *b == b'\\').count()
+        }
         Value::List(l) => 2 + l.iter().map(|x| rendered_size(x) + 1).sum::<usize>(),
         Value::Map(m) => 2 + props(m),
         Value::Node(n) => {

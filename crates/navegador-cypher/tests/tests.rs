@@ -455,7 +455,11 @@ fn hostile_queries_end_within_their_budgets() {
         ("RETURN size([x IN range(1, 1000000) WHERE reduce(a = 0, y IN range(1, 100) | a + y) > 0]) AS n".into(), 0, End::Time),
         ("RETURN size([x IN range(1, 100000000) | x]) AS n".into(), 0, End::Memory("range()")),
         ("RETURN size(split(reduce(s = 'a', x IN range(1, 22) | s + s), '')) AS n".into(), 0, End::Memory("")),
-        ("MATCH (a), (b), (c) RETURN count(*) AS n".into(), 0, End::Memory("MATCH")),
+        // An aggregation reads the rows as they come: it holds its groups, not the rows.
+        ("MATCH (a), (b), (c) RETURN count(*) AS n".into(), 0, End::Rows(1)),
+        ("MATCH (a), (b), (c) RETURN a.name, b.name, c.name ORDER BY a.name".into(), 0, End::Memory("MATCH")),
+        ("MATCH (a), (b), (c) WITH a, b, c WHERE a <> b RETURN count(*) AS n".into(), 0, End::Memory("MATCH")),
+        ("MATCH (a), (b), (c) WITH a, b, c RETURN count(*) AS n".into(), 0, End::Memory("MATCH")),
         ("MATCH (a), (b), (c), (d) WHERE a.name = b.name + c.name + d.name RETURN count(*) AS n".into(), 0, End::Time),
         ("UNWIND range(1, 1999999) AS x WITH x ORDER BY x DESC RETURN x LIMIT 1".into(), 0, End::Memory("")),
         ("MATCH (a:Fn), (b:Fn) WITH a, b LIMIT 50 WHERE $missing RETURN 1".into(), 0, End::MissingParameter),

@@ -123,7 +123,9 @@ pub struct QueryBudget {
     pub memory: u64,
     /// Bytes all running queries may hold together.
     pub memory_pool: u64,
-    /// Most bytes of values in one answer.
+    /// Most bytes of values in one answer (rows past it are dropped, the answer says so).
+    /// The official MCP SDK refuses HTTP events over 1 MiB, and an answer carries its
+    /// values twice (text and structured content).
     pub answer_bytes: usize,
 }
 
@@ -134,7 +136,7 @@ impl Default for QueryBudget {
             timeout: std::time::Duration::from_secs(30),
             memory,
             memory_pool: 4 * memory,
-            answer_bytes: 16 << 20,
+            answer_bytes: 384 << 10,
         }
     }
 }

@@ -366,7 +366,12 @@ async fn query(call: Call, p: QueryParams) -> CallToolResult {
         read_only: opts.read_only,
         max_complexity: opts.max_query_complexity,
         timeout: opts.query_budget.timeout,
-        started: Some(started),
+        // The engine's deadline comes early by the time writing and sending the answer
+        // takes (5% of the budget, at most 250 ms): the client has it within the budget.
+        started: Some({
+            let allowance = (opts.query_budget.timeout / 20).min(std::time::Duration::from_millis(250));
+            started.checked_sub(allowance).unwrap_or(started)
+        }),
         max_memory: opts.query_budget.memory,
         memory_pool: Some(server.query_memory().clone()),
         max_rows: QUERY_MAX_ROWS,
