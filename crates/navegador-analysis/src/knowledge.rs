@@ -368,7 +368,7 @@ fn answer(r: &navegador_cypher::QueryResult, limits: &QueryLimits) -> Result<Que
         let mut bytes = 0usize;
         for (i, row) in r.rows.iter().enumerate() {
             // Each row is an object keyed by column name.
-            bytes += row.iter().map(navegador_cypher::memory::rendered_size).sum::<usize>()
+            bytes += row.iter().map(|v| navegador_cypher::memory::rendered_size(v, limits.max_answer_bytes)).sum::<usize>()
                 + r.columns.iter().map(|c| c.len() + 4).sum::<usize>();
             if bytes > limits.max_answer_bytes {
                 if i == 0 {

@@ -139,7 +139,8 @@ impl Guard {
 
     fn note_stop(&self) {
         if self.stopped.get().is_none() {
-            self.stopped.set(Some((Instant::now(), self.meter.blocks())));
+            self.stopped
+                .set(Some((Instant::now(), self.meter.blocks())));
         }
     }
 

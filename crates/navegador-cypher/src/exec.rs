@@ -261,10 +261,10 @@ impl Exec<'_, '_> {
                     let (names, out) = self.project(input, p, &scope)?;
                     let rows = out
                         .into_iter()
-                        .map(|r| {
+                        .map(|mut r| {
                             names
                                 .iter()
-                                .map(|n| r.get(n).cloned().unwrap_or(Value::Null))
+                                .map(|n| r.remove(n).unwrap_or(Value::Null))
                                 .collect()
                         })
                         .collect();

@@ -355,8 +355,18 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             } else {
                 t.matches(from).count()
             };
-            g.reserve((t.len() + hits * to.len()).saturating_sub(hits * from.len()))?;
-            String(t.replace(from, to))
+            let size = (t.len() + hits * to.len()).saturating_sub(hits * from.len());
+            g.reserve(size)?;
+            // `str::replace`, into a buffer of the exact size.
+            let mut out = std::string::String::with_capacity(size);
+            let mut last = 0;
+            for (i, m) in t.match_indices(from) {
+                out.push_str(&t[last..i]);
+                out.push_str(to);
+                last = i + m.len();
+            }
+            out.push_str(&t[last..]);
+            String(out)
         }
         "abs" => match &a0 {
             Int(i) => Int(i

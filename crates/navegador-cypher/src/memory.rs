@@ -20,8 +20,9 @@
 //!
 //! Without it only the checks before large allocations apply ([`accounting_active`]).
 //! Queries of one server share a [`MemoryPool`]: each reserves what it holds in chunks,
-//! waits for its first chunk when the pool is full and is refused when it cannot grow,
-//! so concurrent queries together stay under the pool's limit.
+//! waits for its first chunk when the pool is full and is refused when it cannot grow
+//! (growing always leaves a chunk free, room for eight queries to start, so a small query
+//! gets in at once), so concurrent queries together stay under the pool's limit.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -38,6 +39,9 @@ pub const DEFAULT_QUERY_MEMORY: u64 = 512 << 20;
 
 /// Granularity of reservations from a [`MemoryPool`].
 pub const CHUNK: u64 = 8 << 20;
+
+/// What a query takes from its pool to start: most queries never need more.
+pub const FIRST_CHUNK: u64 = 1 << 20;
 
 /// What freeing one block costs in wall-clock time, with the pointer chasing to reach
 /// it: learnt from the queries that stopped at a budget (`learn_free_time`), since it
@@ -167,7 +171,7 @@ pub struct MemoryPool {
 impl MemoryPool {
     pub fn new(limit: u64) -> Arc<MemoryPool> {
         Arc::new(MemoryPool {
-            limit: limit.max(CHUNK),
+            limit: limit.max(FIRST_CHUNK),
             reserved: Mutex::new(0),
             freed: Condvar::new(),
             big_query_ended: AtomicBool::new(false),
@@ -191,11 +195,12 @@ impl MemoryPool {
         *self.reserved.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Takes `n` bytes if they are free, waiting for them until `deadline` when `wait`.
-    fn take(&self, n: u64, wait: Option<Instant>) -> bool {
+    /// Takes `n` bytes if they are free, waiting for them until `deadline` when `wait`,
+    /// and leaving `spare` bytes free.
+    fn take(&self, n: u64, spare: u64, wait: Option<Instant>) -> bool {
         let mut r = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
         loop {
-            if *r + n <= self.limit {
+            if *r + n + spare <= self.limit {
                 *r += n;
                 return true;
             }
@@ -259,8 +264,8 @@ impl Meter {
             peak: Cell::new(0),
         };
         if let Some(p) = &m.pool {
-            let first = CHUNK.min(m.limit);
-            if !p.take(first, Some(deadline)) {
+            let first = FIRST_CHUNK.min(m.limit);
+            if !p.take(first, 0, Some(deadline)) {
                 return Err(Refusal::Pool);
             }
             m.reserved.set(first);
@@ -312,7 +317,8 @@ impl Meter {
             let have = self.reserved.get();
             if want > have {
                 let need = (want - have).div_ceil(CHUNK) * CHUNK;
-                if !p.take(need, None) {
+                // Growing leaves a chunk free, so several new queries can start at once.
+                if !p.take(need, CHUNK, None) {
                     return Err(Refusal::Pool);
                 }
                 self.reserved.set(have + need);
@@ -349,28 +355,36 @@ pub fn copy_size(v: &Value) -> usize {
 }
 
 /// About the bytes `v` takes once rendered for an answer: text and numbers, and the
-/// labels and properties of nodes, relationships and paths.
-pub fn rendered_size(v: &Value) -> usize {
+/// labels and properties of nodes, relationships and paths. Past `cap` the figure is only
+/// known to be larger (a long string is not scanned for escapes).
+pub fn rendered_size(v: &Value, cap: usize) -> usize {
     let props = |m: &BTreeMap<String, Value>| -> usize {
-        m.iter().map(|(k, x)| k.len() + 4 + rendered_size(x)).sum()
+        m.iter()
+            .map(|(k, x)| k.len() + 4 + rendered_size(x, cap))
+            .sum()
     };
+    let labels = |ls: &[String]| -> usize { ls.iter().map(|l| l.len() + 3).sum() };
     match v {
         Value::Null | Value::Bool(_) => 5,
         Value::Int(_) | Value::Float(_) => 12,
         // Quotes, and escapes for quotes, backslashes and control characters.
+        Value::String(s) if s.len() > cap => s.len() + 2,
         Value::String(s) => {
-            s.len() + 2 + 5 * s.bytes().filter(|b| *b < 0x20 || *b == b'"' || *b == b'\\').count()
+            s.len()
+                + 2
+                + 5 * s
+                    .bytes()
+                    .filter(|b| *b < 0x20 || *b == b'"' || *b == b'\\')
+                    .count()
         }
-        Value::List(l) => 2 + l.iter().map(|x| rendered_size(x) + 1).sum::<usize>(),
+        Value::List(l) => 2 + l.iter().map(|x| rendered_size(x, cap) + 1).sum::<usize>(),
         Value::Map(m) => 2 + props(m),
-        Value::Node(n) => {
-            32 + n.labels.iter().map(|l| l.len() + 3).sum::<usize>() + props(&n.props)
-        }
+        Value::Node(n) => 32 + labels(&n.labels) + props(&n.props),
         Value::Relationship(r) => 64 + r.rel_type.len() + props(&r.props),
         Value::Path(p) => {
             p.nodes
                 .iter()
-                .map(|n| 32 + n.labels.iter().map(|l| l.len() + 3).sum::<usize>() + props(&n.props))
+                .map(|n| 32 + labels(&n.labels) + props(&n.props))
                 .sum::<usize>()
                 + p.edges
                     .iter()

@@ -579,8 +579,9 @@ fn cancellation_stops_every_loop() {
 #[test]
 fn concurrent_queries_share_a_memory_pool() {
     let g = dense_graph(10);
-    // A pool of one chunk: a query that needs more is refused, not let through.
-    let pool = navegador_cypher::memory::MemoryPool::new(navegador_cypher::memory::CHUNK);
+    // A pool of one query's first chunk: a query that needs more is refused, not let
+    // through.
+    let pool = navegador_cypher::memory::MemoryPool::new(navegador_cypher::memory::FIRST_CHUNK);
     let opts = |timeout_ms: u64| QueryOptions {
         timeout: Duration::from_millis(timeout_ms),
         max_memory: 256 << 20,
@@ -591,7 +592,7 @@ fn concurrent_queries_share_a_memory_pool() {
     assert!(matches!(err, CypherError::MemoryBusy { .. }), "{err}");
     assert!(
         err.to_string()
-            .contains("8 MiB of memory shared by concurrent queries"),
+            .contains("1 MiB of memory shared by concurrent queries"),
         "{err}"
     );
     assert_eq!(pool.reserved(), 0, "the refused query gave its chunk back");
@@ -602,7 +603,7 @@ fn concurrent_queries_share_a_memory_pool() {
         std::thread::spawn(move || {
             execute_read(
                 &g,
-                "RETURN size([x IN range(1, 100000) WHERE reduce(a = 0, y IN range(1, 1000) | a + y) < 0]) AS n",
+                "RETURN size([x IN range(1, 10000) WHERE reduce(a = 0, y IN range(1, 10000) | a + y) < 0]) AS n",
                 &opts,
             )
         })
