@@ -357,10 +357,14 @@ pub fn call(ctx: &Ctx, lname: &str, name: &str, args: Vec<Value>) -> Result<Valu
             };
             let size = (t.len() + hits * to.len()).saturating_sub(hits * from.len());
             g.reserve(size)?;
-            // `str::replace`, into a buffer of the exact size.
+            // `str::replace`, into a buffer of the exact size, reading the clock every
+            // few thousand hits (millions of them take a while).
             let mut out = std::string::String::with_capacity(size);
             let mut last = 0;
-            for (i, m) in t.match_indices(from) {
+            for (k, (i, m)) in t.match_indices(from).enumerate() {
+                if k % 4096 == 4095 {
+                    g.clock()?;
+                }
                 out.push_str(&t[last..i]);
                 out.push_str(to);
                 last = i + m.len();
