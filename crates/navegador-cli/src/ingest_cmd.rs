@@ -10,7 +10,6 @@ use std::sync::Arc;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use navegador_index::{ingest, IngestConfig, Progress};
-use navegador_model::Language;
 use serde_json::json;
 
 use crate::db;
@@ -188,8 +187,13 @@ pub struct ParseArgs {
 
 pub fn parse(a: ParseArgs) -> anyhow::Result<ExitCode> {
     let path = a.file.to_string_lossy().into_owned();
-    let lang = Language::from_path(&path).with_context(|| format!("{path}: not a language navegador parses"))?;
     let bytes = std::fs::read(&a.file).with_context(|| format!("cannot read {path}"))?;
+    let registry = navegador_lang::registry();
+    let lang = registry.detect(&path, &bytes).with_context(|| {
+        let mut exts: Vec<String> = registry.languages().iter().flat_map(|l| l.info().extensions.iter().map(|e| format!(".{e}"))).collect();
+        exts.dedup();
+        format!("{path}: not a language navegador reads (its packs read {})", exts.join(" "))
+    })?;
     let text = String::from_utf8_lossy(&bytes);
     let facts = navegador_lang::extract(&path, &text, lang, &Default::default());
     crate::emit(&navegador_lang::render_facts(&facts))?;

@@ -322,11 +322,16 @@ impl Changes {
 
 /// Reads, sniffs, hashes and (when the content changed) extracts one file. Pure apart from
 /// reading the file: safe on the worker pool.
-fn read_and_extract(f: WalkedFile, previous: &HashMap<String, FileState>, opts: &ExtractOptions) -> Outcome {
+fn read_and_extract(mut f: WalkedFile, previous: &HashMap<String, FileState>, opts: &ExtractOptions) -> Outcome {
     let bytes = match std::fs::read(&f.abs) {
         Ok(b) => b,
         Err(e) => return Outcome::Skipped(f.rel, format!("unreadable: {e}")),
     };
+    // The walk went by extension; an extension several packs claim (`.h`) is decided here,
+    // by content.
+    if let Some(l) = navegador_lang::registry().detect(&f.rel, &bytes) {
+        f.language = l;
+    }
     if bytes[..bytes.len().min(8192)].contains(&0) {
         return Outcome::Skipped(f.rel, "binary (NUL bytes)".into());
     }
@@ -350,7 +355,7 @@ fn read_and_extract(f: WalkedFile, previous: &HashMap<String, FileState>, opts: 
 }
 
 fn looks_minified(bytes: &[u8], lang: Language) -> bool {
-    if !matches!(lang, Language::JavaScript | Language::TypeScript | Language::Tsx) || bytes.len() < 4096 {
+    if !lang.info().skip_minified || bytes.len() < 4096 {
         return false;
     }
     let lines = bytecount_newlines(bytes) + 1;

@@ -78,13 +78,29 @@ pub(crate) fn walk(root: &Path, excludes: &[String], max_file_size: u64) -> Resu
             Ok(r) => r,
             Err(PathProblem::Outside) => continue,
             Err(PathProblem::NotUtf8 { lossy }) => {
-                if Language::from_path(&lossy).is_some() {
+                if navegador_lang::registry().for_path(&lossy).is_some() {
                     out.skipped.push((lossy, "file name is not valid UTF-8 (rename it to index it)".into()));
                 }
                 continue;
             }
         };
-        let Some(language) = Language::from_path(&rel) else { continue };
+        if rel.is_empty() {
+            continue;
+        }
+        // By extension; an extensionless script by its `#!` line (the read is bounded).
+        let registry = navegador_lang::registry();
+        let language = match registry.for_path(&rel) {
+            Some(l) => l,
+            None if ft.is_file() && !rel.rsplit('/').next().unwrap_or(&rel).contains('.') => {
+                let mut head = [0u8; 256];
+                let n = std::fs::File::open(abs).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+                match registry.detect(&rel, &head[..n]) {
+                    Some(l) => l,
+                    None => continue,
+                }
+            }
+            None => continue,
+        };
         if ft.is_symlink() {
             out.skipped.push((rel, "symlink (not followed)".into()));
             continue;

@@ -337,7 +337,9 @@ pub fn materialize(tx: &IngestTx<'_>) -> Result<u64, StoreError> {
 /// (for a bare word, the one function, method or class of that name). Ambiguous mentions
 /// link nothing.
 pub(crate) fn resolve_mention(r: &Reader<'_>, text: &str) -> Result<Vec<NodeRow>, StoreError> {
-    if text.contains('/') || navegador_model::Language::from_path(text).is_some() {
+    // Only indexed source files have File nodes, so a dotted word (`app.py`, `Store.put`)
+    // that is no file's path simply finds none.
+    if text.contains('/') || text.contains('.') {
         if let Some(f) = r.file_node(text)? {
             return Ok(vec![f]);
         }

@@ -2,16 +2,17 @@
 //! into `FileFacts` (symbols with containers and qualified names, imports, reference sites).
 
 use std::cell::RefCell;
-use std::sync::OnceLock;
 
 use navegador_model::{
-    Diagnostic, FileFacts, ImportFact, Label, Language, RefFact, RefKind, Span, SymbolFact,
+    Diagnostic, FileFacts, ImportFact, Label, Language, ModuleRule, RefFact, RefKind, Span, SymbolFact,
     SymbolIdx,
 };
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, Query, QueryCursor};
 
-use crate::spec::{clean_doc, module_path_for, spec, LangSpec};
+use crate::binder::{self, BindRules, Locals, ScopeKind};
+use crate::registry::{registry, Pack, PackError};
+use crate::spec::{clean_doc, Hooks};
 
 /// Knobs of one extraction.
 #[derive(Debug, Clone, Copy)]
@@ -33,10 +34,8 @@ enum Role {
     /// The owner type of a `@def.method` that is not inside it (a Go receiver type).
     Class,
     Call,
-    CallName,
     CallReceiver,
     New,
-    NewName,
     RefValue,
     Inherits,
     Implements,
@@ -47,6 +46,15 @@ enum Role {
     ImportModule,
     ImportName,
     ImportAlias,
+    /// Locals query (`src/binder.rs`): a scope, its own type, a binding, a class member,
+    /// the type of the match's bindings, a typed expression, a type parameter.
+    LocalScope(ScopeKind),
+    LocalSelf,
+    LocalDef,
+    LocalMember,
+    LocalType,
+    LocalValue,
+    LocalTypeParam,
     Ignore,
 }
 
@@ -68,15 +76,13 @@ fn role_of(capture: &str) -> Role {
     let def = |k| Role::Def(k);
     match capture {
         "name" => Role::Name,
-        "class" => Role::Class,
-        "call" => Role::Call,
-        "call.name" => Role::CallName,
-        "call.receiver" => Role::CallReceiver,
-        "new" => Role::New,
-        "new.name" => Role::NewName,
-        "ref.value" => Role::RefValue,
-        "inherits" => Role::Inherits,
-        "implements" => Role::Implements,
+        "owner" => Role::Class,
+        "reference.call" => Role::Call,
+        "receiver" => Role::CallReceiver,
+        "reference.new" => Role::New,
+        "reference.value" => Role::RefValue,
+        "reference.inherits" => Role::Inherits,
+        "reference.implementation" => Role::Implements,
         "decorator" => Role::Decorator,
         "decorator.name" => Role::DecoratorName,
         "decorator.args" => Role::DecoratorArgs,
@@ -84,43 +90,79 @@ fn role_of(capture: &str) -> Role {
         "import.module" => Role::ImportModule,
         "import.name" => Role::ImportName,
         "import.alias" => Role::ImportAlias,
-        "def.function" => def(DefKind::Function),
-        "def.method" => def(DefKind::Method),
-        "def.constructor" => def(DefKind::Constructor),
-        "def.variable" => def(DefKind::Variable),
-        "def.field" => def(DefKind::Field),
-        "def.module" => def(DefKind::Module),
-        "def.impl" => def(DefKind::Impl),
-        "def.class" => def(DefKind::ClassLike("class")),
-        "def.interface" => def(DefKind::ClassLike("interface")),
-        "def.struct" => def(DefKind::ClassLike("struct")),
-        "def.enum" => def(DefKind::ClassLike("enum")),
-        "def.trait" => def(DefKind::ClassLike("trait")),
-        "def.record" => def(DefKind::ClassLike("record")),
-        "def.type" => def(DefKind::ClassLike("type")),
-        "def.union" => def(DefKind::ClassLike("union")),
-        "def.annotation" => def(DefKind::ClassLike("annotation")),
+        "definition.function" => def(DefKind::Function),
+        "definition.method" => def(DefKind::Method),
+        "definition.constructor" => def(DefKind::Constructor),
+        "definition.variable" | "definition.constant" => def(DefKind::Variable),
+        "definition.field" => def(DefKind::Field),
+        "definition.module" => def(DefKind::Module),
+        "definition.impl" => def(DefKind::Impl),
+        "definition.class" => def(DefKind::ClassLike("class")),
+        "definition.interface" => def(DefKind::ClassLike("interface")),
+        "definition.struct" => def(DefKind::ClassLike("struct")),
+        "definition.enum" => def(DefKind::ClassLike("enum")),
+        "definition.trait" => def(DefKind::ClassLike("trait")),
+        "definition.record" => def(DefKind::ClassLike("record")),
+        "definition.type" => def(DefKind::ClassLike("type")),
+        "definition.union" => def(DefKind::ClassLike("union")),
+        "definition.annotation" => def(DefKind::ClassLike("annotation")),
+        "local.scope" => Role::LocalScope(ScopeKind::Ordered),
+        "local.scope.hoisted" => Role::LocalScope(ScopeKind::Hoisted),
+        "local.scope.class" => Role::LocalScope(ScopeKind::Class),
+        "local.self" => Role::LocalSelf,
+        "local.definition" => Role::LocalDef,
+        "local.member" => Role::LocalMember,
+        "local.type" => Role::LocalType,
+        "local.value" => Role::LocalValue,
+        "local.type_parameter" => Role::LocalTypeParam,
         _ => Role::Ignore,
     }
 }
 
-struct Compiled {
+/// A pack's queries compiled for its grammar, with the role of each capture.
+pub(crate) struct Compiled {
     language: tree_sitter::Language,
     query: Query,
     roles: Vec<Role>,
+    /// Per pattern: a locals pattern (its captures feed the binder).
+    locals: Vec<bool>,
+    /// Per pattern: the `(#set! local.type "…")` it carries.
+    local_type: Vec<Option<String>>,
+}
+
+impl Compiled {
+    /// Compiles the pack's query files as one query (one pass over the tree); an error
+    /// names the file and line it is in.
+    pub(crate) fn new(pack: &Pack) -> Result<Compiled, PackError> {
+        let language = (pack.def.grammar)();
+        let mut source = String::new();
+        let mut starts = Vec::new();
+        for (file, text) in &pack.query_files {
+            starts.push((source.bytes().filter(|&b| b == b'\n').count(), file));
+            source.push_str(text);
+            source.push('\n');
+        }
+        let query = Query::new(&language, &source).map_err(|e| {
+            let (first, file) = starts.iter().rev().find(|(row, _)| *row <= e.row).copied().unwrap_or((0, &pack.query_files[0].0));
+            PackError { file: file.clone(), line: e.row - first + 1, message: format!("{:?} error at column {}: {}", e.kind, e.column + 1, e.message) }
+        })?;
+        let roles: Vec<Role> = query.capture_names().iter().map(|n| role_of(n)).collect();
+        let is_local = |r: &Role| {
+            matches!(r, Role::LocalScope(_) | Role::LocalSelf | Role::LocalDef | Role::LocalMember | Role::LocalType | Role::LocalValue | Role::LocalTypeParam)
+        };
+        let mut locals = vec![false; query.pattern_count()];
+        let mut local_type = vec![None; query.pattern_count()];
+        for (i, (l, t)) in locals.iter_mut().zip(&mut local_type).enumerate() {
+            let used = query.capture_quantifiers(i);
+            *l = roles.iter().zip(used).any(|(r, q)| is_local(r) && *q != tree_sitter::CaptureQuantifier::Zero);
+            *t = query.property_settings(i).iter().find(|p| &*p.key == "local.type").and_then(|p| p.value.as_deref().map(str::to_string));
+        }
+        Ok(Compiled { language, query, roles, locals, local_type })
+    }
 }
 
 fn compiled(lang: Language) -> &'static Compiled {
-    static CELLS: [OnceLock<Compiled>; 8] = [const { OnceLock::new() }; 8];
-    let i = Language::ALL.iter().position(|l| *l == lang).expect("every language is listed");
-    CELLS[i].get_or_init(|| {
-        let s = spec(lang);
-        let language = (s.grammar)();
-        let query = Query::new(&language, s.query)
-            .unwrap_or_else(|e| panic!("the {lang:?} query file is invalid: {e}"));
-        let roles = query.capture_names().iter().map(|n| role_of(n)).collect();
-        Compiled { language, query, roles }
-    })
+    registry().pack(lang).compiled().unwrap_or_else(|e| panic!("a language pack is malformed: {e}"))
 }
 
 thread_local! {
@@ -176,7 +218,7 @@ struct RawSite {
 pub fn parse(lang: Language, src: &str) -> Option<tree_sitter::Tree> {
     // The same text the extractor parses: the language's `prepare` rewrite (same length, so
     // byte ranges fit the original) keeps grammar gaps from breaking the tree.
-    let prepared = (spec(lang).prepare)(src);
+    let prepared = (registry().pack(lang).def.hooks.prepare)(src);
     parse_text(lang, prepared.as_deref().unwrap_or(src))
 }
 
@@ -201,7 +243,8 @@ fn parse_text(lang: Language, src: &str) -> Option<tree_sitter::Tree> {
 /// Extracts the facts of one file. Never fails: what cannot be read becomes a diagnostic.
 pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> FileFacts {
     let c = compiled(lang);
-    let s = spec(lang);
+    let pack = registry().pack(lang);
+    let s = pack.def.hooks;
     // The grammar parses the prepared text; names, signatures and docs are read from the
     // original, which has the same length, so the tree's byte ranges fit both.
     let prepared = (s.prepare)(src);
@@ -227,24 +270,29 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
             message: "syntax error; facts outside the damaged region are kept".into(),
         });
     }
-    let declared = (s.declared_module)(root, src.as_bytes());
-    let module = match (lang, declared) {
-        (Language::Go, Some(_)) | (_, None) => module_path_for(lang, path),
-        (_, Some(d)) => d,
+    let module = match &lang.info().module {
+        ModuleRule::Declared => (s.declared_module)(root, src.as_bytes()).unwrap_or_default(),
+        _ => module_path_for(lang, path),
     };
 
     let mut defs: Vec<RawDef> = Vec::new();
     let mut sites: Vec<RawSite> = Vec::new();
+    let mut locals = Locals::default();
+    let types = &pack.spec.types;
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(&c.query, root, src.as_bytes());
     while let Some(m) = matches.next() {
+        if c.locals[m.pattern_index] {
+            local_match(m, c, types, src.as_bytes(), &mut locals);
+            continue;
+        }
         let mut primary: Option<(Role, Node)> = None;
         let (mut name, mut recv, mut args, mut owner) = (None, None, None, None);
         let (mut imod, mut iname, mut ialias) = (None, None, None);
         for cap in m.captures() {
             let role = c.roles[cap.index as usize];
             match role {
-                Role::Name | Role::CallName | Role::NewName | Role::DecoratorName => name = Some(cap.node),
+                Role::Name | Role::DecoratorName => name = Some(cap.node),
                 Role::CallReceiver => recv = Some(cap.node),
                 Role::Class => owner = Some(cap.node),
                 Role::DecoratorArgs => args = Some(cap.node),
@@ -319,11 +367,58 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
         }
     }
     facts.module = (!module.is_empty()).then_some(module);
-    assemble(&mut facts, defs, sites, s);
+    assemble(&mut facts, defs, sites, lang.info());
     (s.post)(root, src, &mut facts);
+    let rules = BindRules { types, receiver: lang.info().receiver.as_deref(), drop_local_uses: pack.spec.drop_local_uses };
+    binder::bind(root, src, &mut facts, locals, &rules);
     facts.imports.sort_by(|a, b| (a.line, a.column, &a.module, &a.name).cmp(&(b.line, b.column, &b.module, &b.name)));
     facts.imports.dedup();
     facts
+}
+
+/// One match of the locals query, into what the binder collects.
+fn local_match<'t>(m: &tree_sitter::QueryMatch<'_, 't>, c: &Compiled, types: &crate::manifest::TypeRules, src: &[u8], out: &mut Locals<'t>) {
+    let (mut scope, mut own, mut value) = (None, None, None);
+    let mut defs: Vec<(Node<'t>, bool, bool)> = Vec::new();
+    let mut tys: Vec<(usize, Option<String>)> = Vec::new();
+    for cap in m.captures() {
+        let n = cap.node;
+        match c.roles[cap.index as usize] {
+            Role::LocalScope(k) => scope = Some((n, k)),
+            Role::LocalSelf => own = binder::read_type(n, types, src),
+            Role::LocalDef | Role::LocalMember => {
+                let member = c.roles[cap.index as usize] == Role::LocalMember;
+                match defs.iter_mut().find(|d| d.0.id() == n.id()) {
+                    Some(d) => {
+                        d.1 |= !member;
+                        d.2 |= member;
+                    }
+                    None => defs.push((n, !member, member)),
+                }
+            }
+            Role::LocalType => tys.push((n.start_byte(), binder::read_type(n, types, src))),
+            Role::LocalValue => value = Some(n),
+            Role::LocalTypeParam => out.type_parameter(n),
+            _ => {}
+        }
+    }
+    if let Some((n, k)) = scope {
+        out.scope(n, k, own);
+    }
+    tys.sort_by_key(|(at, _)| *at);
+    let mut tys: Vec<Option<String>> = tys.into_iter().map(|(_, t)| t).collect();
+    if tys.is_empty() {
+        if let Some(t) = &c.local_type[m.pattern_index] {
+            tys.push(Some(t.clone()));
+        }
+    }
+    if let Some(v) = value {
+        out.value(v, tys.first().cloned().flatten());
+    }
+    if !defs.is_empty() {
+        defs.sort_by_key(|d| d.0.start_byte());
+        out.definitions(&defs, &tys);
+    }
 }
 
 fn raw_def(
@@ -332,7 +427,7 @@ fn raw_def(
     name_node: Node,
     name: String,
     src: &str,
-    s: &LangSpec,
+    s: &Hooks,
     opts: &ExtractOptions,
 ) -> RawDef {
     let head = src.get(node.start_byte()..name_node.start_byte()).unwrap_or("");
@@ -362,7 +457,7 @@ fn raw_def(
 }
 
 /// Folds raw captures into symbols with containers, qualified names and reference sites.
-fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite>, s: &LangSpec) {
+fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite>, info: &navegador_model::LanguageInfo) {
     // A name captured as both a function and a variable (`const f = () => …`) is a function.
     let is_var = |d: &RawDef| matches!(d.kind, DefKind::Variable | DefKind::Field);
     defs.sort_by(|a, b| {
@@ -397,7 +492,7 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
     for (i, d) in defs.iter().enumerate() {
         let p = parent[i].map(|p| defs[p].kind);
         let in_class = p.is_some_and(is_classy);
-        let ctor = s.constructors.contains(&d.name.as_str());
+        let ctor = info.constructors.iter().any(|c| *c == d.name);
         let l = match d.kind {
             DefKind::ClassLike(k) => (Label::Class, Some(k)),
             DefKind::Module => (Label::Module, None),
@@ -442,10 +537,10 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
         // A method declared outside its type (`func (s *T) m()`) is named under the type.
         let prefix = match (&d.owner, parent[i]) {
             (Some(o), None) if prefix.is_empty() => o.clone(),
-            (Some(o), None) => format!("{prefix}{}{o}", s.sep),
+            (Some(o), None) => format!("{prefix}{}{o}", info.separator),
             _ => prefix,
         };
-        qnames[i] = if prefix.is_empty() { d.name.clone() } else { format!("{prefix}{}{}", s.sep, d.name) };
+        qnames[i] = if prefix.is_empty() { d.name.clone() } else { format!("{prefix}{}{}", info.separator, d.name) };
         if d.kind == DefKind::Impl {
             // Methods of `impl T` belong to the class T of this file, if it is here.
             idx[i] = facts
@@ -639,6 +734,16 @@ fn first_error_line(root: Node) -> u32 {
                 return root.start_position().row as u32 + 1;
             }
         }
+    }
+}
+
+/// The module path a file's location implies (`module.rule` of the manifest; a `declared`
+/// rule gives the unnamed module here, before any declaration in the file is read).
+pub fn module_path_for(lang: Language, path: &str) -> String {
+    match &lang.info().module {
+        ModuleRule::Path(rule) => rule.apply(path),
+        ModuleRule::Directory => path.rsplit_once('/').map_or("", |(d, _)| d).to_string(),
+        ModuleRule::Declared | ModuleRule::None => String::new(),
     }
 }
 

@@ -1,21 +1,26 @@
-//! Language knowledge: tree-sitter grammars, one query file per language, and the generic
-//! extractor that turns a file's bytes into `FileFacts`.
+//! Language knowledge: one pack per language (`languages/<id>/`: a manifest, a tags query,
+//! a locals query, fixtures, and Rust hooks for what a query cannot say), the registry
+//! built from them, and the generic extractor that turns a file's bytes into `FileFacts`.
 //!
-//! The extractor knows no language. A language is a grammar, a query file whose captures
-//! follow one vocabulary (`@def.class`, `@name`, `@call`, `@call.name`, `@import.module`, …,
-//! documented in `queries/README.md`) and a small `LangSpec` of hooks for what a query
-//! cannot say (where a docstring lives, what "exported" means, a file's module path).
-//! Extraction never fails on bad code: a syntax error still yields the file's valid facts
-//! plus a diagnostic.
+//! The extractor knows no language. A language is a grammar, query files whose captures
+//! follow one vocabulary (tree-sitter's `tags` captures — `@definition.class`, `@name`,
+//! `@reference.call` — extended with ours: receivers, imports, decorators, exports; all in
+//! `languages/README.md`), a manifest of its rules (extensions, module paths, separator,
+//! receiver, constructors) and a few hooks. Extraction never fails on bad code: a syntax
+//! error still yields the file's valid facts plus a diagnostic.
 
+mod binder;
 mod builtins;
 mod extract;
+mod manifest;
+mod packs;
+mod registry;
 mod render;
 mod spec;
 
 pub use builtins::{builtins, is_builtin};
-pub use extract::{extract, parse, ExtractOptions};
+pub use extract::{extract, module_path_for, parse, ExtractOptions};
+pub use registry::{registry, PackError, Registry};
 /// The tree-sitter version the grammars are built for, for callers that walk a [`parse`] tree.
 pub use tree_sitter;
 pub use render::render_facts;
-pub use spec::module_path_for;

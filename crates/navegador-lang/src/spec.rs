@@ -1,23 +1,17 @@
-//! Per-language specs: grammar, query file and the few hooks a query cannot express.
+//! Per-language hooks: what a query cannot express, registered by each pack (`src/packs.rs`).
 
-use navegador_model::{FileFacts, ImportFact, Label, Language, RefFact, RefKind, SymbolFact, SymbolIdx};
+use navegador_model::{FileFacts, ImportFact, Label, RefFact, RefKind, SymbolFact, SymbolIdx};
 use tree_sitter::{Node, Point};
 
 use crate::extract::leading_comment;
 
-/// What the generic extractor needs to know about one language.
-pub(crate) struct LangSpec {
-    pub grammar: fn() -> tree_sitter::Language,
-    pub query: &'static str,
-    /// Separator of qualified names (`.` or `::`).
-    pub sep: &'static str,
-    /// Names that make a method a constructor.
-    pub constructors: &'static [&'static str],
+/// What a pack adds in Rust to its queries and manifest.
+pub(crate) struct Hooks {
     /// The docstring of a definition node, if the language keeps it inside the node.
     pub inner_doc: fn(Node, &[u8]) -> Option<String>,
     /// Whether a definition is visible outside its module.
     pub exported: fn(Node, &str, &[u8]) -> bool,
-    /// The module path declared in the file (Java `package`, Go `package`), if any.
+    /// The module path declared in the file (Java `package`), for `module.rule = "declared"`.
     pub declared_module: fn(Node, &[u8]) -> Option<String>,
     /// A last per-language pass over the assembled facts, for what needs more than a
     /// query: receiver types of locals and parameters, export lists, and the like.
@@ -27,17 +21,16 @@ pub(crate) struct LangSpec {
     pub prepare: fn(&str) -> Option<String>,
 }
 
-pub(crate) fn spec(lang: Language) -> &'static LangSpec {
-    match lang {
-        Language::Python => &PYTHON,
-        Language::JavaScript => &JAVASCRIPT,
-        Language::TypeScript => &TYPESCRIPT,
-        Language::Tsx => &TSX,
-        Language::Java => &JAVA,
-        Language::Go => &GO,
-        Language::Rust => &RUST,
-        Language::C => &C,
-    }
+impl Hooks {
+    /// A pack without hooks: its queries and manifest say everything.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) const NONE: Hooks = Hooks {
+        inner_doc: no_doc,
+        exported: |_, _, _| false,
+        declared_module: no_module,
+        post: |_, _, _| {},
+        prepare: no_prepare,
+    };
 }
 
 fn no_doc(_: Node, _: &[u8]) -> Option<String> {
@@ -55,11 +48,7 @@ fn text<'a>(n: Node, src: &'a [u8]) -> &'a str {
 
 // ---- Python -------------------------------------------------------------------------
 
-static PYTHON: LangSpec = LangSpec {
-    grammar: || tree_sitter_python::LANGUAGE.into(),
-    query: include_str!("../queries/python.scm"),
-    sep: ".",
-    constructors: &["__init__", "__new__"],
+pub(crate) static PYTHON: Hooks = Hooks {
     inner_doc: python_doc,
     exported: |_, name, _| !name.starts_with('_') || (name.starts_with("__") && name.ends_with("__")),
     declared_module: no_module,
@@ -597,11 +586,7 @@ fn js_this_field(at: Node, name: &str, b: &[u8]) -> Option<String> {
     None
 }
 
-static JAVASCRIPT: LangSpec = LangSpec {
-    grammar: || tree_sitter_javascript::LANGUAGE.into(),
-    query: include_str!("../queries/javascript.scm"),
-    sep: ".",
-    constructors: &["constructor"],
+pub(crate) static JAVASCRIPT: Hooks = Hooks {
     inner_doc: no_doc,
     exported: js_exported,
     declared_module: no_module,
@@ -609,36 +594,7 @@ static JAVASCRIPT: LangSpec = LangSpec {
     prepare: no_prepare,
 };
 
-/// `typescript.scm` then `javascript.scm` up to a section line of the latter: the part
-/// every TypeScript grammar accepts, or up to the JSX patterns' end for TSX.
-const TS_AND_JS: &str =
-    concat!(include_str!("../queries/typescript.scm"), "\n", include_str!("../queries/javascript.scm"));
-
-const fn cut_at(s: &'static str, line: &str) -> &'static str {
-    let (b, m) = (s.as_bytes(), line.as_bytes());
-    let mut i = 0;
-    while i + m.len() <= b.len() {
-        let mut j = 0;
-        while j < m.len() && b[i + j] == m[j] {
-            j += 1;
-        }
-        if j == m.len() {
-            let (head, _) = b.split_at(i);
-            return match std::str::from_utf8(head) {
-                Ok(h) => h,
-                Err(_) => panic!("section line inside a character"),
-            };
-        }
-        i += 1;
-    }
-    panic!("section line missing from javascript.scm")
-}
-
-static TYPESCRIPT: LangSpec = LangSpec {
-    grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-    query: cut_at(TS_AND_JS, "; ---- JSX (also TSX) ----"),
-    sep: ".",
-    constructors: &["constructor"],
+pub(crate) static TYPESCRIPT: Hooks = Hooks {
     inner_doc: no_doc,
     exported: js_exported,
     declared_module: no_module,
@@ -646,11 +602,7 @@ static TYPESCRIPT: LangSpec = LangSpec {
     prepare: ts_prepare,
 };
 
-static TSX: LangSpec = LangSpec {
-    grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
-    query: cut_at(TS_AND_JS, "; ---- JavaScript grammar only ----"),
-    sep: ".",
-    constructors: &["constructor"],
+pub(crate) static TSX: Hooks = Hooks {
     inner_doc: no_doc,
     exported: js_exported,
     declared_module: no_module,
@@ -797,11 +749,7 @@ fn java_exported(n: Node, _: &str, src: &[u8]) -> bool {
         || n.parent().is_some_and(|p| matches!(p.kind(), "interface_body" | "annotation_type_body"))
 }
 
-static JAVA: LangSpec = LangSpec {
-    grammar: || tree_sitter_java::LANGUAGE.into(),
-    query: include_str!("../queries/java.scm"),
-    sep: ".",
-    constructors: &[],
+pub(crate) static JAVA: Hooks = Hooks {
     inner_doc: no_doc,
     exported: java_exported,
     declared_module: |root, src| {
@@ -1046,11 +994,7 @@ fn java_field(at: Node, name: &str, b: &[u8], cache: &mut ScopeCache) -> Option<
 
 // ---- Go -------------------------------------------------------------------------------
 
-static GO: LangSpec = LangSpec {
-    grammar: || tree_sitter_go::LANGUAGE.into(),
-    query: include_str!("../queries/go.scm"),
-    sep: ".",
-    constructors: &[],
+pub(crate) static GO: Hooks = Hooks {
     inner_doc: go_doc,
     exported: |_, name, _| name.chars().next().is_some_and(char::is_uppercase),
     declared_module: |root, src| {
@@ -1185,11 +1129,7 @@ fn go_expr_type(mut e: Node, src: &str) -> Option<String> {
 
 // ---- Rust -----------------------------------------------------------------------------
 
-static RUST: LangSpec = LangSpec {
-    grammar: || tree_sitter_rust::LANGUAGE.into(),
-    query: include_str!("../queries/rust.scm"),
-    sep: "::",
-    constructors: &[],
+pub(crate) static RUST: Hooks = Hooks {
     inner_doc: no_doc,
     exported: |n, _, _| {
         let mut c = n.walk();
@@ -1661,11 +1601,7 @@ impl FilterKind for Node<'_> {
 
 // ---- C --------------------------------------------------------------------------------
 
-static C: LangSpec = LangSpec {
-    grammar: || tree_sitter_c::LANGUAGE.into(),
-    query: include_str!("../queries/c.scm"),
-    sep: "::",
-    constructors: &[],
+pub(crate) static C: Hooks = Hooks {
     inner_doc: no_doc,
     exported: |n, _, src| {
         // The storage class sits on the declaration, above a declarator-only typedef name.
@@ -1974,42 +1910,6 @@ pub(crate) fn clean_doc(raw: &str) -> String {
     let start = lines.iter().position(|l| !l.is_empty()).unwrap_or(lines.len());
     let end = lines.iter().rposition(|l| !l.is_empty()).map_or(start, |e| e + 1);
     lines[start..end].join("\n")
-}
-
-/// The module path a file's location implies, before any declaration in the file.
-///
-/// Python `pkg/sub/mod.py` -> `pkg.sub.mod` (`__init__.py` names its package, a leading
-/// `src/` is dropped); Rust `src/a/b.rs` -> `crate::a::b`; JS/TS and C use the path
-/// without extension (their imports are paths); Java has only its declared `package`.
-pub fn module_path_for(lang: Language, path: &str) -> String {
-    let stem = path.rsplit_once('.').map_or(path, |(s, _)| s);
-    match lang {
-        // A Java file without a `package` is in the unnamed package.
-        Language::Java => String::new(),
-        Language::Python => {
-            let stem = stem.strip_prefix("src/").unwrap_or(stem);
-            let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
-            let stem = if stem == "__init__" { "" } else { stem };
-            stem.replace('/', ".")
-        }
-        Language::Rust => {
-            let mut parts: Vec<&str> = stem.split('/').collect();
-            if let Some(i) = parts.iter().position(|p| *p == "src") {
-                parts.drain(..=i);
-            }
-            if matches!(parts.last(), Some(&"lib") | Some(&"main") | Some(&"mod")) {
-                parts.pop();
-            }
-            let mut out = String::from("crate");
-            for p in parts {
-                out.push_str("::");
-                out.push_str(p);
-            }
-            out
-        }
-        Language::Go => path.rsplit_once('/').map_or("", |(d, _)| d).to_string(),
-        _ => stem.to_string(),
-    }
 }
 
 /// `export default class C`, `export default function f`, `export default C;`: marks the

@@ -14,71 +14,164 @@ pub use facts::{
 
 use std::fmt;
 
-/// A language navegador can parse.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Language {
-    Python,
-    JavaScript,
-    TypeScript,
-    Tsx,
-    Java,
-    Go,
-    Rust,
-    C,
+/// A language navegador reads: a handle on the description its pack gives
+/// (`navegador-lang/languages/<id>/language.toml`). The registry in `navegador-lang` makes
+/// the one handle of each language; the model only carries it, so that facts, the store
+/// and the tools can name a language without knowing the packs. Two handles are equal
+/// when they name the same pack.
+#[derive(Clone, Copy)]
+pub struct Language(&'static LanguageInfo);
+
+/// What a pack's manifest says about its language that code beyond extraction reads.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LanguageInfo {
+    /// The pack's folder name, unique: `python`, `tsx`.
+    pub id: String,
+    /// The name in the graph (`File.language`) and in the tools: `typescript` for `tsx`.
+    pub name: String,
+    /// The module system: languages of one family resolve against each other (`js` for
+    /// JavaScript, TypeScript and TSX).
+    pub family: String,
+    /// File extensions without the dot, lower-case.
+    pub extensions: Vec<String>,
+    /// Interpreters a `#!` line names for an extensionless script (`python3`, `node`).
+    pub shebangs: Vec<String>,
+    /// Words whose presence says a file is in this language, for an extension several packs
+    /// claim (`.h`: C, C++, Objective-C); see `navegador_lang::Registry::detect`.
+    pub markers: Vec<String>,
+    /// Separator of qualified names (`.` or `::`).
+    pub separator: String,
+    /// How a file's module path is found.
+    pub module: ModuleRule,
+    /// The implicit receiver of a method body (`this`, `self`), if the language has one.
+    pub receiver: Option<String>,
+    /// Method names that make a method a constructor (`__init__`, `constructor`).
+    pub constructors: Vec<String>,
+    /// Names every file sees without an import (`len`, `console`, `Object`).
+    pub builtins: Vec<String>,
+    /// The prefix of a `code.*` call relation (`py.imported_call`); the name when unset.
+    pub relation_prefix: String,
+    /// Files with very long lines are generated or minified and skipped (JS bundles).
+    pub skip_minified: bool,
+    /// A file's top-level names reach other files without an import (browser scripts share
+    /// globals), so the resolver may guess a bare name across modules; otherwise a module
+    /// is closed: an unbound name is a builtin, a global or nothing.
+    pub shared_globals: bool,
+}
+
+/// Where a file's module path comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ModuleRule {
+    /// The file's path without its extension, rewritten by the rule's parts: `pkg/a.py` ->
+    /// `pkg.a`, `src/net/mod.rs` -> `crate::net`, `src/util.ts` -> `src/util`.
+    Path(PathModule),
+    /// What the file declares (Java `package a.b;`, the tags query's `@module`); a file
+    /// declaring none is in the unnamed module.
+    Declared,
+    /// The file's directory (Go: a package is a directory).
+    Directory,
+    /// No module path.
+    #[default]
+    None,
+}
+
+/// The parts of [`ModuleRule::Path`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PathModule {
+    /// A first path component dropped when present (Python `src/` layouts).
+    pub strip_prefix: Option<String>,
+    /// Components up to and including the first one of this name are dropped (Rust `src`).
+    pub after: Option<String>,
+    /// File stems that name their directory, dropped (`__init__`, `mod`, `lib`, `main`).
+    pub index: Vec<String>,
+    /// What joins the components (`.`, `::`; `/` keeps the path).
+    pub join: String,
+    /// Put before the components (`crate`).
+    pub root: Option<String>,
+}
+
+impl PathModule {
+    /// The module path of `path` (workspace-relative, `/`-separated) under this rule.
+    pub fn apply(&self, path: &str) -> String {
+        let stem = match path.rsplit_once('.') {
+            Some((s, _)) if !s.ends_with('/') && !s.is_empty() && !path[s.len()..].contains('/') => s,
+            _ => path,
+        };
+        let mut parts: Vec<&str> = stem.split('/').collect();
+        if let Some(p) = &self.strip_prefix {
+            if parts.len() > 1 && parts[0] == p {
+                parts.remove(0);
+            }
+        }
+        if let Some(a) = &self.after {
+            if let Some(i) = parts.iter().position(|c| c == a) {
+                parts.drain(..=i);
+            }
+        }
+        if parts.last().is_some_and(|l| self.index.iter().any(|i| i == l)) {
+            parts.pop();
+        }
+        let body = parts.join(&self.join);
+        match &self.root {
+            Some(r) if body.is_empty() => r.clone(),
+            Some(r) => format!("{r}{}{body}", self.join),
+            None => body,
+        }
+    }
 }
 
 impl Language {
-    pub const ALL: [Language; 8] = [
-        Language::Python,
-        Language::JavaScript,
-        Language::TypeScript,
-        Language::Tsx,
-        Language::Java,
-        Language::Go,
-        Language::Rust,
-        Language::C,
-    ];
+    /// The handle of a language description that lives as long as the program (the
+    /// registry leaks one per pack).
+    pub const fn new(info: &'static LanguageInfo) -> Language {
+        Language(info)
+    }
 
-    /// The language of a file, decided by its extension.
-    pub fn from_path(path: &str) -> Option<Language> {
-        let ext = path.rsplit_once('.')?.1;
-        Some(match ext {
-            "py" | "pyi" => Language::Python,
-            "js" | "jsx" | "mjs" | "cjs" => Language::JavaScript,
-            "ts" | "mts" | "cts" => Language::TypeScript,
-            "tsx" => Language::Tsx,
-            "java" => Language::Java,
-            "go" => Language::Go,
-            "rs" => Language::Rust,
-            "c" | "h" => Language::C,
-            _ => return None,
-        })
+    /// The pack's folder name: `python`, `tsx`.
+    pub fn id(self) -> &'static str {
+        &self.0.id
     }
 
     /// The name stored in the graph (`File.language`); TSX is reported as TypeScript.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Language::Python => "python",
-            Language::JavaScript => "javascript",
-            Language::TypeScript | Language::Tsx => "typescript",
-            Language::Java => "java",
-            Language::Go => "go",
-            Language::Rust => "rust",
-            Language::C => "c",
-        }
-    }
-
-    /// The language of a stored name ([`Language::as_str`]); TSX reads back as TypeScript.
-    pub fn from_name(name: &str) -> Option<Language> {
-        Language::ALL.into_iter().find(|l| l.as_str() == name)
+        &self.0.name
     }
 
     /// Languages that share one module system resolve against each other (JS <-> TS).
-    pub fn family(self) -> Language {
-        match self {
-            Language::JavaScript | Language::TypeScript | Language::Tsx => Language::TypeScript,
-            other => other,
-        }
+    pub fn family(self) -> &'static str {
+        &self.0.family
+    }
+
+    /// Everything the manifest says.
+    pub fn info(self) -> &'static LanguageInfo {
+        self.0
+    }
+}
+
+impl PartialEq for Language {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0) || self.0.id == other.0.id
+    }
+}
+impl Eq for Language {}
+impl std::hash::Hash for Language {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.id.hash(h)
+    }
+}
+impl PartialOrd for Language {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Language {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.id.cmp(&other.0.id)
+    }
+}
+impl fmt::Debug for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Language({})", self.0.id)
     }
 }
 
@@ -241,10 +334,6 @@ mod tests {
         for s in RefStatus::ALL {
             assert_eq!(RefStatus::parse(s.as_str()), Some(*s));
         }
-        for l in Language::ALL {
-            assert_eq!(Language::from_name(l.as_str()).map(Language::as_str), Some(l.as_str()));
-        }
-        assert_eq!(Language::from_name("kotlin"), None);
     }
 
     #[test]
@@ -260,17 +349,30 @@ mod tests {
     }
 
     #[test]
-    fn language_by_extension() {
+    fn path_modules() {
+        let python = PathModule { strip_prefix: Some("src".into()), index: vec!["__init__".into()], join: ".".into(), ..Default::default() };
+        let rust = PathModule {
+            after: Some("src".into()),
+            index: vec!["lib".into(), "main".into(), "mod".into()],
+            join: "::".into(),
+            root: Some("crate".into()),
+            ..Default::default()
+        };
+        let path = PathModule { join: "/".into(), ..Default::default() };
         let cases = [
-            ("a/b.py", Some(Language::Python)),
-            ("x.tsx", Some(Language::Tsx)),
-            ("x.mjs", Some(Language::JavaScript)),
-            ("include/x.h", Some(Language::C)),
-            ("Makefile", None),
-            ("README.md", None),
+            (&python, "pkg/sub/mod.py", "pkg.sub.mod"),
+            (&python, "src/pkg/__init__.py", "pkg"),
+            (&python, "__init__.py", ""),
+            (&python, "src.py", "src"),
+            (&rust, "src/a/b.rs", "crate::a::b"),
+            (&rust, "crates/x/src/lib.rs", "crate"),
+            (&rust, "src/net/mod.rs", "crate::net"),
+            (&path, "src/util.ts", "src/util"),
+            (&path, "a.b/c", "a.b/c"),
+            (&path, "include/x.h", "include/x"),
         ];
-        for (p, want) in cases {
-            assert_eq!(Language::from_path(p), want, "{p}");
+        for (rule, p, want) in cases {
+            assert_eq!(rule.apply(p), want, "{p}");
         }
     }
 }

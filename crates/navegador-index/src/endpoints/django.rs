@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use navegador_lang::tree_sitter::Node;
-use navegador_model::Language;
 
 use super::util::{col_of, descendants, join, last_segment, line_of, named_children, text, unquote};
 use super::{Derived, EndpointFact, Handler, REST};
@@ -97,7 +96,9 @@ fn view_target(v: Node, src: &str, depth: usize) -> Option<Target> {
 
 /// The URL patterns of one URLconf.
 fn parse(src: &str) -> Vec<Entry> {
-    let Some(tree) = navegador_lang::parse(Language::Python, src) else { return Vec::new() };
+    // A URLconf is Python: the pack of that name reads it.
+    let Some(python) = navegador_lang::registry().by_name("python") else { return Vec::new() };
+    let Some(tree) = navegador_lang::parse(python, src) else { return Vec::new() };
     let mut out = Vec::new();
     for a in descendants(tree.root_node(), "assignment").into_iter().chain(descendants(tree.root_node(), "augmented_assignment")) {
         let (Some(l), Some(r)) = (a.child_by_field_name("left"), a.child_by_field_name("right")) else { continue };

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use navegador_lang::tree_sitter::Node;
-use navegador_model::{FileFacts, Language};
+use navegador_model::FileFacts;
 
 use super::util::{col_of, join, last_segment, line_of, named_children, text, unquote};
 use super::{EndpointFact, Handler, REST};
@@ -36,7 +36,7 @@ pub(super) fn detect(src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
     if !imports.http && !imports.gin && !imports.chi {
         return Vec::new();
     }
-    let Some(tree) = navegador_lang::parse(Language::Go, src) else { return Vec::new() };
+    let Some(tree) = navegador_lang::parse(facts.language, src) else { return Vec::new() };
     let mut ctx = Ctx { src, imports, out: Vec::new() };
     walk(&mut ctx, tree.root_node(), &mut HashMap::new(), 0);
     ctx.out

@@ -70,17 +70,20 @@ pub struct EndpointFact {
 /// Every `framework` value with the language it implies (the vocabulary lives in the model).
 pub use navegador_model::FRAMEWORKS;
 
-/// The per-file detectors that apply to this file (cheap gates first), run in order.
+/// The per-file detectors that apply to this file (cheap gates first), run in order. A
+/// framework's detector reads the facts or trees of its module-system family (the pack's
+/// `family`): Spring's annotations on the JVM, decorators and registrations in JS/TS,
+/// Python and Go.
 pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
-    let mut out = match lang {
-        Language::Java => spring::detect(src, facts),
-        Language::Python => python::detect(src, facts),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+    let mut out = match lang.family() {
+        "jvm" => spring::detect(src, facts),
+        "python" => python::detect(src, facts),
+        "js" => {
             let mut v = express::detect_nest(facts);
             v.extend(express::detect_express(lang, src, facts));
             v
         }
-        Language::Go => go::detect(src, facts),
+        "go" => go::detect(src, facts),
         _ => Vec::new(),
     };
     let _ = path;
@@ -91,7 +94,7 @@ pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Vec<E
 
 /// The `Endpoint.language` of a file: the graph's language names (`.tsx` is typescript).
 pub(crate) fn language_of(path: &str) -> Option<&'static str> {
-    Language::from_path(path).map(|l| l.as_str())
+    navegador_lang::registry().for_path(path).map(|l| l.as_str())
 }
 
 fn props_of(e: &EndpointFact, language: &str, handler: Map<String, Value>, derived: bool) -> Map<String, Value> {

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use navegador_lang::tree_sitter::Node;
-use navegador_model::{FileFacts, Label, Language};
+use navegador_model::{FileFacts, Label};
 
 use super::util::{descendants, join, last_segment, parse_args, text, Arg};
 use super::{EndpointFact, Handler, REST};
@@ -94,7 +94,7 @@ pub(super) fn detect(src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
     if !facts.symbols.iter().any(|s| s.decorators.iter().any(|(n, _, _)| is_route(n))) {
         return Vec::new();
     }
-    let receivers = match navegador_lang::parse(Language::Python, src) {
+    let receivers = match navegador_lang::parse(facts.language, src) {
         Some(tree) => Receivers::read(tree.root_node(), src),
         None => Receivers { own: HashMap::new(), mounted: HashMap::new() },
     };

@@ -220,7 +220,8 @@ pub(super) fn derive(tx: &IngestTx<'_>, root: &Path, files: &[(String, i64, Stri
         let mut routes: Vec<(String, String)> = Vec::new();
         match &config {
             Some(cfg) => {
-                let lang = Language::from_path(cfg).unwrap_or(Language::TypeScript);
+                let registry = navegador_lang::registry();
+                let Some(lang) = registry.for_path(cfg).or_else(|| registry.by_id("typescript")) else { continue };
                 let src = navegador_model::path::join_stored(root, cfg).and_then(|p| std::fs::read_to_string(p).ok()).unwrap_or_default();
                 let (cr, flat) = parse_config(lang, &src);
                 for r in cr {
@@ -330,7 +331,7 @@ export default [
   ]),
 ] satisfies RouteConfig;
 "#;
-        let (routes, flat) = parse_config(Language::TypeScript, src);
+        let (routes, flat) = parse_config(navegador_lang::registry().by_id("typescript").unwrap(), src);
         assert!(!flat);
         let got: Vec<(String, String)> = routes.into_iter().map(|r| (r.file, r.path)).collect();
         let want = [

@@ -19,7 +19,7 @@ impl ModuleSystem for Js {
 
     fn rules(&self, lang: Language) -> Rules {
         // Browser scripts share globals; TypeScript modules do not.
-        Rules { closed_modules: lang != Language::JavaScript, redefinitions_collapse: true, ..Rules::default() }
+        Rules { closed_modules: !lang.info().shared_globals, redefinitions_collapse: true, ..Rules::default() }
     }
 
     fn module_key(&self, _lang: Language, path: &str, _declared: Option<&str>) -> String {

@@ -44,7 +44,7 @@ pub(crate) struct ResolveStats {
 pub(crate) fn package_nodes() -> impl Fn(&str, &str, Option<&str>) -> Option<String> {
     let systems = system::systems(&Config::default());
     move |language, path, module| {
-        let name = system::family_name(navegador_model::Language::from_name(language)?);
+        let name = system::family_name(navegador_lang::registry().by_name(language)?);
         systems.iter().find(|s| s.name() == name)?.package_node(path, module)
     }
 }

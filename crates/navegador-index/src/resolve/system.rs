@@ -143,14 +143,8 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
     ]
 }
 
-/// The family a language belongs to: the one place that maps languages to module systems.
+/// The family a language belongs to (its manifest's `family`), which names its module
+/// system.
 pub(crate) fn family_name(lang: Language) -> &'static str {
-    match lang {
-        Language::Python => "python",
-        Language::JavaScript | Language::TypeScript | Language::Tsx => "js",
-        Language::Java => "jvm",
-        Language::Go => "go",
-        Language::Rust => "rust",
-        Language::C => "c",
-    }
+    lang.family()
 }

@@ -83,7 +83,7 @@ impl Table {
         let mut unknown = Vec::new();
         let mut keys: Vec<(String, Fam, String)> = Vec::new();
         for (path, node, language, module) in tx.files()? {
-            let found = Language::from_name(&language)
+            let found = navegador_lang::registry().by_name(&language)
                 .and_then(|lang| Some((lang, systems.iter().position(|s| s.name() == family_name(lang))?)));
             let Some((lang, fam)) = found else {
                 unknown.push((path, language));

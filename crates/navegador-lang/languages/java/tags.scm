@@ -1,45 +1,45 @@
 ; Java: types, members, calls, annotations, imports. The package is the module
 ; (`declared_module` in src/spec.rs); receiver types of calls come from the `post` hook.
-; Capture vocabulary: queries/README.md.
+; Capture vocabulary: ../README.md.
 
 ; ---- definitions ----------------------------------------------------------------------
 
-(class_declaration name: (identifier) @name) @def.class
-(interface_declaration name: (identifier) @name) @def.interface
-(enum_declaration name: (identifier) @name) @def.enum
-(record_declaration name: (identifier) @name) @def.record
-(annotation_type_declaration name: (identifier) @name) @def.annotation
+(class_declaration name: (identifier) @name) @definition.class
+(interface_declaration name: (identifier) @name) @definition.interface
+(enum_declaration name: (identifier) @name) @definition.enum
+(record_declaration name: (identifier) @name) @definition.record
+(annotation_type_declaration name: (identifier) @name) @definition.annotation
 
-(method_declaration name: (identifier) @name) @def.method
-(annotation_type_element_declaration name: (identifier) @name) @def.method
-(constructor_declaration name: (identifier) @name) @def.constructor
-(compact_constructor_declaration name: (identifier) @name) @def.constructor
+(method_declaration name: (identifier) @name) @definition.method
+(annotation_type_element_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name) @definition.constructor
+(compact_constructor_declaration name: (identifier) @name) @definition.constructor
 
 ; one symbol per declarator: `private Foo a, b;` is two fields
-(field_declaration declarator: (variable_declarator name: (identifier) @name)) @def.field
-(constant_declaration declarator: (variable_declarator name: (identifier) @name)) @def.field
-(enum_constant name: (identifier) @name) @def.field
+(field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field
+(constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field
+(enum_constant name: (identifier) @name) @definition.field
 ; record components are fields
-(record_declaration parameters: (formal_parameters (formal_parameter name: (identifier) @name) @def.field))
+(record_declaration parameters: (formal_parameters (formal_parameter name: (identifier) @name) @definition.field))
 
 ; ---- heritage -------------------------------------------------------------------------
 
-(class_declaration superclass: (superclass [(type_identifier) (scoped_type_identifier) (generic_type)] @inherits))
-(class_declaration interfaces: (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @implements)))
-(enum_declaration interfaces: (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @implements)))
-(record_declaration interfaces: (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @implements)))
+(class_declaration superclass: (superclass [(type_identifier) (scoped_type_identifier) (generic_type)] @reference.inherits))
+(class_declaration interfaces: (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @reference.implementation)))
+(enum_declaration interfaces: (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @reference.implementation)))
+(record_declaration interfaces: (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @reference.implementation)))
 ; an interface extending interfaces inherits from them
-(interface_declaration (extends_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @inherits)))
+(interface_declaration (extends_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @reference.inherits)))
 
 ; ---- calls and uses -------------------------------------------------------------------
 
-(method_invocation !object name: (identifier) @call.name) @call
-(method_invocation object: (_) @call.receiver name: (identifier) @call.name) @call
+(method_invocation !object name: (identifier) @name) @reference.call
+(method_invocation object: (_) @receiver name: (identifier) @name) @reference.call
 
-(object_creation_expression type: [(type_identifier) (scoped_type_identifier) (generic_type)] @new.name) @new
+(object_creation_expression type: [(type_identifier) (scoped_type_identifier) (generic_type)] @name) @reference.new
 
 ; method references passed as values: `this::handle`, `Foo::parse`, `x::go`
-(method_reference (_) @call.receiver . (identifier) @name) @ref.value
+(method_reference (_) @receiver . (identifier) @name) @reference.value
 
 ; ---- annotations (on declarations, not on parameters or types) -------------------------
 

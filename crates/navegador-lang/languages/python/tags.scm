@@ -1,0 +1,30 @@
+; Python: definitions, calls, inheritance, decorators, imports.
+; Capture vocabulary: ../README.md.
+
+(class_definition name: (identifier) @name) @definition.class
+(decorated_definition definition: (class_definition name: (identifier) @name)) @definition.class
+
+(function_definition name: (identifier) @name) @definition.function
+(decorated_definition definition: (function_definition name: (identifier) @name)) @definition.function
+
+; module-level and class-level assignments (locals are dropped by the extractor)
+(module (expression_statement (assignment left: (identifier) @name) @definition.variable))
+(class_definition body: (block (expression_statement (assignment left: (identifier) @name) @definition.field)))
+
+(class_definition superclasses: (argument_list [(identifier) (attribute)] @reference.inherits))
+
+(call function: (identifier) @name) @reference.call
+(call function: (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.call
+
+; callbacks: a function passed by name as an argument
+(call arguments: (argument_list (identifier) @reference.value))
+(call arguments: (argument_list (keyword_argument value: (identifier) @reference.value)))
+
+(decorator [(identifier) (attribute)] @decorator.name) @decorator
+(decorator (call function: (_) @decorator.name arguments: (argument_list) @decorator.args)) @decorator
+
+(import_statement name: (dotted_name) @import.module) @import
+(import_statement name: (aliased_import name: (dotted_name) @import.module alias: (identifier) @import.alias)) @import
+(import_from_statement module_name: (_) @import.module name: (dotted_name) @import.name) @import
+(import_from_statement module_name: (_) @import.module name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
+(import_from_statement module_name: (_) @import.module (wildcard_import) @import.name) @import

@@ -1,0 +1,344 @@
+//! The generic binder: reads a pack's locals query — scopes, the names they bind with
+//! their declared types, class members, typed expressions, type parameters — and gives
+//! each call's receiver its type (`x.m()` where `x: Foo`, `new Foo().m()`, `this.repo.m()`,
+//! `self.conn.m()`), the one mechanism for every language. With `drop_local_uses`, a call
+//! of, or a value passed from, a local binding (a closure, a parameter) is dropped: it
+//! names no symbol.
+//!
+//! Scopes nest as their nodes do. In an ordered scope (a block, a function) a name is
+//! visible after its definition and the nearest one before the site wins; in a hoisted
+//! scope (a module, a class body) it is visible everywhere and the first one wins. A
+//! class scope also holds members (reached through the implicit receiver, `this.x`) and
+//! may name its own type (`@local.self`: the class, the `impl`'s type). The vocabulary is
+//! documented in `languages/README.md`.
+
+use std::collections::HashMap;
+
+use navegador_model::{FileFacts, RefKind};
+use tree_sitter::{Node, Point};
+
+use crate::manifest::TypeRules;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScopeKind {
+    Ordered,
+    Hoisted,
+    Class,
+}
+
+/// What one locals match said, gathered while the extractor runs the query.
+#[derive(Default)]
+pub(crate) struct Locals<'t> {
+    scopes: Vec<(Node<'t>, ScopeKind, Option<String>)>,
+    /// (name node, type, binds the name in its scope, is a member of its class)
+    defs: Vec<(Node<'t>, Option<String>, bool, bool)>,
+    /// Typed expressions by byte range.
+    values: HashMap<(usize, usize), Option<String>>,
+    type_params: Vec<Node<'t>>,
+}
+
+impl<'t> Locals<'t> {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.scopes.is_empty()
+    }
+
+    pub(crate) fn scope(&mut self, n: Node<'t>, kind: ScopeKind, self_type: Option<String>) {
+        self.scopes.push((n, kind, self_type));
+    }
+
+    /// Definitions and members of one match, with the match's types: one type for all, or
+    /// one per definition in order (`a, b := T{}, U{}`).
+    pub(crate) fn definitions(&mut self, defs: &[(Node<'t>, bool, bool)], types: &[Option<String>]) {
+        for (i, &(n, binds, member)) in defs.iter().enumerate() {
+            let ty = match types.len() {
+                1 => types[0].clone(),
+                k if k == defs.len() => types[i].clone(),
+                _ => None,
+            };
+            self.defs.push((n, ty, binds, member));
+        }
+    }
+
+    pub(crate) fn value(&mut self, n: Node<'t>, ty: Option<String>) {
+        self.values.entry((n.start_byte(), n.end_byte())).or_insert(ty);
+    }
+
+    pub(crate) fn type_parameter(&mut self, n: Node<'t>) {
+        self.type_params.push(n);
+    }
+}
+
+/// How the binder reads a pack (from its manifest).
+pub(crate) struct BindRules<'a> {
+    pub types: &'a TypeRules,
+    /// The implicit receiver (`this`): `this.x` is member `x` of the enclosing class.
+    pub receiver: Option<&'a str>,
+    pub drop_local_uses: bool,
+}
+
+/// The type a type node names under the pack's rules: its text for a `names` kind; through
+/// an `inner` kind to its child (a field, or the first named child); a `wrappers` generic
+/// (`Box<T>`) stands for its first type argument. Generic arguments are cut (`Foo::<T>` ->
+/// `Foo`); anything else (a primitive, an array) names no type.
+pub(crate) fn read_type(n: Node, rules: &TypeRules, src: &[u8]) -> Option<String> {
+    let mut t = n;
+    // A loop, not recursion: `********T` must not exhaust the stack.
+    for _ in 0..256 {
+        if rules.names.iter().any(|k| k == t.kind()) {
+            let s = text(t, src);
+            let cut = s.find("::<").or_else(|| s.find('<')).unwrap_or(s.len());
+            let s = s[..cut].trim();
+            return (!s.is_empty()).then(|| s.to_string());
+        }
+        let (_, field) = rules.inner.iter().find(|(k, _)| k == t.kind())?;
+        let child = match field {
+            Some(f) => t.child_by_field_name(f)?,
+            None => t.named_child(0)?,
+        };
+        if rules.names.iter().any(|k| k == child.kind()) && rules.wrappers.iter().any(|w| w == text(child, src)) {
+            let mut c = t.walk();
+            let args = t.named_children(&mut c).find(|a| a.kind() == "type_arguments")?;
+            t = args.named_child(0)?;
+            continue;
+        }
+        t = child;
+    }
+    None
+}
+
+struct Scope {
+    parent: Option<usize>,
+    kind: ScopeKind,
+    self_type: Option<String>,
+    /// Definitions by name, in source order (indices into `defs`).
+    names: HashMap<String, Vec<usize>>,
+    members: HashMap<String, usize>,
+    type_params: Vec<String>,
+}
+
+struct Def {
+    at: usize,
+    ty: Option<String>,
+}
+
+struct Tree {
+    scopes: Vec<Scope>,
+    by_node: HashMap<usize, usize>,
+    defs: Vec<Def>,
+    /// Typed expressions by byte range.
+    values: HashMap<(usize, usize), Option<String>>,
+}
+
+impl Tree {
+    fn build(locals: Locals, src: &[u8]) -> Tree {
+        let mut scopes: Vec<Scope> = Vec::new();
+        let mut by_node: HashMap<usize, usize> = HashMap::with_capacity(locals.scopes.len());
+        let mut nodes = Vec::new();
+        for (n, kind, self_type) in locals.scopes {
+            match by_node.get(&n.id()) {
+                // Two patterns on one node: the stronger kind and the first self type.
+                Some(&i) => {
+                    let s: &mut Scope = &mut scopes[i];
+                    if kind != ScopeKind::Ordered && s.kind == ScopeKind::Ordered || kind == ScopeKind::Class {
+                        s.kind = kind;
+                    }
+                    if s.self_type.is_none() {
+                        s.self_type = self_type;
+                    }
+                }
+                None => {
+                    by_node.insert(n.id(), scopes.len());
+                    nodes.push(n);
+                    scopes.push(Scope { parent: None, kind, self_type, names: HashMap::new(), members: HashMap::new(), type_params: Vec::new() });
+                }
+            }
+        }
+        for (i, n) in nodes.iter().enumerate() {
+            scopes[i].parent = enclosing(&by_node, n.parent());
+        }
+        let mut t = Tree { scopes, by_node, defs: Vec::new(), values: locals.values };
+        let mut defs = locals.defs;
+        defs.sort_by_key(|(n, ..)| (n.start_byte(), n.id()));
+        // One definition per name node: the first type any of its matches gives.
+        let mut merged: Vec<(Node, Option<String>, bool, bool)> = Vec::with_capacity(defs.len());
+        for d in defs {
+            match merged.last_mut() {
+                Some(last) if last.0.id() == d.0.id() => {
+                    if last.1.is_none() {
+                        last.1 = d.1;
+                    }
+                    last.2 |= d.2;
+                    last.3 |= d.3;
+                }
+                _ => merged.push(d),
+            }
+        }
+        for (n, ty, binds, member) in merged {
+            let i = t.defs.len();
+            t.defs.push(Def { at: n.start_byte(), ty });
+            let name = text(n, src).to_string();
+            if binds {
+                if let Some(s) = t.scope_of(n) {
+                    t.scopes[s].names.entry(name.clone()).or_default().push(i);
+                }
+            }
+            if member {
+                if let Some(s) = t.class_of(t.scope_of(n)) {
+                    t.scopes[s].members.entry(name).or_insert(i);
+                }
+            }
+        }
+        for n in locals.type_params {
+            if let Some(s) = t.scope_of(n) {
+                t.scopes[s].type_params.push(text(n, src).to_string());
+            }
+        }
+        t
+    }
+
+    /// The innermost scope whose node encloses `n` (or is `n`'s ancestor-or-self).
+    fn scope_of(&self, n: Node) -> Option<usize> {
+        enclosing(&self.by_node, Some(n))
+    }
+
+    fn chain(&self, from: Option<usize>) -> impl Iterator<Item = &Scope> + '_ {
+        std::iter::successors(from.map(|i| &self.scopes[i]), |s| s.parent.map(|p| &self.scopes[p]))
+    }
+
+    fn class_of(&self, from: Option<usize>) -> Option<usize> {
+        let mut cur = from;
+        while let Some(i) = cur {
+            if self.scopes[i].kind == ScopeKind::Class {
+                return Some(i);
+            }
+            cur = self.scopes[i].parent;
+        }
+        None
+    }
+
+    fn self_type(&self, from: Option<usize>) -> Option<String> {
+        self.chain(from).find_map(|s| s.self_type.clone())
+    }
+
+    /// The binding of `name` visible at byte `at` from scope `from`: `Some(None)` when it is
+    /// bound but its type is unknown (it still shadows outer bindings).
+    fn lookup(&self, from: Option<usize>, at: usize, name: &str) -> Option<Option<String>> {
+        for s in self.chain(from) {
+            let Some(list) = s.names.get(name) else { continue };
+            let found = match s.kind {
+                ScopeKind::Ordered => list.iter().rev().find(|&&d| self.defs[d].at <= at),
+                ScopeKind::Hoisted | ScopeKind::Class => list.first(),
+            };
+            if let Some(&d) = found {
+                return Some(self.defs[d].ty.clone());
+            }
+        }
+        None
+    }
+
+    fn is_type_parameter(&self, from: Option<usize>, ty: &str) -> bool {
+        self.chain(from).any(|s| s.type_params.iter().any(|t| t == ty))
+    }
+}
+
+/// The scope of the nearest node, from `from` up, that is one.
+fn enclosing(by_node: &HashMap<usize, usize>, from: Option<Node>) -> Option<usize> {
+    let mut cur = from;
+    while let Some(n) = cur {
+        if let Some(&i) = by_node.get(&n.id()) {
+            return Some(i);
+        }
+        cur = n.parent();
+    }
+    None
+}
+
+fn text<'a>(n: Node, src: &'a [u8]) -> &'a str {
+    std::str::from_utf8(&src[n.byte_range()]).unwrap_or("")
+}
+
+/// JS private names (`#x`) and `$` are identifier characters too.
+fn is_ident(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '#'))
+}
+
+/// Gives receivers their types and drops uses of locals, from what the locals query found.
+pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals, rules: &BindRules) {
+    if locals.is_empty() {
+        return;
+    }
+    let b = src.as_bytes();
+    let tree = Tree::build(locals, b);
+    let mut drop = vec![false; facts.refs.len()];
+    let mut types: Vec<Option<Option<String>>> = vec![None; facts.refs.len()];
+    for (ri, r) in facts.refs.iter().enumerate() {
+        if !matches!(r.kind, RefKind::Call | RefKind::Reference) {
+            continue;
+        }
+        let p = Point { row: r.line.saturating_sub(1) as usize, column: r.column as usize };
+        let Some(site) = root.descendant_for_point_range(p, p) else { continue };
+        let scope = tree.scope_of(site);
+        let at = site.start_byte();
+        let Some(recv) = r.receiver.as_deref() else {
+            if rules.drop_local_uses && tree.lookup(scope, at, &r.name).is_some() {
+                drop[ri] = true;
+            }
+            continue;
+        };
+        let resolve_self = |t: Option<String>| match (t, rules.types.self_name.as_deref()) {
+            (Some(t), Some(s)) if t == s => tree.self_type(scope),
+            (t, _) => t,
+        };
+        let ty = if rules.types.self_name.as_deref() == Some(recv) {
+            tree.self_type(scope)
+        } else if is_ident(recv) {
+            match tree.lookup(scope, at, recv) {
+                Some(t) => {
+                    let t = resolve_self(t);
+                    // `x.f` passed as a value, `x` a local of unknown type: most likely a field.
+                    drop[ri] = rules.drop_local_uses && r.kind == RefKind::Reference && t.is_none();
+                    t
+                }
+                None => None,
+            }
+        } else if let Some(t) = site.prev_named_sibling().and_then(|o| tree.values.get(&(o.start_byte(), o.end_byte()))) {
+            // `new Foo().m()`
+            t.clone()
+        } else if let Some((base, field)) = recv.split_once('.').filter(|(b, f)| is_ident(b) && is_ident(f)) {
+            if rules.receiver == Some(base) && tree.lookup(scope, at, base).is_none() {
+                // `this.x.m()`: the member of the enclosing class
+                tree.class_of(scope).and_then(|c| tree.scopes[c].members.get(field)).and_then(|&d| tree.defs[d].ty.clone())
+            } else {
+                let owner = tree.lookup(scope, at, base).and_then(resolve_self);
+                owner.and_then(|o| member_type(&tree, &o, field))
+            }
+        } else {
+            None
+        };
+        let ty = ty.filter(|t| !tree.is_type_parameter(scope, t));
+        types[ri] = Some(ty);
+    }
+    for (r, t) in facts.refs.iter_mut().zip(types) {
+        if let Some(t) = t {
+            r.receiver_type = t;
+        }
+    }
+    let mut i = 0;
+    facts.refs.retain(|_| {
+        i += 1;
+        !drop[i - 1]
+    });
+}
+
+/// The declared type of member `field` of class `owner` declared in this file: a member
+/// the locals query found in a class scope whose own type is `owner` (its last segment).
+fn member_type(tree: &Tree, owner: &str, field: &str) -> Option<String> {
+    let short = owner.rsplit(['.', ':']).next().unwrap_or(owner);
+    let scoped = tree.scopes.iter().filter(|s| s.kind == ScopeKind::Class && s.self_type.as_deref() == Some(short));
+    for s in scoped {
+        if let Some(&d) = s.members.get(field) {
+            return tree.defs[d].ty.clone();
+        }
+    }
+    None
+}

@@ -1,0 +1,204 @@
+//! A pack's manifest (`languages/<id>/language.toml`) read into the model's
+//! `LanguageInfo` (what every crate may read) and the extractor's `PackSpec` (queries and
+//! rules only extraction uses). Strict: an unknown key or a value of the wrong type is an
+//! error naming the line, so a typo cannot silently turn a rule off. The keys are
+//! documented in `languages/README.md`.
+
+use navegador_model::{LanguageInfo, ModuleRule, PathModule};
+use toml_edit::{Document, Item, Table, Value};
+
+use crate::registry::PackError;
+
+/// What only the extractor reads from a manifest.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PackSpec {
+    /// Tags query files, in order (relative to the pack folder).
+    pub tags: Vec<String>,
+    /// Locals query files, in order.
+    pub locals: Vec<String>,
+    /// A call of, or a value passed from, a local binding names no symbol: drop it.
+    pub drop_local_uses: bool,
+    pub types: TypeRules,
+}
+
+/// How the binder reads a node captured `@local.type` (`[types]` of the manifest).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TypeRules {
+    /// Node kinds whose text names a type.
+    pub names: Vec<String>,
+    /// Node kinds that stand for a type inside them: (kind, field); no field is the first
+    /// named child.
+    pub inner: Vec<(String, Option<String>)>,
+    /// Generic types that stand for their first argument (`Box<T>`).
+    pub wrappers: Vec<String>,
+    /// The type name that means the enclosing scope's own type (`Self`).
+    pub self_name: Option<String>,
+}
+
+const TOP_KEYS: &[&str] = &[
+    "name", "family", "extensions", "shebangs", "markers", "separator", "receiver", "constructors", "builtins",
+    "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "module", "types",
+];
+const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
+const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "self"];
+
+pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, PackSpec), PackError> {
+    let doc = Document::parse(text).map_err(|e| PackError {
+        file: file.to_string(),
+        line: e.span().map_or(1, |s| line_at(text, s.start)),
+        message: format!("not valid TOML: {}", e.message()),
+    })?;
+    let r = Reader { file, text };
+    let top = doc.as_table();
+    r.known(top, TOP_KEYS)?;
+    let name = r.string(top, "name")?.unwrap_or_else(|| id.to_string());
+    let module = match top.get("module") {
+        None => ModuleRule::None,
+        Some(item) => {
+            let t = item.as_table().ok_or_else(|| r.error(item, "`module` must be a table ([module])"))?;
+            r.known(t, MODULE_KEYS)?;
+            let rule = r.string(t, "rule")?.ok_or_else(|| r.error(item, "[module] needs a `rule`"))?;
+            let path_keys = ["strip_prefix", "after", "index", "join", "root"];
+            if rule != "path" {
+                if let Some(k) = path_keys.iter().find(|k| t.contains_key(k)) {
+                    return Err(r.error(&t[*k], &format!("`{k}` only applies to rule = \"path\"")));
+                }
+            }
+            match rule.as_str() {
+                "path" => ModuleRule::Path(PathModule {
+                    strip_prefix: r.string(t, "strip_prefix")?,
+                    after: r.string(t, "after")?,
+                    index: r.strings(t, "index")?,
+                    join: r.string(t, "join")?.unwrap_or_else(|| "/".to_string()),
+                    root: r.string(t, "root")?,
+                }),
+                "declared" => ModuleRule::Declared,
+                "directory" => ModuleRule::Directory,
+                "none" => ModuleRule::None,
+                other => {
+                    return Err(r.error(&t["rule"], &format!("unknown module rule `{other}` (path, declared, directory, none)")))
+                }
+            }
+        }
+    };
+    let info = LanguageInfo {
+        id: id.to_string(),
+        relation_prefix: r.string(top, "relation_prefix")?.unwrap_or_else(|| name.clone()),
+        name,
+        family: r.string(top, "family")?.ok_or_else(|| PackError { file: file.into(), line: 1, message: "needs a `family`".into() })?,
+        extensions: r.strings(top, "extensions")?,
+        shebangs: r.strings(top, "shebangs")?,
+        markers: r.strings(top, "markers")?,
+        separator: r.string(top, "separator")?.unwrap_or_else(|| ".".to_string()),
+        module,
+        receiver: r.string(top, "receiver")?,
+        constructors: r.strings(top, "constructors")?,
+        builtins: r.strings(top, "builtins")?,
+        skip_minified: r.bool(top, "skip_minified")?.unwrap_or(false),
+        shared_globals: r.bool(top, "shared_globals")?.unwrap_or(false),
+    };
+    if info.extensions.is_empty() && info.shebangs.is_empty() {
+        return Err(PackError { file: file.into(), line: 1, message: "claims no file: give `extensions` or `shebangs`".into() });
+    }
+    if let Some(e) = info.extensions.iter().find(|e| e.starts_with('.') || e.contains('/')) {
+        return Err(r.error(&top["extensions"], &format!("extension `{e}` is written without its dot")));
+    }
+    let types = match top.get("types") {
+        None => TypeRules::default(),
+        Some(item) => {
+            let t = item.as_table().ok_or_else(|| r.error(item, "`types` must be a table ([types])"))?;
+            r.known(t, TYPE_KEYS)?;
+            TypeRules {
+                names: r.strings(t, "names")?,
+                inner: r
+                    .strings(t, "inner")?
+                    .into_iter()
+                    .map(|k| match k.split_once('.') {
+                        Some((kind, field)) => (kind.to_string(), Some(field.to_string())),
+                        None => (k, None),
+                    })
+                    .collect(),
+                wrappers: r.strings(t, "wrappers")?,
+                self_name: r.string(t, "self")?,
+            }
+        }
+    };
+    let spec = PackSpec {
+        tags: r.strings(top, "tags")?,
+        locals: r.strings(top, "locals")?,
+        drop_local_uses: r.bool(top, "drop_local_uses")?.unwrap_or(false),
+        types,
+    };
+    if !spec.locals.is_empty() && spec.types.names.is_empty() {
+        return Err(PackError { file: file.into(), line: line_of_key(text, "locals"), message: "a locals query needs [types] names to read its types".into() });
+    }
+    if spec.tags.is_empty() {
+        return Err(PackError { file: file.into(), line: 1, message: "needs a tags query (`tags = [\"tags.scm\"]`)".into() });
+    }
+    Ok((info, spec))
+}
+
+/// The 1-based line of the first place `value` is written as a string in `text`.
+pub(crate) fn line_of_value(text: &str, value: &str) -> usize {
+    text.find(&format!("\"{value}\"")).map_or(1, |at| line_at(text, at))
+}
+
+fn line_of_key(text: &str, key: &str) -> usize {
+    text.lines().position(|l| l.trim_start().starts_with(key)).map_or(1, |i| i + 1)
+}
+
+fn line_at(text: &str, byte: usize) -> usize {
+    text[..byte.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+impl Reader<'_> {
+    fn error(&self, item: &Item, message: &str) -> PackError {
+        let line = item.span().map_or(1, |s| line_at(self.text, s.start));
+        PackError { file: self.file.to_string(), line, message: message.to_string() }
+    }
+
+    fn value_error(&self, v: &Value, message: &str) -> PackError {
+        let line = v.span().map_or(1, |s| line_at(self.text, s.start));
+        PackError { file: self.file.to_string(), line, message: message.to_string() }
+    }
+
+    fn known(&self, t: &Table, keys: &[&str]) -> Result<(), PackError> {
+        for (k, item) in t.iter() {
+            if !keys.contains(&k) {
+                let line = t.key(k).and_then(|k| k.span()).or_else(|| item.span()).map_or(1, |s| line_at(self.text, s.start));
+                return Err(PackError { file: self.file.to_string(), line, message: format!("unknown key `{k}` (known: {})", keys.join(", ")) });
+            }
+        }
+        Ok(())
+    }
+
+    fn string(&self, t: &Table, key: &str) -> Result<Option<String>, PackError> {
+        match t.get(key) {
+            None => Ok(None),
+            Some(item) => match item.as_str() {
+                Some(s) => Ok(Some(s.to_string())),
+                None => Err(self.error(item, &format!("`{key}` must be a string"))),
+            },
+        }
+    }
+
+    fn strings(&self, t: &Table, key: &str) -> Result<Vec<String>, PackError> {
+        let Some(item) = t.get(key) else { return Ok(Vec::new()) };
+        let arr = item.as_array().ok_or_else(|| self.error(item, &format!("`{key}` must be a list of strings")))?;
+        arr.iter()
+            .map(|v| v.as_str().map(str::to_string).ok_or_else(|| self.value_error(v, &format!("`{key}` must be a list of strings"))))
+            .collect()
+    }
+
+    fn bool(&self, t: &Table, key: &str) -> Result<Option<bool>, PackError> {
+        match t.get(key) {
+            None => Ok(None),
+            Some(item) => item.as_bool().map(Some).ok_or_else(|| self.error(item, &format!("`{key}` must be true or false"))),
+        }
+    }
+}
