@@ -78,16 +78,14 @@ pub(crate) struct BindRules<'a> {
 
 /// The type a type node names under the pack's rules: its text for a `names` kind; through
 /// an `inner` kind to its child (a field, or the first named child); a `wrappers` generic
-/// (`Box<T>`) stands for its first type argument. Generic arguments are cut (`Foo::<T>` ->
-/// `Foo`); anything else (a primitive, an array) names no type.
+/// (`Box<T>`) stands for its first type argument. Trailing generic arguments are cut
+/// (`Foo::<T>` -> `Foo`); anything else (a primitive, an array) names no type.
 pub(crate) fn read_type(n: Node, rules: &TypeRules, src: &[u8]) -> Option<String> {
     let mut t = n;
     // A loop, not recursion: `********T` must not exhaust the stack.
     for _ in 0..256 {
         if rules.names.iter().any(|k| k == t.kind()) {
-            let s = text(t, src);
-            let cut = s.find("::<").or_else(|| s.find('<')).unwrap_or(s.len());
-            let s = s[..cut].trim();
+            let s = cut_trailing_generics(text(t, src));
             return (!s.is_empty()).then(|| s.to_string());
         }
         let (_, field) = rules.inner.iter().find(|(k, _)| k == t.kind())?;
@@ -102,6 +100,21 @@ pub(crate) fn read_type(n: Node, rules: &TypeRules, src: &[u8]) -> Option<String
             continue;
         }
         t = child;
+    }
+    None
+}
+
+/// The name node a definition capture declares, through the pack's `declarators`.
+pub(crate) fn declared_name<'t>(n: Node<'t>, rules: &TypeRules) -> Option<Node<'t>> {
+    let mut t = n;
+    for _ in 0..256 {
+        let Some((_, field)) = rules.declarators.iter().find(|(k, _)| k == t.kind()) else {
+            return (t.named_child_count() == 0).then_some(t);
+        };
+        t = match field {
+            Some(f) => t.child_by_field_name(f)?,
+            None => t.named_child(0)?,
+        };
     }
     None
 }
@@ -241,6 +254,42 @@ impl Tree {
     }
 }
 
+/// The receiver of a call whose name is `site`: the name's previous named sibling, past
+/// comments (`new Foo() // why\n .m()`).
+fn receiver_node(site: Node) -> Option<Node> {
+    let mut n = site.prev_named_sibling()?;
+    while n.is_extra() {
+        n = n.prev_named_sibling()?;
+    }
+    Some(n)
+}
+
+/// `Foo<T>` -> `Foo`, `Foo::<T>` -> `Foo`; a generic inside a path stays (`Outer<T>.Inner`).
+fn cut_trailing_generics(s: &str) -> &str {
+    let mut s = s.trim();
+    while s.ends_with('>') {
+        let mut depth = 0;
+        let mut cut = None;
+        for (i, c) in s.char_indices().rev() {
+            match c {
+                '>' => depth += 1,
+                '<' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        cut = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(i) = cut else { break };
+        s = s[..i].trim_end();
+        s = s.strip_suffix("::").unwrap_or(s);
+    }
+    s
+}
+
 /// The scope of the nearest node, from `from` up, that is one.
 fn enclosing(by_node: &HashMap<usize, usize>, from: Option<Node>) -> Option<usize> {
     let mut cur = from;
@@ -301,7 +350,7 @@ pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals,
                 }
                 None => None,
             }
-        } else if let Some(t) = site.prev_named_sibling().and_then(|o| tree.values.get(&(o.start_byte(), o.end_byte()))) {
+        } else if let Some(t) = receiver_node(site).and_then(|o| tree.values.get(&(o.start_byte(), o.end_byte()))) {
             // `new Foo().m()`
             t.clone()
         } else if let Some((base, field)) = recv.split_once('.').filter(|(b, f)| is_ident(b) && is_ident(f)) {
@@ -341,4 +390,23 @@ fn member_type(tree: &Tree, owner: &str, field: &str) -> Option<String> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn trailing_generics() {
+        let cases = [
+            ("Foo", "Foo"),
+            ("Foo<T>", "Foo"),
+            ("Foo::<T>", "Foo"),
+            ("a::Foo::<Vec<u8>>", "a::Foo"),
+            ("Outer<T>.Inner", "Outer<T>.Inner"),
+            ("Map<K, List<V>>", "Map"),
+            ("Broken>", "Broken>"),
+        ];
+        for (s, want) in cases {
+            assert_eq!(super::cut_trailing_generics(s), want, "{s}");
+        }
+    }
 }

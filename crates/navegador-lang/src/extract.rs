@@ -12,7 +12,8 @@ use tree_sitter::{Node, Parser, Query, QueryCursor};
 
 use crate::binder::{self, BindRules, Locals, ScopeKind};
 use crate::registry::{registry, Pack, PackError};
-use crate::spec::{clean_doc, Hooks};
+use crate::manifest::ExportRule;
+use crate::hooks::clean_doc;
 
 /// Knobs of one extraction.
 #[derive(Debug, Clone, Copy)]
@@ -55,6 +56,18 @@ enum Role {
     LocalType,
     LocalValue,
     LocalTypeParam,
+    /// A definition node visible outside its module / hidden from it (`export.rule`).
+    Exported,
+    Hidden,
+    /// The module the file declares (Java `package`).
+    Module,
+    /// A definition node whose doc this match gives: the text of its `@doc` nodes, or the
+    /// comments above its `@doc.above` node.
+    DocOwner,
+    Doc,
+    DocAbove,
+    /// The class a variable is an instance of (`apps = Apps()`).
+    InstanceOf,
     Ignore,
 }
 
@@ -115,6 +128,13 @@ fn role_of(capture: &str) -> Role {
         "local.type" => Role::LocalType,
         "local.value" => Role::LocalValue,
         "local.type_parameter" => Role::LocalTypeParam,
+        "exported" => Role::Exported,
+        "hidden" => Role::Hidden,
+        "module" => Role::Module,
+        "doc.owner" => Role::DocOwner,
+        "doc" => Role::Doc,
+        "doc.above" => Role::DocAbove,
+        "instance_of" => Role::InstanceOf,
         _ => Role::Ignore,
     }
 }
@@ -195,8 +215,21 @@ struct RawDef {
     type_annotation: Option<String>,
     is_async: bool,
     is_exported: bool,
-    /// The `@class` of a method declared outside its type (Go receivers).
+    /// The `@owner` of a method declared outside its type (Go receivers).
     owner: Option<String>,
+    /// The `@instance_of` of a variable.
+    instance_of: Option<String>,
+    /// The definition node's id (for `@exported`, `@doc.owner`).
+    node: usize,
+}
+
+/// What the tags query marks beside definitions, by definition node id.
+#[derive(Default)]
+struct Marks {
+    exported: std::collections::HashSet<usize>,
+    hidden: std::collections::HashSet<usize>,
+    module: Option<String>,
+    docs: std::collections::HashMap<usize, String>,
 }
 
 enum SiteKind {
@@ -270,12 +303,8 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
             message: "syntax error; facts outside the damaged region are kept".into(),
         });
     }
-    let module = match &lang.info().module {
-        ModuleRule::Declared => (s.declared_module)(root, src.as_bytes()).unwrap_or_default(),
-        _ => module_path_for(lang, path),
-    };
-
     let mut defs: Vec<RawDef> = Vec::new();
+    let mut marks = Marks::default();
     let mut sites: Vec<RawSite> = Vec::new();
     let mut locals = Locals::default();
     let types = &pack.spec.types;
@@ -289,9 +318,13 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
         let mut primary: Option<(Role, Node)> = None;
         let (mut name, mut recv, mut args, mut owner) = (None, None, None, None);
         let (mut imod, mut iname, mut ialias) = (None, None, None);
+        let (mut doc, mut above, mut instance_of) = (Vec::new(), None, None);
         for cap in m.captures() {
             let role = c.roles[cap.index as usize];
             match role {
+                Role::Doc => doc.push(cap.node),
+                Role::DocAbove => above = Some(cap.node),
+                Role::InstanceOf => instance_of = Some(cap.node),
                 Role::Name | Role::DecoratorName => name = Some(cap.node),
                 Role::CallReceiver => recv = Some(cap.node),
                 Role::Class => owner = Some(cap.node),
@@ -319,9 +352,28 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
                 if name.is_empty() {
                     continue;
                 }
-                let mut def = raw_def(kind, node, name_node, name, src, s, opts);
+                let mut def = raw_def(kind, node, name_node, name, src, opts);
                 def.owner = owner.map(|o| strip_generics(text(o, src)).to_string()).filter(|o| !o.is_empty());
+                def.instance_of = instance_of.map(|n| text(n, src).to_string());
                 defs.push(def);
+            }
+            Role::Exported => {
+                marks.exported.insert(node.id());
+            }
+            Role::Hidden => {
+                marks.hidden.insert(node.id());
+            }
+            Role::Module => {
+                marks.module.get_or_insert_with(|| text(node, src).to_string());
+            }
+            Role::DocOwner => {
+                let d = match above {
+                    Some(a) => leading_comment(a, src),
+                    None => Some(clean_doc(&doc.iter().map(|n| text(*n, src)).collect::<String>())),
+                };
+                if let Some(d) = d {
+                    marks.docs.entry(node.id()).or_insert(d);
+                }
             }
             Role::Call | Role::New | Role::RefValue | Role::Inherits | Role::Implements => {
                 let kind = match role {
@@ -366,7 +418,23 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
             _ => {}
         }
     }
+    let module = match &lang.info().module {
+        ModuleRule::Declared => marks.module.take().unwrap_or_default(),
+        _ => module_path_for(lang, path),
+    };
     facts.module = (!module.is_empty()).then_some(module);
+    for d in &mut defs {
+        // (several names may share one definition node: `var a, b T`)
+        if let Some(doc) = marks.docs.get(&d.node) {
+            d.doc = Some(doc.clone());
+        }
+        d.is_exported = match pack.spec.export {
+            ExportRule::Marked => marks.exported.contains(&d.node),
+            ExportRule::UnlessHidden => !marks.hidden.contains(&d.node),
+            ExportRule::Capitalized => d.name.chars().next().is_some_and(char::is_uppercase),
+            ExportRule::NoUnderscore => !d.name.starts_with('_') || (d.name.starts_with("__") && d.name.ends_with("__")),
+        };
+    }
     assemble(&mut facts, defs, sites, lang.info());
     (s.post)(root, src, &mut facts);
     let rules = BindRules { types, receiver: lang.info().receiver.as_deref(), drop_local_uses: pack.spec.drop_local_uses };
@@ -388,6 +456,7 @@ fn local_match<'t>(m: &tree_sitter::QueryMatch<'_, 't>, c: &Compiled, types: &cr
             Role::LocalSelf => own = binder::read_type(n, types, src),
             Role::LocalDef | Role::LocalMember => {
                 let member = c.roles[cap.index as usize] == Role::LocalMember;
+                let Some(n) = binder::declared_name(n, types) else { continue };
                 match defs.iter_mut().find(|d| d.0.id() == n.id()) {
                     Some(d) => {
                         d.1 |= !member;
@@ -427,7 +496,6 @@ fn raw_def(
     name_node: Node,
     name: String,
     src: &str,
-    s: &Hooks,
     opts: &ExtractOptions,
 ) -> RawDef {
     let head = src.get(node.start_byte()..name_node.start_byte()).unwrap_or("");
@@ -446,13 +514,15 @@ fn raw_def(
         kind,
         range,
         name_range: span(name_node),
-        doc: (s.inner_doc)(node, src.as_bytes()).or_else(|| leading_comment(node, src)),
+        doc: leading_comment(node, src),
         signature: signature(node, src, opts.max_signature),
         type_annotation,
         is_async: head.split(|c: char| !c.is_alphanumeric()).any(|w| w == "async"),
-        is_exported: (s.exported)(node, &name, src.as_bytes()),
+        is_exported: false,
         name,
         owner: None,
+        instance_of: None,
+        node: node.id(),
     }
 }
 
@@ -558,6 +628,7 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
         let class_name = match (lab, parent[i]) {
             (Label::Method, Some(p)) if is_classy(defs[p].kind) => Some(defs[p].name.clone()),
             (Label::Method, None) => d.owner.clone(),
+            (Label::Variable, _) => d.instance_of.clone(),
             _ => None,
         };
         idx[i] = Some(facts.symbols.len() as SymbolIdx);

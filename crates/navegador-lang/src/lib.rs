@@ -12,11 +12,11 @@
 mod binder;
 mod builtins;
 mod extract;
+mod hooks;
 mod manifest;
 mod packs;
 mod registry;
 mod render;
-mod spec;
 
 pub use builtins::{builtins, is_builtin};
 pub use extract::{extract, module_path_for, parse, ExtractOptions};

@@ -19,6 +19,21 @@ pub(crate) struct PackSpec {
     /// A call of, or a value passed from, a local binding names no symbol: drop it.
     pub drop_local_uses: bool,
     pub types: TypeRules,
+    pub export: ExportRule,
+}
+
+/// What makes a definition visible outside its module (`export` of the manifest).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum ExportRule {
+    /// The tags query marks exported definitions `@exported` (`public`, `pub`, `export`).
+    #[default]
+    Marked,
+    /// Exported unless the tags query marks it `@hidden` (C `static`).
+    UnlessHidden,
+    /// A name starting with an upper-case letter (Go).
+    Capitalized,
+    /// A name not starting with `_`, or a `__dunder__` (Python).
+    NoUnderscore,
 }
 
 /// How the binder reads a node captured `@local.type` (`[types]` of the manifest).
@@ -33,14 +48,18 @@ pub(crate) struct TypeRules {
     pub wrappers: Vec<String>,
     /// The type name that means the enclosing scope's own type (`Self`).
     pub self_name: Option<String>,
+    /// Node kinds a `@local.definition` / `@local.member` is read through to the name it
+    /// declares (C `pointer_declarator.declarator`): the first node not of these kinds is
+    /// the name if it is a leaf (a function declarator declares no local).
+    pub declarators: Vec<(String, Option<String>)>,
 }
 
 const TOP_KEYS: &[&str] = &[
     "name", "family", "extensions", "shebangs", "markers", "separator", "receiver", "constructors", "builtins",
-    "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "module", "types",
+    "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "export", "module", "types",
 ];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
-const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "self"];
+const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "self", "declarators"];
 
 pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, PackSpec), PackError> {
     let doc = Document::parse(text).map_err(|e| PackError {
@@ -108,22 +127,35 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         Some(item) => {
             let t = item.as_table().ok_or_else(|| r.error(item, "`types` must be a table ([types])"))?;
             r.known(t, TYPE_KEYS)?;
-            TypeRules {
-                names: r.strings(t, "names")?,
-                inner: r
-                    .strings(t, "inner")?
+            let steps = |key: &str| -> Result<Vec<(String, Option<String>)>, PackError> {
+                Ok(r.strings(t, key)?
                     .into_iter()
                     .map(|k| match k.split_once('.') {
                         Some((kind, field)) => (kind.to_string(), Some(field.to_string())),
                         None => (k, None),
                     })
-                    .collect(),
+                    .collect())
+            };
+            TypeRules {
+                names: r.strings(t, "names")?,
+                inner: steps("inner")?,
+                declarators: steps("declarators")?,
                 wrappers: r.strings(t, "wrappers")?,
                 self_name: r.string(t, "self")?,
             }
         }
     };
+    let export = match r.string(top, "export")?.as_deref() {
+        None | Some("marked") => ExportRule::Marked,
+        Some("unless-hidden") => ExportRule::UnlessHidden,
+        Some("capitalized") => ExportRule::Capitalized,
+        Some("no-underscore") => ExportRule::NoUnderscore,
+        Some(other) => {
+            return Err(r.error(&top["export"], &format!("unknown export rule `{other}` (marked, unless-hidden, capitalized, no-underscore)")))
+        }
+    };
     let spec = PackSpec {
+        export,
         tags: r.strings(top, "tags")?,
         locals: r.strings(top, "locals")?,
         drop_local_uses: r.bool(top, "drop_local_uses")?.unwrap_or(false),

@@ -1,8 +1,22 @@
 //! The packs compiled in, one line each: the folder under `languages/`, the grammar and
-//! the hooks. The order is the registry's (and so the order of the tools' `language`
+//! the hooks (`languages/<id>/hooks.rs`, declared here; a pack without one uses
+//! `Hooks::NONE`). The order is the registry's (and so the order of the tools' `language`
 //! enum); on an extension two packs claim, an undecided file goes to the first.
 
-use crate::spec::{self, Hooks};
+use crate::hooks::Hooks;
+
+#[path = "../languages/c/hooks.rs"]
+mod c;
+#[path = "../languages/go/hooks.rs"]
+mod go;
+#[path = "../languages/java/hooks.rs"]
+mod java;
+#[path = "../languages/javascript/hooks.rs"]
+mod javascript;
+#[path = "../languages/rust/hooks.rs"]
+mod rust;
+#[path = "../languages/typescript/hooks.rs"]
+mod typescript;
 
 /// A pack as registered: its folder (`languages/<id>/`), grammar and Rust hooks.
 pub(crate) struct PackDef {
@@ -12,12 +26,12 @@ pub(crate) struct PackDef {
 }
 
 pub(crate) static PACKS: &[PackDef] = &[
-    PackDef { id: "typescript", grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(), hooks: &spec::TYPESCRIPT },
-    PackDef { id: "tsx", grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(), hooks: &spec::TSX },
-    PackDef { id: "javascript", grammar: || tree_sitter_javascript::LANGUAGE.into(), hooks: &spec::JAVASCRIPT },
-    PackDef { id: "java", grammar: || tree_sitter_java::LANGUAGE.into(), hooks: &spec::JAVA },
-    PackDef { id: "python", grammar: || tree_sitter_python::LANGUAGE.into(), hooks: &spec::PYTHON },
-    PackDef { id: "go", grammar: || tree_sitter_go::LANGUAGE.into(), hooks: &spec::GO },
-    PackDef { id: "rust", grammar: || tree_sitter_rust::LANGUAGE.into(), hooks: &spec::RUST },
-    PackDef { id: "c", grammar: || tree_sitter_c::LANGUAGE.into(), hooks: &spec::C },
+    PackDef { id: "typescript", grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(), hooks: &typescript::HOOKS },
+    PackDef { id: "tsx", grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(), hooks: &typescript::TSX },
+    PackDef { id: "javascript", grammar: || tree_sitter_javascript::LANGUAGE.into(), hooks: &javascript::HOOKS },
+    PackDef { id: "java", grammar: || tree_sitter_java::LANGUAGE.into(), hooks: &java::HOOKS },
+    PackDef { id: "python", grammar: || tree_sitter_python::LANGUAGE.into(), hooks: &Hooks::NONE },
+    PackDef { id: "go", grammar: || tree_sitter_go::LANGUAGE.into(), hooks: &go::HOOKS },
+    PackDef { id: "rust", grammar: || tree_sitter_rust::LANGUAGE.into(), hooks: &rust::HOOKS },
+    PackDef { id: "c", grammar: || tree_sitter_c::LANGUAGE.into(), hooks: &c::HOOKS },
 ];

@@ -216,7 +216,7 @@ impl Pack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::Hooks;
+    use crate::hooks::Hooks;
 
     fn c() -> tree_sitter::Language {
         tree_sitter_c::LANGUAGE.into()
@@ -244,8 +244,13 @@ mod tests {
             ),
             (
                 "an unknown manifest key",
-                vec![("x/language.toml", "family = \"c\"\nextensions = [\"x\"]\nexport = \"all\"\ntags = [\"tags.scm\"]\n"), ("x/tags.scm", TAGS)],
-                "languages/x/language.toml:3: unknown key `export`",
+                vec![("x/language.toml", "family = \"c\"\nextensions = [\"x\"]\nexports = \"all\"\ntags = [\"tags.scm\"]\n"), ("x/tags.scm", TAGS)],
+                "languages/x/language.toml:3: unknown key `exports`",
+            ),
+            (
+                "an unknown export rule",
+                vec![("x/language.toml", "family = \"c\"\nextensions = [\"x\"]\n\nexport = \"all\"\ntags = [\"tags.scm\"]\n"), ("x/tags.scm", TAGS)],
+                "languages/x/language.toml:4: unknown export rule `all`",
             ),
             (
                 "TOML that does not parse",

@@ -72,3 +72,6 @@
 (assignment_expression left: (field_expression) right: (identifier) @reference.value)
 
 (preproc_include path: [(string_literal) (system_lib_string)] @import.module) @import
+
+; `static` is file-local
+((_ (storage_class_specifier) @_s) @hidden (#eq? @_s "static"))

@@ -50,3 +50,8 @@
 
 (import_spec !name path: (_) @import.module) @import
 (import_spec name: (_) @import.alias path: (_) @import.module) @import
+
+; `// doc` above a lone `var x = 1` / `const X = 1` documents it (in a `( … )` group the
+; comment is above the spec itself)
+(var_declaration . (var_spec) @doc.owner . (comment)* .) @doc.above
+(const_declaration . (const_spec) @doc.owner . (comment)* .) @doc.above

@@ -72,3 +72,12 @@
 (import_declaration (scoped_identifier scope: (_) @import.module name: (identifier) @import.name) .) @import
 ; `import a.b.*;` -> module a.b, name *
 (import_declaration (scoped_identifier) @import.module (asterisk) @import.name) @import
+
+; ---- module and visibility --------------------------------------------------------------
+
+(package_declaration [(scoped_identifier) (identifier)] @module)
+; `public`, members of interfaces and annotation types, enum constants
+(_ (modifiers "public")) @exported
+(enum_constant) @exported
+(interface_body (_) @exported)
+(annotation_type_body (_) @exported)

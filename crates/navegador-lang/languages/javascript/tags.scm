@@ -121,3 +121,13 @@
 (expression_statement (call_expression function: (identifier) @_r arguments: (arguments . (string (string_fragment) @import.module) .))
   (#eq? @_r "require")) @import
 (call_expression function: (import) arguments: (arguments . (string (string_fragment) @import.module))) @import
+
+; ---- exports ----------------------------------------------------------------------------
+
+; `export function f`, `export const f = …`, `export default …`, CommonJS `exports.f = …`
+; (export lists and `module.exports = {…}` are read in the hook)
+(export_statement) @exported
+(export_statement declaration: (_) @exported)
+(export_statement declaration: (_ (variable_declarator) @exported))
+(export_statement declaration: (_ (variable_declarator (_) @exported)))
+(program (expression_statement (assignment_expression) @exported))

@@ -8,8 +8,10 @@
 (decorated_definition definition: (function_definition name: (identifier) @name)) @definition.function
 
 ; module-level and class-level assignments (locals are dropped by the extractor)
-(module (expression_statement (assignment left: (identifier) @name) @definition.variable))
-(class_definition body: (block (expression_statement (assignment left: (identifier) @name) @definition.field)))
+; assigned a call (`apps = Apps()`), the variable records the callee: the resolver types it by
+; the callee when that is a class of the file
+(module (expression_statement (assignment left: (identifier) @name right: (call function: [(identifier) (attribute)] @instance_of)?) @definition.variable))
+(class_definition body: (block (expression_statement (assignment left: (identifier) @name right: (call function: [(identifier) (attribute)] @instance_of)?) @definition.field)))
 
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @reference.inherits))
 
@@ -28,3 +30,9 @@
 (import_from_statement module_name: (_) @import.module name: (dotted_name) @import.name) @import
 (import_from_statement module_name: (_) @import.module name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 (import_from_statement module_name: (_) @import.module (wildcard_import) @import.name) @import
+
+; docstrings: a string that is the first statement of the body
+(function_definition body: (block . (expression_statement . (string (string_content)* @doc)))) @doc.owner
+(class_definition body: (block . (expression_statement . (string (string_content)* @doc)))) @doc.owner
+(decorated_definition definition: [(function_definition body: (block . (expression_statement . (string (string_content)* @doc))))
+                                   (class_definition body: (block . (expression_statement . (string (string_content)* @doc))))]) @doc.owner

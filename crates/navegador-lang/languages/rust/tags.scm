@@ -47,3 +47,7 @@
 
 ; functions passed as values: `map(parse)`, `map(Self::parse)` (locals filtered in `post`)
 (arguments [(identifier) (scoped_identifier)] @reference.value)
+
+; `pub`, `pub(crate)`: visible outside the module (trait methods and enum variants inherit
+; their container's visibility in the hook)
+(_ (visibility_modifier)) @exported

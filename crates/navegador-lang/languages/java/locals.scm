@@ -1,0 +1,53 @@
+; Java: scopes and the names they bind, with their declared types, for the binder
+; (src/binder.rs). Vocabulary: ../README.md.
+
+; ---- scopes -----------------------------------------------------------------------------
+
+[(block) (constructor_body) (switch_block_statement_group) (for_statement)
+ (enhanced_for_statement) (try_with_resources_statement) (catch_clause) (lambda_expression)
+ (method_declaration) (constructor_declaration)] @local.scope
+
+; a class: its fields (and a record's components) are bound in the whole body and are
+; members (`this.repo.find()`)
+(class_declaration name: (identifier) @local.self) @local.scope.class
+(interface_declaration name: (identifier) @local.self) @local.scope.class
+(enum_declaration name: (identifier) @local.self) @local.scope.class
+(record_declaration name: (identifier) @local.self) @local.scope.class
+(object_creation_expression (class_body) @local.scope.class)
+
+(type_parameter (type_identifier) @local.type_parameter)
+
+; ---- fields -----------------------------------------------------------------------------
+
+((field_declaration type: (_) @local.type declarator: (variable_declarator !dimensions name: (identifier) @local.definition @local.member))
+  (#not-eq? @local.type "var"))
+(field_declaration declarator: (variable_declarator name: (identifier) @local.definition @local.member))
+(constant_declaration type: (_) @local.type declarator: (variable_declarator !dimensions name: (identifier) @local.definition @local.member))
+(constant_declaration declarator: (variable_declarator name: (identifier) @local.definition @local.member))
+(record_declaration parameters: (formal_parameters (formal_parameter type: (_) @local.type name: (identifier) @local.definition @local.member)))
+
+; ---- locals and parameters --------------------------------------------------------------
+
+; `Foo x`, `var x = new Foo()`; an array (`Foo x[]`), a primitive or a `var` of anything
+; else is bound, untyped
+((local_variable_declaration type: (_) @local.type declarator: (variable_declarator !dimensions name: (identifier) @local.definition))
+  (#not-eq? @local.type "var"))
+((local_variable_declaration type: (type_identifier) @_var
+   declarator: (variable_declarator !dimensions name: (identifier) @local.definition value: (object_creation_expression type: (_) @local.type)))
+  (#eq? @_var "var"))
+(variable_declarator name: (identifier) @local.definition)
+
+(enhanced_for_statement type: (_) @local.type name: (identifier) @local.definition)
+((resource type: (_) @local.type name: (identifier) @local.definition) (#not-eq? @local.type "var"))
+((resource type: (type_identifier) @_var name: (identifier) @local.definition value: (object_creation_expression type: (_) @local.type))
+  (#eq? @_var "var"))
+(resource name: (identifier) @local.definition)
+; `catch (E e)`; `catch (A | B e)`: e is neither A nor B
+(catch_formal_parameter (catch_type . (_) @local.type .) name: (identifier) @local.definition)
+(catch_formal_parameter name: (identifier) @local.definition)
+(formal_parameter type: (_) @local.type name: (identifier) @local.definition)
+(lambda_expression parameters: (identifier) @local.definition)
+(inferred_parameters (identifier) @local.definition)
+
+; `new Foo().m()`
+(object_creation_expression type: (_) @local.type) @local.value
