@@ -131,6 +131,15 @@ impl Registry {
         self.languages.iter().copied().filter(|l| l.info().extensions.iter().any(|e| e == ext)).collect()
     }
 
+    /// The graph's and the tools' language name of a path, by its extension in any case
+    /// (`App.TSX` is `typescript`); what the `code.*` tools and search report.
+    pub fn name_of_path(&self, path: &str) -> Option<&'static str> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let (_, ext) = name.rsplit_once('.')?;
+        let ext = ext.to_ascii_lowercase();
+        self.languages.iter().find(|l| l.info().extensions.iter().any(|e| *e == ext)).map(|l| l.as_str())
+    }
+
     /// The language of a path by its extension alone: the first pack claiming it. What the
     /// walk uses before a file is read; [`Registry::detect`] decides with the content.
     pub fn for_path(&self, path: &str) -> Option<Language> {

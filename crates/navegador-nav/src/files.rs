@@ -44,7 +44,7 @@ pub fn search_text(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
         Err(e) => return e,
     };
     let extensions = effective_language(language.as_deref(), framework.as_deref()).map(|l| extensions_of(&l));
-    let req = SearchRequest { query: query.clone(), regex, context, limit, include, extensions };
+    let req = SearchRequest { query: query.clone(), regex, context, limit, include, extensions, language_of: crate::workspace::language_of };
     let out = match navegador_search::search_text(cx.workspace.root(), &scope.abs, &req) {
         Ok(o) => o,
         Err(SearchError::InvalidRegex(msg)) => {

@@ -116,22 +116,12 @@ pub fn in_scope(file: &str, scope: &str) -> bool {
     scope == "." || file == scope || (file.starts_with(scope) && file.as_bytes().get(scope.len()) == Some(&b'/'))
 }
 
-/// The `language` values, with the file extensions each covers.
-pub const LANGUAGES: &[(&str, &[&str])] = &[
-    ("typescript", &["ts", "tsx", "mts", "cts"]),
-    ("javascript", &["js", "jsx", "mjs", "cjs"]),
-    ("java", &["java"]),
-    ("python", &["py", "pyi"]),
-    ("go", &["go"]),
-    ("rust", &["rs"]),
-    ("c", &["c", "h"]),
-];
-
 /// The `framework` values and the language each implies (`navegador_model::FRAMEWORKS`).
 pub use navegador_model::FRAMEWORKS;
 
+/// The `language` values: the registry's language names (`navegador_lang::registry`).
 pub fn language_names() -> Vec<&'static str> {
-    LANGUAGES.iter().map(|(l, _)| *l).collect()
+    navegador_lang::registry().names()
 }
 
 pub fn framework_names() -> Vec<&'static str> {
@@ -140,18 +130,17 @@ pub fn framework_names() -> Vec<&'static str> {
 
 /// The language a file's extension says, if it is one of ours.
 pub fn language_of(path: &str) -> Option<&'static str> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
-    LANGUAGES.iter().find(|(_, exts)| exts.contains(&ext.as_str())).map(|(l, _)| *l)
+    navegador_lang::registry().name_of_path(path)
 }
 
 /// The file extensions (with the leading dot) of a language.
 pub fn extensions_of(language: &str) -> Vec<String> {
-    LANGUAGES
-        .iter()
-        .find(|(l, _)| *l == language)
-        .map(|(_, exts)| exts.iter().map(|e| format!(".{e}")).collect())
-        .unwrap_or_default()
+    navegador_lang::registry().extensions_of(language).into_iter().map(|e| format!(".{e}")).collect()
+}
+
+/// The prefix of a call `relation` (`ts.imported_call`): the language's, else `code`.
+pub fn relation_prefix(language: Option<&str>) -> &'static str {
+    language.and_then(|l| navegador_lang::registry().by_name(l)).map_or("code", |l| l.info().relation_prefix.as_str())
 }
 
 /// The language a request works in: `language`, else the one `framework` implies.
@@ -203,6 +192,13 @@ mod tests {
         assert!(!in_scope("srcx/a.ts", "src"));
         assert!(in_scope("src/a.ts", "."));
         assert_eq!(language_of("app/routes/x.tsx"), Some("typescript"));
+        assert_eq!(language_of("app/routes/X.TSX"), Some("typescript"));
+        assert_eq!(relation_prefix(Some("typescript")), "ts");
+        assert_eq!(relation_prefix(None), "code");
+        // every framework implies a language of the registry
+        for (f, l) in FRAMEWORKS {
+            assert!(language_names().contains(&l), "{f}: {l}");
+        }
         assert_eq!(language_of("README"), None);
         assert_eq!(effective_language(None, Some("spring")).as_deref(), Some("java"));
         assert_eq!(effective_language(Some("javascript"), Some("react-router")).as_deref(), Some("javascript"));

@@ -19,7 +19,15 @@ fn main() -> ExitCode {
         eprintln!("usage: search ROOT QUERY [--regex] [--context N] [--limit N] [--include GLOB] [--ext .a,.b] [--scope PATH]");
         return ExitCode::from(2);
     };
-    let mut req = SearchRequest { query, regex: false, context: 1, limit: usize::MAX, include: None, extensions: None };
+    let mut req = SearchRequest {
+        query,
+        regex: false,
+        context: 1,
+        limit: usize::MAX,
+        include: None,
+        extensions: None,
+        language_of: |p| navegador_lang::registry().name_of_path(p),
+    };
     let mut scope = None;
     while let Some(a) = args.next() {
         let mut val = || args.next().expect("flag needs a value");

@@ -19,6 +19,8 @@
 //!     limit: 50,
 //!     include: Some("app/routes/**".into()),
 //!     extensions: Some(vec![".ts".into(), ".tsx".into()]),
+//!     // what an item's `language` is: the caller's language registry
+//!     language_of: |p| p.ends_with(".ts").then_some("typescript"),
 //! };
 //! let out = search_text(root, scope, &req)?;
 //! // `out.data` serializes to the contract's `data`; `out.truncated` means status `partial`
@@ -51,7 +53,7 @@ pub const HARD_IGNORED: &[&str] = &[
 pub const TREE_ENTRY_CAP: usize = 2_000;
 
 /// A `code.search_text` request, validated by the caller.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct SearchRequest {
     pub query: String,
     /// `false`: `query` is a literal string (regex metacharacters match themselves).
@@ -65,6 +67,9 @@ pub struct SearchRequest {
     pub include: Option<String>,
     /// Language filter as file extensions (`[".ts", ".tsx"]`); `None` = every text file.
     pub extensions: Option<Vec<String>>,
+    /// The language name an item reports for a path (the caller's language registry;
+    /// this crate knows no languages).
+    pub language_of: fn(&str) -> Option<&'static str>,
 }
 
 /// What `search_text` found.
@@ -97,7 +102,8 @@ pub struct SearchData {
 pub struct SearchFile {
     /// Workspace-relative, `/`-separated.
     pub path: String,
-    /// From the extension; one of the contract's `PublicLanguage` values or null.
+    /// From the extension, by the request's `language_of`: one of the contract's
+    /// `PublicLanguage` values (the tools publish the enum), or null.
     #[schemars(schema_with = "public_language_schema")]
     pub language: Option<&'static str>,
     pub match_count: usize,
@@ -249,34 +255,10 @@ pub fn normalize_extensions(raw: &[String]) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// The contract's item `language` for a path, from its extension: `typescript`,
-/// `javascript`, `java`, `python`, `go`, `rust` or `c` (navegador-nav widens the output
-/// schema's `PublicLanguage` to these), otherwise `None`.
-pub fn public_language(path: &str) -> Option<&'static str> {
-    let ext = path.rsplit_once('.').map(|(_, e)| e)?;
-    if ext.contains('/') {
-        return None;
-    }
-    match ext.to_ascii_lowercase().as_str() {
-        "ts" | "tsx" | "mts" | "cts" => Some("typescript"),
-        "js" | "jsx" | "mjs" | "cjs" => Some("javascript"),
-        "java" => Some("java"),
-        "py" | "pyi" => Some("python"),
-        "go" => Some("go"),
-        "rs" => Some("rust"),
-        "c" | "h" => Some("c"),
-        _ => None,
-    }
-}
-
-/// The output schema's `PublicLanguage | null` for `SearchFile::language`.
+/// `SearchFile::language`: a language name of the caller's registry, or null (the `code.*`
+/// tools publish it as their `PublicLanguage` enum).
 fn public_language_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({
-        "anyOf": [
-            { "type": "string", "enum": ["typescript", "javascript", "java", "python", "go", "rust", "c"] },
-            { "type": "null" }
-        ]
-    })
+    schemars::json_schema!({ "anyOf": [{ "type": "string" }, { "type": "null" }] })
 }
 
 /// `path` relative to `root`, `/`-separated, `.` for the root itself.

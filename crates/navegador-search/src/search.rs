@@ -25,7 +25,7 @@ use ignore::overrides::{Override, OverrideBuilder};
 use ignore::{Match, WalkBuilder, WalkState};
 
 use crate::{
-    public_language, rel_path, under_hard_ignored, ContextLine, SearchData, SearchError, SearchFile, SearchMatch,
+    rel_path, under_hard_ignored, ContextLine, SearchData, SearchError, SearchFile, SearchMatch,
     SearchOutcome, SearchRequest, Submatch, HARD_IGNORED,
 };
 
@@ -44,6 +44,7 @@ pub fn search_text(root: &Path, scope: &Path, req: &SearchRequest) -> Result<Sea
     let matcher = build_matcher(req)?;
     let filter = FileFilter::new(root, req)?;
     let shared = Shared {
+        language_of: req.language_of,
         limit: req.limit,
         kept: Mutex::new(BTreeMap::new()),
         total_files: AtomicUsize::new(0),
@@ -214,6 +215,7 @@ impl FileFilter {
 /// State shared by the walker threads: the kept files and the totals.
 struct Shared {
     limit: usize,
+    language_of: fn(&str) -> Option<&'static str>,
     /// The first `limit` matched files in path order seen so far.
     kept: Mutex<BTreeMap<String, SearchFile>>,
     total_files: AtomicUsize,
@@ -288,7 +290,7 @@ impl<'a> Worker<'a> {
             if res.is_err() || sink.binary || sink.matches.is_empty() {
                 return;
             }
-            let language = public_language(&rel);
+            let language = (self.shared.language_of)(&rel);
             let n = sink.matches.len();
             self.shared.add(n, Some(SearchFile { path: rel, language, match_count: n, matches: sink.matches }));
         } else {

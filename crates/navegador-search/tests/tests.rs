@@ -89,7 +89,15 @@ fn set_mtimes(dir: &Path) {
 }
 
 fn req(query: &str) -> SearchRequest {
-    SearchRequest { query: query.into(), regex: false, context: 0, limit: 50, include: None, extensions: None }
+    SearchRequest {
+        query: query.into(),
+        regex: false,
+        context: 0,
+        limit: 50,
+        include: None,
+        extensions: None,
+        language_of: |p| navegador_lang::registry().name_of_path(p),
+    }
 }
 
 fn tree_req(max_depth: usize) -> TreeRequest {

@@ -214,7 +214,8 @@ fn apps(files: &BTreeSet<&str>) -> BTreeMap<String, Option<String>> {
 }
 
 pub(super) fn derive(tx: &IngestTx<'_>, root: &Path, files: &[(String, i64, String, Option<String>)]) -> Result<Vec<Derived>, StoreError> {
-    let set: BTreeSet<&str> = files.iter().filter(|f| matches!(f.2.as_str(), "typescript" | "javascript")).map(|f| f.0.as_str()).collect();
+    let js = |name: &str| navegador_lang::registry().by_name(name).is_some_and(|l| l.family() == "js");
+    let set: BTreeSet<&str> = files.iter().filter(|f| js(&f.2)).map(|f| f.0.as_str()).collect();
     let mut out = Vec::new();
     for (app, config) in apps(&set) {
         let mut routes: Vec<(String, String)> = Vec::new();

@@ -199,7 +199,7 @@ struct Evidence {
 }
 
 fn entry_reasons(w: &mut Walker<'_>, evidence: &Evidence, sym: &Sym, has_callers: bool) -> Result<Vec<String>, ErrorItem> {
-    let prefix = lang_prefix(language_of(&sym.path));
+    let prefix = relation_prefix(language_of(&sym.path));
     let mut reasons = Vec::new();
     if sym.label != "File" {
         for name in evidence.decorators.get(&sym.id).into_iter().flatten() {

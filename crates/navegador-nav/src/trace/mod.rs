@@ -30,7 +30,7 @@ use navegador_store::{CallEdgeRow, NodeRow, SiteRow, Store};
 use serde_json::{json, Map, Value};
 
 use crate::envelope::{code, plural, Envelope, ErrorItem};
-use crate::workspace::{framework_names, language_names, language_of, Workspace};
+use crate::workspace::{framework_names, language_names, language_of, relation_prefix, Workspace};
 use crate::{backend_error, Context, Start};
 
 /// Safety caps of the recursive payload (the contract's); `limit` lowers them.
@@ -121,22 +121,9 @@ impl Snippets {
     }
 }
 
-fn lang_prefix(lang: Option<&str>) -> &'static str {
-    match lang {
-        Some("java") => "java",
-        Some("typescript") => "ts",
-        Some("javascript") => "js",
-        Some("python") => "py",
-        Some("go") => "go",
-        Some("rust") => "rust",
-        Some("c") => "c",
-        _ => "code",
-    }
-}
-
 /// How a caller reaches a callee: `<language>.<how>`.
 fn relation(caller: &Sym, callee: &Sym, e: &CallEdgeRow, dispatch: Option<&str>) -> String {
-    let prefix = lang_prefix(language_of(&caller.path));
+    let prefix = relation_prefix(language_of(&caller.path));
     if let Some(d) = dispatch {
         return format!("{prefix}.{d}");
     }
