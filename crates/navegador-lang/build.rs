@@ -1,4 +1,4 @@
-//! Embeds the pack files (`languages/<id>/*.toml`, `*.scm`, `*.txt`) into the crate, so that
+//! Embeds the pack files (`languages/<id>/*.toml`, `*.scm`, `*.txt` lists) into the crate, so that
 //! a pack is its folder: the registry reads them by path (`python/tags.scm`) and a manifest
 //! may name a file of another pack (`../javascript/tags.scm`). Fixtures and hooks are not
 //! embedded (hooks are Rust modules, see `src/packs.rs`).
@@ -18,7 +18,10 @@ fn main() {
         println!("cargo:rerun-if-changed={}", pack.display());
         for f in std::fs::read_dir(&pack).expect("a pack folder is readable") {
             let f = f.expect("a pack folder is readable").path();
-            let embedded = f.is_file() && f.extension().is_some_and(|e| e == "toml" || e == "scm" || e == "txt");
+            // (a pack's project.txt is the index crate's cross-file fixture, not pack data)
+            let embedded = f.is_file()
+                && f.extension().is_some_and(|e| e == "toml" || e == "scm" || e == "txt")
+                && f.file_name().is_some_and(|n| n != "project.txt");
             if embedded {
                 println!("cargo:rerun-if-changed={}", f.display());
                 let rel = f.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");

@@ -1,4 +1,5 @@
-//! Integration tests of indexing, data-driven: each `projects/NAME.txt` is a small
+//! Integration tests of indexing, data-driven: each `projects/NAME.txt` (and each language
+//! pack's `languages/<id>/project.txt` in navegador-lang) is a small
 //! workspace written as text (`//- path` starts a file); its resolved graph is rendered as
 //! text and compared with `projects/NAME.graph` (`UPDATE_GOLDEN=1` rewrites). The same
 //! projects drive the incremental-equals-clean test.
@@ -8,6 +9,8 @@ use std::path::{Path, PathBuf};
 use navegador_index::{ingest, IngestConfig, NoProgress};
 use navegador_store::Store;
 
+/// `tests/projects/*.txt` (projects across languages) and each language pack's
+/// cross-file project, `navegador-lang/languages/<id>/project.txt`.
 fn projects() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/projects");
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -15,6 +18,8 @@ fn projects() -> Vec<PathBuf> {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .collect();
+    let packs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../navegador-lang/languages");
+    v.extend(std::fs::read_dir(&packs).unwrap().map(|e| e.unwrap().path().join("project.txt")).filter(|p| p.is_file()));
     v.sort();
     assert!(!v.is_empty(), "no projects in {}", dir.display());
     v

@@ -20,6 +20,8 @@ pub(crate) struct PackSpec {
     pub drop_local_uses: bool,
     pub types: TypeRules,
     pub export: ExportRule,
+    /// `builtins = "builtins.txt"`: the names are in that file of the pack.
+    pub builtins_file: Option<String>,
 }
 
 /// What makes a definition visible outside its module (`export` of the manifest).
@@ -112,7 +114,11 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         module,
         receiver: r.string(top, "receiver")?,
         constructors: r.strings(top, "constructors")?,
-        builtins: r.strings(top, "builtins")?,
+        // `builtins = [...]` or a list file of the pack: `builtins = "builtins.txt"`
+        builtins: match top.get("builtins").and_then(Item::as_str) {
+            Some(_) => Vec::new(),
+            None => r.strings(top, "builtins")?,
+        },
         skip_minified: r.bool(top, "skip_minified")?.unwrap_or(false),
         shared_globals: r.bool(top, "shared_globals")?.unwrap_or(false),
     };
@@ -155,6 +161,7 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         }
     };
     let spec = PackSpec {
+        builtins_file: top.get("builtins").and_then(Item::as_str).map(str::to_string),
         export,
         tags: r.strings(top, "tags")?,
         locals: r.strings(top, "locals")?,

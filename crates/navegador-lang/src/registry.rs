@@ -57,7 +57,16 @@ impl Registry {
         for def in defs {
             let path = format!("{}/language.toml", def.id);
             let text = file(files, &path).ok_or_else(|| PackError { file: path.clone(), line: 1, message: "missing".into() })?;
-            let (info, spec) = manifest::parse(def.id, &path, text)?;
+            let (mut info, spec) = manifest::parse(def.id, &path, text)?;
+            if let Some(list) = &spec.builtins_file {
+                let name = normalize(def.id, list);
+                let Some(names) = file(files, &name) else {
+                    let line = manifest::line_of_value(text, list);
+                    return Err(PackError { file: path, line, message: format!("builtins file `{list}` is not in the pack") });
+                };
+                // one name per line; `#` starts a comment
+                info.builtins = names.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).map(str::to_string).collect();
+            }
             let mut query_files = Vec::new();
             for q in spec.tags.iter().chain(&spec.locals) {
                 let name = normalize(def.id, q);
@@ -286,6 +295,22 @@ mod tests {
             let got = load(&["x"], files.clone()).and_then(|r| r.check()).expect_err(what).to_string();
             assert!(got.starts_with(want), "{what}: {got}");
         }
+    }
+
+    #[test]
+    fn builtins_inline_or_in_a_list_file() {
+        let r = load(
+            &["a", "b"],
+            vec![
+                ("a/language.toml", "family = \"c\"\nextensions = [\"a\"]\nbuiltins = [\"len\", \"print\"]\ntags = [\"t.scm\"]\n"),
+                ("a/t.scm", TAGS),
+                ("b/language.toml", "family = \"c\"\nextensions = [\"b\"]\nbuiltins = \"builtins.txt\"\ntags = [\"../a/t.scm\"]\n"),
+                ("b/builtins.txt", "# the globals\nconsole\n\nObject  # constructors too\n"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(r.by_id("a").unwrap().info().builtins, ["len", "print"]);
+        assert_eq!(r.by_id("b").unwrap().info().builtins, ["console", "Object"]);
     }
 
     #[test]
