@@ -120,6 +120,8 @@ pub(crate) fn declared_name<'t>(n: Node<'t>, rules: &TypeRules) -> Option<Node<'
 }
 
 struct Scope {
+    start: usize,
+    end: usize,
     parent: Option<usize>,
     kind: ScopeKind,
     self_type: Option<String>,
@@ -134,9 +136,11 @@ struct Def {
     ty: Option<String>,
 }
 
+/// Scopes sorted by (start, longest first), so that nesting is a sweep and the innermost
+/// scope around a range is found by a binary search and a walk up (no `Node::parent`,
+/// which costs a descent from the root each time).
 struct Tree {
     scopes: Vec<Scope>,
-    by_node: HashMap<usize, usize>,
     defs: Vec<Def>,
     /// Typed expressions by byte range.
     values: HashMap<(usize, usize), Option<String>>,
@@ -146,7 +150,6 @@ impl Tree {
     fn build(locals: Locals, src: &[u8]) -> Tree {
         let mut scopes: Vec<Scope> = Vec::new();
         let mut by_node: HashMap<usize, usize> = HashMap::with_capacity(locals.scopes.len());
-        let mut nodes = Vec::new();
         for (n, kind, self_type) in locals.scopes {
             match by_node.get(&n.id()) {
                 // Two patterns on one node: the stronger kind and the first self type.
@@ -161,15 +164,24 @@ impl Tree {
                 }
                 None => {
                     by_node.insert(n.id(), scopes.len());
-                    nodes.push(n);
-                    scopes.push(Scope { parent: None, kind, self_type, names: HashMap::new(), members: HashMap::new(), type_params: Vec::new() });
+                    let (start, end) = (n.start_byte(), n.end_byte());
+                    scopes.push(Scope { start, end, parent: None, kind, self_type, names: HashMap::new(), members: HashMap::new(), type_params: Vec::new() });
                 }
             }
         }
-        for (i, n) in nodes.iter().enumerate() {
-            scopes[i].parent = enclosing(&by_node, n.parent());
+        scopes.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+        let mut stack: Vec<usize> = Vec::new();
+        for i in 0..scopes.len() {
+            while let Some(&top) = stack.last() {
+                if scopes[top].start <= scopes[i].start && scopes[i].end <= scopes[top].end {
+                    break;
+                }
+                stack.pop();
+            }
+            scopes[i].parent = stack.last().copied();
+            stack.push(i);
         }
-        let mut t = Tree { scopes, by_node, defs: Vec::new(), values: locals.values };
+        let mut t = Tree { scopes, defs: Vec::new(), values: locals.values };
         let mut defs = locals.defs;
         defs.sort_by_key(|(n, ..)| (n.start_byte(), n.id()));
         // One definition per name node: the first type any of its matches gives.
@@ -209,9 +221,17 @@ impl Tree {
         t
     }
 
-    /// The innermost scope whose node encloses `n` (or is `n`'s ancestor-or-self).
+    /// The innermost scope whose range holds `n`'s.
     fn scope_of(&self, n: Node) -> Option<usize> {
-        enclosing(&self.by_node, Some(n))
+        let (s, e) = (n.start_byte(), n.end_byte());
+        let mut cur = self.scopes.partition_point(|x| x.start <= s).checked_sub(1);
+        while let Some(i) = cur {
+            if e <= self.scopes[i].end {
+                return Some(i);
+            }
+            cur = self.scopes[i].parent;
+        }
+        None
     }
 
     fn chain(&self, from: Option<usize>) -> impl Iterator<Item = &Scope> + '_ {
@@ -290,17 +310,6 @@ fn cut_trailing_generics(s: &str) -> &str {
     s
 }
 
-/// The scope of the nearest node, from `from` up, that is one.
-fn enclosing(by_node: &HashMap<usize, usize>, from: Option<Node>) -> Option<usize> {
-    let mut cur = from;
-    while let Some(n) = cur {
-        if let Some(&i) = by_node.get(&n.id()) {
-            return Some(i);
-        }
-        cur = n.parent();
-    }
-    None
-}
 
 fn text<'a>(n: Node, src: &'a [u8]) -> &'a str {
     std::str::from_utf8(&src[n.byte_range()]).unwrap_or("")

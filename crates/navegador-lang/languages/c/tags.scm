@@ -1,5 +1,5 @@
 ; C: functions and prototypes, struct/union/enum and typedefs, globals, fields, calls,
-; function pointers passed as arguments, #include. Capture vocabulary: queries/README.md.
+; function pointers passed as arguments, #include, `static`. Capture vocabulary: ../README.md.
 ; Declarations are not anchored to the translation unit, so that what sits inside an
 ; include guard (`#ifndef X_H`) is seen; declarations inside functions are locals, which
 ; the extractor drops. Macros (`#define`) are not recorded.
@@ -63,7 +63,7 @@
 (call_expression function: (field_expression argument: (_) @receiver field: (field_identifier) @name)) @reference.call
 
 ; function pointers passed as arguments: `qsort(…, cmp)`, `register(&handler)` (locals and
-; parameters are filtered in `post`)
+; parameters are dropped by the binder: drop_local_uses)
 (call_expression arguments: (argument_list (identifier) @reference.value))
 (call_expression arguments: (argument_list (pointer_expression argument: (identifier) @reference.value)))
 ; stored in a designated initializer: `{ .open = file_open }`

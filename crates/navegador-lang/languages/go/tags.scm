@@ -1,6 +1,5 @@
 ; Go: package-level definitions, methods by receiver, embedding, calls, literals, imports.
-; Capture vocabulary: ../README.md. Receiver types of `x.M()` are read in the `post`
-; hook (src/spec.rs).
+; Capture vocabulary: ../README.md. Receiver types of `x.M()` come from locals.scm.
 
 (function_declaration name: (identifier) @name) @definition.function
 
@@ -44,7 +43,7 @@
 (composite_literal type: [(type_identifier) (qualified_type)] @name) @reference.new
 (composite_literal type: (generic_type type: (_) @name)) @reference.new
 
-; function values passed as arguments (locals and parameters are filtered in `post`)
+; function values passed as arguments (locals and parameters are dropped by the binder: drop_local_uses)
 (call_expression arguments: (argument_list (identifier) @reference.value))
 (call_expression arguments: (argument_list (selector_expression) @reference.value))
 

@@ -1,5 +1,5 @@
-; Java: types, members, calls, annotations, imports. The package is the module
-; (`declared_module` in src/spec.rs); receiver types of calls come from the `post` hook.
+; Java: types, members, calls, annotations, imports, the package (the module) and
+; visibility; receiver types of calls come from locals.scm.
 ; Capture vocabulary: ../README.md.
 
 ; ---- definitions ----------------------------------------------------------------------

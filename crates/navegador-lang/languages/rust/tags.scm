@@ -1,7 +1,7 @@
 ; Rust: modules, types, traits, impl blocks, functions, consts, fields, calls, struct
-; literals, impl-for and supertraits. Capture vocabulary: queries/README.md.
-; `use` declarations (nested groups), `#[attributes]`, doc comments and receiver types
-; are read in the `post` hook (src/spec.rs): a query cannot join nested `use` paths, and
+; literals, impl-for and supertraits, visibility. Capture vocabulary: ../README.md.
+; `use` declarations (nested groups), `#[attributes]` and doc comments are read in
+; hooks.rs (receiver types in locals.scm): a query cannot join nested `use` paths, and
 ; attributes and docs are siblings of an item, not inside it. Macro invocations are not
 ; calls and their arguments (token trees) are not read.
 
@@ -45,7 +45,7 @@
 ; `T { .. }`
 (struct_expression name: [(type_identifier) (scoped_type_identifier)] @name) @reference.new
 
-; functions passed as values: `map(parse)`, `map(Self::parse)` (locals filtered in `post`)
+; functions passed as values: `map(parse)`, `map(Self::parse)` (locals dropped by the binder: drop_local_uses)
 (arguments [(identifier) (scoped_identifier)] @reference.value)
 
 ; `pub`, `pub(crate)`: visible outside the module (trait methods and enum variants inherit
