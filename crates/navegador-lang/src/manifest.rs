@@ -20,8 +20,9 @@ pub(crate) struct PackSpec {
     pub drop_local_uses: bool,
     pub types: TypeRules,
     pub export: ExportRule,
-    /// `builtins = "builtins.txt"`: the names are in that file of the pack.
-    pub builtins_file: Option<String>,
+    /// The list files `builtins` names (`"builtins.txt"`, `"../javascript/builtins.txt"`):
+    /// their names join the inline ones.
+    pub builtins_files: Vec<String>,
 }
 
 /// What makes a definition visible outside its module (`export` of the manifest).
@@ -114,10 +115,11 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         module,
         receiver: r.string(top, "receiver")?,
         constructors: r.strings(top, "constructors")?,
-        // `builtins = [...]` or a list file of the pack: `builtins = "builtins.txt"`
+        // `builtins = "builtins.txt"` (a list file), or a list of names and list files (an
+        // entry ending in `.txt`; a name is an identifier, so it never does)
         builtins: match top.get("builtins").and_then(Item::as_str) {
             Some(_) => Vec::new(),
-            None => r.strings(top, "builtins")?,
+            None => r.strings(top, "builtins")?.into_iter().filter(|b| !b.ends_with(".txt")).collect(),
         },
         skip_minified: r.bool(top, "skip_minified")?.unwrap_or(false),
         shared_globals: r.bool(top, "shared_globals")?.unwrap_or(false),
@@ -161,7 +163,10 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         }
     };
     let spec = PackSpec {
-        builtins_file: top.get("builtins").and_then(Item::as_str).map(str::to_string),
+        builtins_files: match top.get("builtins").and_then(Item::as_str) {
+            Some(file) => vec![file.to_string()],
+            None => r.strings(top, "builtins")?.into_iter().filter(|b| b.ends_with(".txt")).collect(),
+        },
         export,
         tags: r.strings(top, "tags")?,
         locals: r.strings(top, "locals")?,

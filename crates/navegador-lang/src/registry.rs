@@ -58,15 +58,18 @@ impl Registry {
             let path = format!("{}/language.toml", def.id);
             let text = file(files, &path).ok_or_else(|| PackError { file: path.clone(), line: 1, message: "missing".into() })?;
             let (mut info, spec) = manifest::parse(def.id, &path, text)?;
-            if let Some(list) = &spec.builtins_file {
+            for list in &spec.builtins_files {
                 let name = normalize(def.id, list);
                 let Some(names) = file(files, &name) else {
                     let line = manifest::line_of_value(text, list);
                     return Err(PackError { file: path, line, message: format!("builtins file `{list}` is not in the pack") });
                 };
                 // one name per line; `#` starts a comment
-                info.builtins = names.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).map(str::to_string).collect();
+                info.builtins.extend(names.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).map(str::to_string));
             }
+            // sorted, for `is_builtin`'s binary search
+            info.builtins.sort_unstable();
+            info.builtins.dedup();
             let mut query_files = Vec::new();
             for q in spec.tags.iter().chain(&spec.locals) {
                 let name = normalize(def.id, q);
@@ -300,9 +303,11 @@ mod tests {
     #[test]
     fn builtins_inline_or_in_a_list_file() {
         let r = load(
-            &["a", "b"],
+            &["a", "b", "c"],
             vec![
-                ("a/language.toml", "family = \"c\"\nextensions = [\"a\"]\nbuiltins = [\"len\", \"print\"]\ntags = [\"t.scm\"]\n"),
+                ("a/language.toml", "family = \"c\"\nextensions = [\"a\"]\nbuiltins = [\"print\", \"len\"]\ntags = [\"t.scm\"]\n"),
+                ("c/language.toml", "family = \"c\"\nextensions = [\"c\"]\nbuiltins = [\"../b/builtins.txt\", \"len\", \"builtins.txt\"]\ntags = [\"../a/t.scm\"]\n"),
+                ("c/builtins.txt", "string\nconsole\n"),
                 ("a/t.scm", TAGS),
                 ("b/language.toml", "family = \"c\"\nextensions = [\"b\"]\nbuiltins = \"builtins.txt\"\ntags = [\"../a/t.scm\"]\n"),
                 ("b/builtins.txt", "# the globals\nconsole\n\nObject  # constructors too\n"),
@@ -310,7 +315,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.by_id("a").unwrap().info().builtins, ["len", "print"]);
-        assert_eq!(r.by_id("b").unwrap().info().builtins, ["console", "Object"]);
+        assert_eq!(r.by_id("b").unwrap().info().builtins, ["Object", "console"]);
+        // names and list files (another pack's too), merged, sorted, once each
+        assert_eq!(r.by_id("c").unwrap().info().builtins, ["Object", "console", "len", "string"]);
     }
 
     #[test]
