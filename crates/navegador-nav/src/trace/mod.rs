@@ -633,8 +633,8 @@ fn begin<'a>(
 }
 
 /// The language family of a file (JavaScript and TypeScript share one module system).
-fn family_of(path: &str) -> Option<Language> {
-    Language::from_path(path).map(Language::family)
+fn family_of(path: &str) -> Option<&'static str> {
+    navegador_lang::registry().for_path(path).map(Language::family)
 }
 
 /// A reference site as listed in `unresolved`: its receiver as written, on one line and
@@ -667,7 +667,7 @@ struct Unbound {
 
 impl Unbound {
     /// Adds the sites that are of `family` (when given) and pass the test filter.
-    fn add(&mut self, sites: &[SiteRow], family: Option<Language>, f: &Filter, external: bool) {
+    fn add(&mut self, sites: &[SiteRow], family: Option<&str>, f: &Filter, external: bool) {
         for site in sites {
             if family.is_some_and(|fam| family_of(&site.file_path) != Some(fam)) || !f.keeps_path(&site.file_path) {
                 continue;
