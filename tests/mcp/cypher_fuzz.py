@@ -270,6 +270,40 @@ async def fuzz(url: str, pid: int, seconds: float, seed: int, clients: int, batc
     return rep
 
 
+# What a normal client asks while hostile queries run (`test_cypher_budgets.py`).
+NORMAL = [
+    ("query", {"cypher": "MATCH (f:Function {name: 'f_1_1'})-[:CALLS]->(g) RETURN g.name AS g"}),
+    ("function", {"name": "f_1_1"}),
+    ("search", {"query": "f_2_3"}),
+]
+
+
+def normal_calls(url: str, seconds: float) -> list[tuple[str, float, str | None]]:
+    """Calls `NORMAL` in turn for `seconds`, a pause of 50 ms between calls: each call's
+    name, round trip and problem (None when answered). Run in a process of its own, so
+    the round trip is not also the time its process spent on other clients' answers."""
+
+    async def run() -> list[tuple[str, float, str | None]]:
+        out: list[tuple[str, float, str | None]] = []
+        async with Client(url) as c:
+            end = time.monotonic() + seconds
+            i = 0
+            while time.monotonic() < end:
+                name, args = NORMAL[i % len(NORMAL)]
+                i += 1
+                t = time.perf_counter()
+                try:
+                    r = await c.call_tool(name, args)
+                    problem = r.content[0].text[:200] if r.is_error else None
+                except Exception as e:
+                    problem = repr(e)
+                out.append((name, time.perf_counter() - t, problem))
+                await asyncio.sleep(0.05)
+        return out
+
+    return asyncio.run(run())
+
+
 def server_args() -> list[str]:
     return [
         "--read-only",
