@@ -7,10 +7,13 @@
 
 mod facts;
 pub mod path;
+mod testpaths;
 
 pub use facts::{
     Diagnostic, FileFacts, ImportFact, RefFact, RefKind, Span, SymbolFact, SymbolIdx,
 };
+
+pub use testpaths::is_test_path;
 
 use std::fmt;
 
