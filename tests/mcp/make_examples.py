@@ -65,7 +65,7 @@ CALLS = [
 
 
 async def main(root: Path):
-    params = StdioServerParameters(command=BIN, args=["mcp", "--workspace-root", str(root)], cwd=str(root))
+    params = StdioServerParameters(command=BIN, args=["mcp", "--workspace-root", str(root), "--no-watch"], cwd=str(root))
     async with Client(params) as c:
         for name, args in CALLS:
             r = await c.call_tool(name, args)

@@ -235,7 +235,11 @@ def test_context(target):
     async def body(c):
         r = ok(await c.call_tool("context", {"file": "app/models.py"}))
         assert r["target"]["type"] == "File"
-        defined = {n.get("qualified_name") for n in r["nodes"] if n["relation"] == "defined"}
+        # The compact default: one outline line per symbol, with its signature.
+        assert r["outline"][:3] == ["6-14 class User(Base)", "  7-9 def __init__(self, name)", "  11-14 def rename(self, name)"]
+        assert r["metadata"]["totals"]["defined"] == 5
+        full = ok(await c.call_tool("context", {"file": "app/models.py", "full": True}))
+        defined = {n.get("qualified_name") for n in full["nodes"] if n["relation"] == "defined"}
         assert {"app.models.User", "app.models.Admin", "app.models.User.rename"} <= defined
         imports = {n["file_path"] for n in r["nodes"] if n["relation"] == "imports"}
         assert {"app/base.py", "app/util.py"} <= imports
@@ -278,11 +282,15 @@ def test_blast_radius(target):
         names = {i["qualified_name"]: i for i in r["items"]}
         assert {"app.models.User.__init__", "app.models.User.rename", "app.views.handler"} <= set(names)
         promote = names["app.models.Admin.promote"]
-        assert promote["distance"] == 2
-        assert [h["name"] for h in promote["path"]] == ["app.base.Base.save", "app.models.User.rename", "app.models.Admin.promote"]
-        assert all("owners" in i for i in r["items"])
-        for key in ("total", "truncated", "depth", "unresolved_count", "unresolved"):
+        assert promote["distance"] == 2 and promote["relation"] == "caller"
+        assert promote["depends_on"]["name"] == "app.models.User.rename" and promote["depends_on"]["via"] == "CALLS"
+        assert {o["name"] for o in r["owners"]} >= {"alice"}
+        for key in ("total", "groups", "tests", "imports", "truncated", "depth", "unresolved_count", "unresolved"):
             assert key in r
+        # Whole paths on request.
+        r = ok(await c.call_tool("blast_radius", {"name": "Base.save", "paths": True}))
+        promote = {i["qualified_name"]: i for i in r["items"]}["app.models.Admin.promote"]
+        assert [h["name"] for h in promote["path"]] == ["app.base.Base.save", "app.models.User.rename", "app.models.Admin.promote"]
 
         r = ok(await c.call_tool("blast_radius", {"name": "log", "depth": 1}))
         assert {i["qualified_name"] for i in r["items"]} >= {"app.views.make", "app.models.User.rename"}

@@ -12,9 +12,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
-use crate::lookup::{context_node, resolve};
+use crate::lookup::{context_node, related_node, resolve};
 use crate::types::ContextNode;
-use crate::{AnalysisError, Result};
+use crate::{AnalysisError, Result, Target};
 
 /// Most results `search` / `search_knowledge` return in one answer.
 pub const MAX_SEARCH_LIMIT: usize = 200;
@@ -35,10 +35,12 @@ pub enum SearchLayers {
 /// One search result: a node and why it matched. Results are ranked: `rank` 1 is best.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SearchItem {
-    /// Position in the ranking, from 1.
+    /// Position in the ranking, from 1 (counted from the first page).
     pub rank: u32,
-    /// `exact` (the name equals the query, case-insensitive), `prefix` (a name starts
-    /// with it) or `text` (full-text match in names, docstrings, descriptions, content).
+    /// `exact` (the name equals the query, case-insensitive), `words` (every word of the
+    /// query starts a word of the name: `password hasher` -> `BasePasswordHasher`),
+    /// `prefix` (the name starts with it) or `text` (full-text match in names, qualified
+    /// names, docstrings, signatures, descriptions, content).
     #[serde(rename = "match")]
     pub match_kind: String,
     /// BM25 score of a text match (lower is better); 0 for name matches.
@@ -51,27 +53,57 @@ pub struct SearchItem {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SearchResults {
     pub query: String,
-    /// Ranked matches, best first.
+    /// Ranked matches, best first: one page.
     pub items: Vec<SearchItem>,
     /// Number of items returned.
     pub count: usize,
     /// The limit applied (after clamping).
     pub limit: usize,
-    /// True when there may be more matches than `limit`.
+    /// Items skipped before this page.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset: usize,
+    /// True when there are more matches after this page.
     pub truncated: bool,
+    /// The `offset` of the next page, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
     /// Clamped arguments and the like.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
 
-/// Ranked full-text search: exact name matches first, then name prefixes, then BM25 text
-/// matches. `limit` is clamped to `1..=MAX_SEARCH_LIMIT` (noted).
-pub fn search(store: &Store, query: &str, layers: SearchLayers, limit: i64) -> Result<SearchResults> {
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// What a search asks for beyond its query.
+#[derive(Debug, Clone)]
+pub struct SearchAsk {
+    pub limit: i64,
+    pub offset: i64,
+    /// Leave test code out (it is ranked after source otherwise).
+    pub exclude_tests: bool,
+}
+
+impl Default for SearchAsk {
+    fn default() -> Self {
+        SearchAsk { limit: 20, offset: 0, exclude_tests: false }
+    }
+}
+
+/// Most results one search looks at (`offset + limit`).
+const MAX_SEARCH_DEPTH: usize = 2000;
+
+/// Ranked search: exact names first, then source before tests, definitions before files
+/// and variables, names holding the query's words, name prefixes, BM25 text matches.
+/// `limit` is clamped to `1..=MAX_SEARCH_LIMIT` and `offset` to `0..` (noted).
+pub fn search(store: &Store, query: &str, layers: SearchLayers, ask: &SearchAsk) -> Result<SearchResults> {
     let q = query.trim();
     if q.is_empty() {
         return Err(AnalysisError::Empty { field: "query" });
     }
     let mut notes = Vec::new();
+    let limit = ask.limit;
     let lim = if limit < 1 {
         notes.push(format!("limit {limit} raised to 1"));
         1
@@ -81,6 +113,16 @@ pub fn search(store: &Store, query: &str, layers: SearchLayers, limit: i64) -> R
     } else {
         limit as usize
     };
+    let offset = if ask.offset < 0 {
+        notes.push(format!("offset {} raised to 0", ask.offset));
+        0
+    } else if ask.offset as u64 + lim as u64 > MAX_SEARCH_DEPTH as u64 {
+        let o = MAX_SEARCH_DEPTH - lim;
+        notes.push(format!("offset {} clamped to {o}: a search ranks at most {MAX_SEARCH_DEPTH} matches; narrow the query", ask.offset));
+        o
+    } else {
+        ask.offset as usize
+    };
     let scope = match layers {
         SearchLayers::Code => SearchScope::Code,
         SearchLayers::CodeAndDocs => SearchScope::CodeAndDocs,
@@ -88,21 +130,35 @@ pub fn search(store: &Store, query: &str, layers: SearchLayers, limit: i64) -> R
         SearchLayers::Knowledge => SearchScope::Knowledge,
     };
     // One more than asked says whether the answer is complete.
-    let mut hits = navegador_knowledge::search(&store.reader(), q, scope, lim + 1).map_err(knowledge_error)?;
-    let truncated = hits.len() > lim;
-    hits.truncate(lim);
-    let tiers = ["exact", "prefix", "text"];
+    let mut hits =
+        navegador_knowledge::search(&store.reader(), q, scope, offset + lim + 1, ask.exclude_tests).map_err(knowledge_error)?;
+    let found = hits.len();
+    let truncated = found > offset + lim;
+    hits.truncate(offset + lim);
+    if offset > 0 && offset >= found {
+        notes.push(format!("offset {offset} is past the last match ({found} found); start again at offset 0"));
+    }
     let items: Vec<SearchItem> = hits
         .iter()
         .enumerate()
+        .skip(offset)
         .map(|(i, h)| SearchItem {
             rank: i as u32 + 1,
-            match_kind: tiers.get(h.tier as usize).copied().unwrap_or("text").to_string(),
+            match_kind: h.match_kind().to_string(),
             score: if h.score.is_finite() { h.score } else { 0.0 },
-            node: context_node(&h.node),
+            node: related_node(&h.node, None),
         })
         .collect();
-    Ok(SearchResults { query: q.to_string(), count: items.len(), items, limit: lim, truncated, notes })
+    Ok(SearchResults {
+        query: q.to_string(),
+        count: items.len(),
+        items,
+        limit: lim,
+        offset,
+        truncated,
+        next_offset: truncated.then_some(offset + lim),
+        notes,
+    })
 }
 
 /// A Decision or Rule bearing on the subject.
@@ -144,7 +200,7 @@ pub struct RationaleAnswer {
 
 /// Decisions and rules behind a node.
 pub fn get_rationale(store: &Store, name: &str, file: Option<&str>) -> Result<RationaleAnswer> {
-    let (name, file) = subject_key(store, name, file)?;
+    let (name, file) = subject_key(store, &Target::in_file(name, file))?;
     let (name, file) = (name.as_str(), file.as_deref());
     let r = navegador_knowledge::get_rationale(&store.reader(), name, file).map_err(|e| subject_error(store, name, file, e))?;
     let mut items: Vec<RationaleItem> = r
@@ -191,7 +247,7 @@ pub struct OwnersAnswer {
 
 /// People and domains owning a node.
 pub fn find_owners(store: &Store, name: &str, file: Option<&str>) -> Result<OwnersAnswer> {
-    let (name, file) = subject_key(store, name, file)?;
+    let (name, file) = subject_key(store, &Target::in_file(name, file))?;
     let (name, file) = (name.as_str(), file.as_deref());
     let (subject, owners) =
         navegador_knowledge::find_owners(&store.reader(), name, file).map_err(|e| subject_error(store, name, file, e))?;
@@ -203,15 +259,20 @@ pub fn find_owners(store: &Store, name: &str, file: Option<&str>) -> Result<Owne
 }
 
 /// The name and file the knowledge layer should look up: a code name is resolved the way
-/// the other tools resolve it (`Class.method`, partial qualified names, paths, `file`;
-/// ambiguity is an error listing the candidates), then handed over by its exact qualified
-/// name and file. Names no code matches go to the knowledge layer as typed (a decision,
-/// rule or concept).
-fn subject_key(store: &Store, name: &str, file: Option<&str>) -> Result<(String, Option<String>)> {
+/// the other tools resolve it (`Class.method`, partial qualified names by whole segments,
+/// paths, `file`, `path:line`; ambiguity is an error listing the candidates), then handed
+/// over by its exact qualified name and file. Names no code matches go to the knowledge
+/// layer as typed (a decision, rule or concept). The CLI's `rationale` and `owners` use it
+/// too, so a name means the same node everywhere.
+pub fn subject_key(store: &Store, target: &Target<'_>) -> Result<(String, Option<String>)> {
+    let (name, file) = (target.name, target.file);
     if name.trim().is_empty() {
         return Err(AnalysisError::Empty { field: "name" });
     }
-    match resolve(store, name, file, &[], "node") {
+    // Code first (as the knowledge layer resolves subjects): a class and a concept both
+    // named `Invoice` mean the class here.
+    const CODE: &[&str] = &["File", "Module", "Class", "Function", "Method", "Variable", "Endpoint"];
+    match resolve(store, target, CODE, "node").map(|f| f.row) {
         Ok(n) if n.label == "File" => Ok((n.file_path.clone().unwrap_or_else(|| name.to_string()), None)),
         Ok(n) => match (&n.qualified_name, &n.file_path) {
             (Some(q), Some(f)) => Ok((q.clone(), Some(f.clone()))),
@@ -230,7 +291,7 @@ fn subject_error(store: &Store, name: &str, file: Option<&str>, e: KnowledgeErro
         return AnalysisError::Empty { field: "name" };
     }
     match e {
-        KnowledgeError::NotFound { .. } | KnowledgeError::Ambiguous { .. } => match resolve(store, name, file, &[], "node") {
+        KnowledgeError::NotFound { .. } | KnowledgeError::Ambiguous { .. } => match resolve(store, &Target::in_file(name, file), &[], "node") {
             Err(err) => err,
             Ok(_) => AnalysisError::Knowledge(e.to_string()),
         },

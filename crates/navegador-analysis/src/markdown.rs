@@ -36,6 +36,18 @@ pub fn bundle_markdown(b: &ContextBundle) -> String {
     for text in [&t.docstring, &t.description, &t.rationale].into_iter().flatten() {
         let _ = writeln!(s, "> {}\n", text.replace('\n', "\n> "));
     }
+    if !b.outline.is_empty() {
+        let _ = writeln!(s, "## Outline\n\n```");
+        for l in &b.outline {
+            let _ = writeln!(s, "{l}");
+        }
+        let _ = writeln!(s, "```\n");
+    }
+    if let Some(src) = &b.source {
+        if !src.text.is_empty() {
+            let _ = writeln!(s, "## Source ({}:{}-{})\n\n```\n{}```\n", src.file_path, src.line_start, src.line_end, src.text);
+        }
+    }
     if !b.nodes.is_empty() {
         let _ = writeln!(s, "## Related nodes\n");
         let mut relations: Vec<&str> = Vec::new();
@@ -51,7 +63,9 @@ pub fn bundle_markdown(b: &ContextBundle) -> String {
                 let dist = n.distance.filter(|d| *d > 1).map(|d| format!(" (distance {d})")).unwrap_or_default();
                 let at = place(n);
                 let at = if at.is_empty() { String::new() } else { format!(" — {at}") };
-                let _ = writeln!(s, "- {} `{}`{at}{dist}", n.node_type, title(n));
+                let sig = n.signature.as_deref().map(|g| format!(": `{}`", g.split_whitespace().collect::<Vec<_>>().join(" "))).unwrap_or_default();
+                let amb = if n.resolution.as_deref() == Some("ambiguous") { " (ambiguous)" } else { "" };
+                let _ = writeln!(s, "- {} `{}`{at}{dist}{amb}{sig}", n.node_type, title(n));
             }
             s.push('\n');
         }

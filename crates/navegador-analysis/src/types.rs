@@ -56,6 +56,10 @@ pub struct ContextNode {
     /// Hops from the target (call graphs and hierarchies).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance: Option<u32>,
+    /// `ambiguous` when only ambiguous edges (one of several same-named candidates) reach
+    /// the node; such nodes are listed only with `include_ambiguous`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<String>,
 }
 
 /// A relationship; both ends are named by id and by name.
@@ -100,25 +104,73 @@ pub struct Metadata {
     /// The traversal depth used (after clamping).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// Nodes and edges listed in this answer (one page).
     pub node_count: usize,
     pub edge_count: usize,
-    /// True when nodes or edges were left out to stay under the answer's size limit.
+    /// Entries per list (`relation`, and `unresolved`) in the whole answer, not just this
+    /// page; lower bounds when `truncated`.
+    pub totals: BTreeMap<String, usize>,
+    /// Each list shows at most `limit` entries from `offset` (after clamping).
+    pub limit: usize,
+    pub offset: usize,
+    /// The `offset` of the next page, when some list has more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
+    /// True when the traversal stopped at the server's bound: totals are lower bounds.
     pub truncated: bool,
-    /// Reference sites in scope that the graph could not resolve (count, all of them).
+    /// Edges left out because they are `ambiguous` (`include_ambiguous: true` lists them).
+    pub ambiguous_count: usize,
+    /// Call sites to builtins and external packages (counted, never listed).
+    pub external_count: usize,
+    /// Reference sites in scope the graph could not resolve, in the target's language (all
+    /// counted).
     pub unresolved_count: usize,
-    /// The first of those sites.
+    /// One page of those sites.
     pub unresolved: Vec<UnresolvedSite>,
-    /// Human-readable notes: clamped arguments, truncation, caveats.
+    /// Human-readable notes: clamped arguments, what was left out and how to get it.
     pub notes: Vec<String>,
+}
+
+/// A symbol's source text, read from the workspace when asked (`include_source`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct SourceText {
+    pub file_path: String,
+    /// The lines shown (1-based, inclusive).
+    pub line_start: u32,
+    pub line_end: u32,
+    /// The source, as in the file; empty when `unavailable`.
+    pub text: String,
+    /// True when the symbol is longer than the lines shown.
+    pub truncated: bool,
+    /// Why no text could be shown (a binary, vanished or changed file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
 }
 
 /// The answer of `context`, `function`, `class` and `explain`.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct ContextBundle {
     pub target: ContextNode,
+    /// `context`: one line per symbol the file defines (lines, kind, name, decorators,
+    /// signature), nested symbols indented.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outline: Vec<String>,
     pub nodes: Vec<ContextNode>,
     pub edges: Vec<ContextEdge>,
+    /// The target's source (`include_source`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceText>,
     pub metadata: Metadata,
+}
+
+/// The arguments that select one candidate: pass them instead of the ambiguous name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Selector {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
 }
 
 /// One node a name could mean, for answers that refuse to guess.
@@ -133,6 +185,10 @@ pub struct Candidate {
     pub file_path: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line_start: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// The arguments that pick this candidate.
+    pub select: Selector,
 }
 
 /// One step of the path from the changed node to a dependent.
@@ -143,33 +199,89 @@ pub struct Hop {
     /// The relationship that reached this node from the previous hop (absent on the first).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// That relationship's resolution, when it came from resolving a reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<String>,
 }
 
-/// A node that could break if the target changes.
+/// A node that could break if the target changes. `relation` says how it depends:
+/// caller, reference, subclass, implementation, endpoint, decorated, importer.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Dependent {
     #[serde(flatten)]
     pub node: ContextNode,
-    /// The path from the target to this node, target first.
-    pub path: Vec<Hop>,
-    /// People and domains that own the node (ASSIGNED_TO, BELONGS_TO), when known.
+    /// The node it depends on (the target or a nearer dependent), and through what.
+    pub depends_on: Hop,
+    /// The whole path from the target to this node, target first (`paths: true`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<Hop>>,
+    /// People and domains that own the node or its file (ASSIGNED_TO, BELONGS_TO).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub owners: Vec<String>,
 }
 
-/// The answer of `blast_radius`: dependents ordered by distance.
+/// How many dependents sit at one distance with one relation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct DependentGroup {
+    pub distance: u32,
+    pub relation: String,
+    pub count: usize,
+}
+
+/// Dependents counted per file or per module.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct PlaceCount {
+    /// A file path (tests) or a directory (`imports`: the module the files are in).
+    pub place: String,
+    pub count: usize,
+    /// The nearest distance among them.
+    pub distance: u32,
+}
+
+/// An owner of affected code and how many dependents they own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct OwnerCount {
+    pub name: String,
+    pub dependents: usize,
+}
+
+/// The answer of `blast_radius`: dependents grouped by distance and relation, tests apart,
+/// reach only through imports collapsed into per-module counts.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct BlastRadius {
     pub target: ContextNode,
-    /// Dependents, nearest first.
+    /// Dependents in source code, nearest first: one page (`offset`, `limit`).
     pub items: Vec<Dependent>,
-    /// Number of dependents found (before truncation).
+    /// Dependents found, of every kind (tests and import-only files included); a lower
+    /// bound when `truncated`.
     pub total: usize,
+    /// Counts by distance and relation (tests and import-only files included).
+    pub groups: Vec<DependentGroup>,
+    /// Test files that depend on the target, with how many of their symbols do (one page).
+    pub tests: Vec<PlaceCount>,
+    pub tests_total: usize,
+    /// Files that depend only by importing (a file importing a file that imports ...),
+    /// counted per directory (one page); `include_imports: true` lists them as items.
+    pub imports: Vec<PlaceCount>,
+    pub imports_total: usize,
+    /// Owners of the affected code (of the dependents or their files), most affected first.
+    pub owners: Vec<OwnerCount>,
+    /// True when the traversal stopped at the server's bound.
     pub truncated: bool,
     /// The traversal depth used (after clamping).
     pub depth: u32,
-    /// Unresolved call sites, anywhere, that use the name of a node of the traversed
-    /// region: each might be a dependent the graph could not see.
+    /// Each list shows at most `limit` entries from `offset` (after clamping).
+    pub limit: usize,
+    pub offset: usize,
+    /// The `offset` of the next page, when some list has more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
+    /// Ambiguous edges not followed (`include_ambiguous: true` follows them).
+    pub ambiguous_count: usize,
+    /// Unresolved call sites in the target's language that use the name of a node of the
+    /// traversed region: each might be a dependent the graph could not see.
     pub unresolved_count: usize,
+    /// One page of those sites.
     pub unresolved: Vec<UnresolvedSite>,
     pub notes: Vec<String>,
 }

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use navegador_analysis as analysis;
-use navegador_analysis::Limits;
+use navegador_analysis::{Limits, MinResolution, Options, Target};
 use navegador_index::{IngestConfig, NoProgress};
 use navegador_store::Store;
 use serde_json::Value;
@@ -17,13 +17,41 @@ fn fixture() -> PathBuf {
 
 fn indexed() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("graph.db");
-    let mut store = Store::open(&db).unwrap();
-    let r = analysis::ingest(&fixture(), &mut store, &IngestConfig::default(), &NoProgress, None).unwrap();
-    assert_eq!(r.files, 7, "{r:?}");
-    drop(store);
-    let store = Store::open_read_only(&db).unwrap();
+    let store = index(&fixture(), &dir.path().join("graph.db"));
     (dir, store)
+}
+
+fn index(root: &Path, db: &Path) -> Store {
+    let mut store = Store::open(db).unwrap();
+    analysis::ingest(root, &mut store, &IngestConfig::default(), &NoProgress, None).unwrap();
+    drop(store);
+    Store::open_read_only(db).unwrap()
+}
+
+/// The text fixture `tests/fixture.txt` (files after `//- path` lines) written out under
+/// a temporary directory and indexed: (dir, workspace root, store).
+fn indexed_text() -> (tempfile::TempDir, PathBuf, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("ws");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixture.txt")).unwrap();
+    let mut current: Option<(PathBuf, String)> = None;
+    let mut files = Vec::new();
+    for line in text.lines() {
+        if let Some(p) = line.strip_prefix("//- ") {
+            files.extend(current.take());
+            current = Some((root.join(p.trim()), String::new()));
+        } else if let Some((_, body)) = current.as_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    files.extend(current);
+    for (path, body) in files {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    let store = index(&root, &dir.path().join("graph.db"));
+    (dir, root, store)
 }
 
 /// Drops ids (they follow ingest order) so answers compare across runs.
@@ -42,8 +70,8 @@ fn strip_ids(v: &mut Value) {
     }
 }
 
-/// Runs one case line: `tool arg=value ...`.
-fn run(store: &Store, line: &str) -> String {
+/// Runs one case line: `tool arg=value ...` (sources read under `root`).
+fn run(store: &Store, root: &Path, line: &str) -> String {
     // `query <cypher>`: the rest of the line is the query.
     if let Some(cypher) = line.strip_prefix("query ") {
         let r = analysis::query_read(store, cypher, &Default::default(), &analysis::QueryLimits::default());
@@ -56,40 +84,68 @@ fn run(store: &Store, line: &str) -> String {
     let tool = parts.next().unwrap();
     let mut name = String::new();
     let mut file: Option<String> = None;
-    let mut depth = 1u32;
+    let mut line_arg: Option<u32> = None;
     let mut markdown = false;
     let mut all = false;
-    let mut limit = 20i64;
+    let mut opts = Options { depth: 1, source_root: Some(root.to_path_buf()), ..Default::default() };
+    let mut ask = analysis::SearchAsk::default();
     for p in parts {
         let (k, v) = p.split_once('=').unwrap();
+        let flag = v == "true";
         match k {
             "name" => name = v.replace('~', " "), // `~` stands for a space
             "file" => file = Some(v.to_string()),
-            "depth" => depth = v.parse().unwrap(),
+            "line" => line_arg = Some(v.parse().unwrap()),
+            "depth" => opts.depth = v.parse().unwrap(),
             "format" => markdown = v == "markdown",
-            "all" => all = v == "true",
-            "limit" => limit = v.parse().unwrap(),
+            "all" => all = flag,
+            "limit" => {
+                opts.limit = Some(v.parse().unwrap());
+                ask.limit = v.parse().unwrap();
+            }
+            "offset" => {
+                opts.offset = Some(v.parse().unwrap());
+                ask.offset = v.parse().unwrap();
+            }
+            "relation" => opts.relation = Some(v.to_string()),
+            "include_ambiguous" => opts.min_resolution = if flag { MinResolution::Ambiguous } else { MinResolution::Inferred },
+            "min_resolution" => opts.min_resolution = MinResolution::parse(v).unwrap(),
+            "include_source" => opts.include_source = flag,
+            "exclude_tests" => {
+                opts.exclude_tests = flag;
+                ask.exclude_tests = flag;
+            }
+            "include_imports" => opts.include_imports = flag,
+            "paths" => opts.paths = flag,
+            "full" => opts.full = flag,
             _ => panic!("unknown argument {k}"),
         }
     }
     let limits = Limits::default();
     let f = file.as_deref();
+    let target = Target { name: &name, file: f, line: line_arg };
     let answer: Result<Value, _> = match tool {
-        "function" => analysis::function(store, &name, f, depth, &limits).map(|b| serde_json::to_value(b).unwrap()),
-        "class" => analysis::class(store, &name, f, &limits).map(|b| serde_json::to_value(b).unwrap()),
-        "explain" => analysis::explain(store, &name, f, &limits).map(|b| serde_json::to_value(b).unwrap()),
+        "function" => analysis::function(store, &target, &opts, &limits).map(|b| serde_json::to_value(b).unwrap()),
+        "class" => analysis::class(store, &target, &opts, &limits).map(|b| serde_json::to_value(b).unwrap()),
+        "explain" => analysis::explain(store, &target, &opts, &limits).map(|b| serde_json::to_value(b).unwrap()),
         "context" if markdown => {
-            return analysis::context(store, f.unwrap(), &limits).map(|b| analysis::bundle_markdown(&b)).unwrap();
+            return match analysis::context(store, f.unwrap(), &opts, &limits) {
+                Ok(b) => analysis::bundle_markdown(&b),
+                Err(e) => format!("error: {e}"),
+            };
         }
-        "context" => analysis::context(store, f.unwrap(), &limits).map(|b| serde_json::to_value(b).unwrap()),
+        "context" => analysis::context(store, f.unwrap(), &opts, &limits).map(|b| serde_json::to_value(b).unwrap()),
         "blast_radius" => {
-            analysis::blast_radius(store, &name, f, depth, &limits).map(|b| serde_json::to_value(b).unwrap())
+            if !line.contains("depth=") {
+                opts.depth = 3;
+            }
+            analysis::blast_radius(store, &target, &opts, &limits).map(|b| serde_json::to_value(b).unwrap())
         }
         "search" => {
             let layers = if all { analysis::SearchLayers::All } else { analysis::SearchLayers::Code };
-            analysis::search(store, &name, layers, limit).map(|b| serde_json::to_value(b).unwrap())
+            analysis::search(store, &name, layers, &ask).map(|b| serde_json::to_value(b).unwrap())
         }
-        "search_knowledge" => analysis::search(store, &name, analysis::SearchLayers::Knowledge, limit)
+        "search_knowledge" => analysis::search(store, &name, analysis::SearchLayers::Knowledge, &ask)
             .map(|b| serde_json::to_value(b).unwrap()),
         "get_rationale" => analysis::get_rationale(store, &name, f).map(|b| serde_json::to_value(b).unwrap()),
         "find_owners" => analysis::find_owners(store, &name, f).map(|b| serde_json::to_value(b).unwrap()),
@@ -104,7 +160,7 @@ fn run(store: &Store, line: &str) -> String {
             let mut out = format!("error: {e}");
             if let analysis::AnalysisError::Ambiguous { candidates, .. } = e {
                 for c in candidates {
-                    out.push_str(&format!("\n  candidate {} {:?} {:?}", c.node_type, c.qualified_name, c.file_path));
+                    out.push_str(&format!("\n  candidate {} {:?} {:?} select {}", c.node_type, c.qualified_name, c.file_path, serde_json::to_string(&c.select).unwrap()));
                 }
             }
             out
@@ -115,11 +171,21 @@ fn run(store: &Store, line: &str) -> String {
 #[test]
 fn answers_match_golden() {
     let (_dir, store) = indexed();
+    let (_dir2, text_root, text_store) = indexed_text();
+    let mcp_root = fixture();
     let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let cases = std::fs::read_to_string(here.join("cases.txt")).unwrap();
     let mut out = String::new();
+    // `[fixture mcp]` (tests/mcp/fixture, the default) or `[fixture answers]` (fixture.txt)
+    let mut on_text = false;
     for line in cases.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-        out.push_str(&format!("=== {line}\n{}\n\n", run(&store, line)));
+        if let Some(f) = line.strip_prefix("[fixture ").and_then(|f| f.strip_suffix(']')) {
+            on_text = f == "answers";
+            out.push_str(&format!("### {line}\n\n"));
+            continue;
+        }
+        let answer = if on_text { run(&text_store, &text_root, line) } else { run(&store, &mcp_root, line) };
+        out.push_str(&format!("=== {line}\n{answer}\n\n"));
     }
     let golden = here.join("answers.golden");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
@@ -143,42 +209,150 @@ fn answers_match_golden() {
 fn key_facts() {
     let (_dir, store) = indexed();
     let l = Limits::default();
+    let depth = |d: i64| Options { depth: d, ..Default::default() };
+    let o = Options::default();
+    let t = Target::named;
     // Callers and callees with resolution and line.
-    let b = analysis::function(&store, "User.rename", None, 1, &l).unwrap();
+    let b = analysis::function(&store, &t("User.rename"), &o, &l).unwrap();
     let callee = |q: &str| b.edges.iter().any(|e| e.edge_type == "CALLS" && e.target_name == q && e.resolution.as_deref() == Some("exact"));
     assert!(callee("app.util.clean") && callee("app.util.log") && callee("app.base.Base.save"), "{:#?}", b.edges);
     assert!(b.nodes.iter().any(|n| n.relation.as_deref() == Some("caller") && n.name == "promote"));
     // Depth 2 reaches a caller's caller.
-    let b = analysis::function(&store, "validate", None, 2, &l).unwrap();
+    let b = analysis::function(&store, &t("validate"), &depth(2), &l).unwrap();
     assert!(b.nodes.iter().any(|n| n.name == "__init__" && n.distance == Some(2)), "{:#?}", b.nodes);
-    // Ambiguity lists the candidates; `file` picks one.
-    match analysis::function(&store, "clean", None, 1, &l) {
-        Err(analysis::AnalysisError::Ambiguous { candidates, .. }) => assert_eq!(candidates.len(), 2),
+    // Ambiguity lists the candidates, each with the arguments that select it; `file` picks one.
+    match analysis::function(&store, &t("clean"), &o, &l) {
+        Err(analysis::AnalysisError::Ambiguous { candidates, total, .. }) => {
+            assert_eq!((candidates.len(), total), (2, 2));
+            assert!(candidates.iter().all(|c| c.select.file.is_none() && c.select.name.ends_with(".clean")), "{candidates:?}");
+        }
         other => panic!("{other:?}"),
     }
-    let b = analysis::function(&store, "clean", Some("app/util.py"), 1, &l).unwrap();
+    let b = analysis::function(&store, &Target::in_file("clean", Some("app/util.py")), &o, &l).unwrap();
     assert_eq!(b.target.qualified_name.as_deref(), Some("app.util.clean"));
+    // `path:line` picks by line.
+    let b = analysis::function(&store, &Target::in_file("clean", Some("app/text.py:5")), &o, &l).unwrap();
+    assert_eq!(b.target.qualified_name.as_deref(), Some("app.text.clean"));
     // Clamping is said.
-    let b = analysis::function(&store, "log", None, 1000, &l).unwrap();
+    let b = analysis::function(&store, &t("log"), &depth(1000), &l).unwrap();
     assert_eq!(b.metadata.depth, Some(l.max_depth));
     assert!(b.metadata.notes.iter().any(|n| n.contains("clamped")));
     // Class hierarchy both ways, and interfaces.
-    let b = analysis::class(&store, "User", None, &l).unwrap();
+    let b = analysis::class(&store, &t("User"), &o, &l).unwrap();
     let rel = |r: &str, n: &str| b.nodes.iter().any(|x| x.relation.as_deref() == Some(r) && x.name == n);
     assert!(rel("base", "Base") && rel("subclass", "Admin") && rel("member", "rename"), "{:#?}", b.nodes);
-    let b = analysis::class(&store, "Square", None, &l).unwrap();
+    let b = analysis::class(&store, &t("Square"), &o, &l).unwrap();
     assert!(b.nodes.iter().any(|x| x.relation.as_deref() == Some("interface") && x.name == "Shape"), "{:#?}", b.nodes);
-    // A file's context: imports both ways.
-    let b = analysis::context(&store, "app/models.py", &l).unwrap();
+    // A file's context: imports both ways, the outline by default.
+    let b = analysis::context(&store, "app/models.py", &o, &l).unwrap();
     assert!(b.nodes.iter().any(|n| n.relation.as_deref() == Some("imports") && n.file_path.as_deref() == Some("app/base.py")));
     assert!(b.nodes.iter().any(|n| n.relation.as_deref() == Some("imported_by") && n.file_path.as_deref() == Some("app/views.py")));
-    // Blast radius: ordered by distance, with paths, unresolved sites counted.
-    let r = analysis::blast_radius(&store, "Base.save", None, 3, &l).unwrap();
+    assert!(b.outline.iter().any(|l| l == "  11-14 def rename(self, name)"), "{:#?}", b.outline);
+    // Blast radius: ordered by distance, each with what it depends on.
+    let r = analysis::blast_radius(&store, &t("Base.save"), &depth(3), &l).unwrap();
     let d: Vec<u32> = r.items.iter().map(|i| i.node.distance.unwrap()).collect();
     assert!(d.windows(2).all(|w| w[0] <= w[1]), "{d:?}");
     let handler = r.items.iter().find(|i| i.node.name == "handler").expect("views.handler calls obj.save()");
-    assert_eq!(handler.path.first().unwrap().name, "app.base.Base.save");
-    assert!(r.unresolved_count > 0 || r.items.len() > 0);
-    let r = analysis::blast_radius(&store, "log", None, 3, &l).unwrap();
+    assert_eq!(handler.depends_on.name, "app.base.Base.save");
+    assert!(r.unresolved_count > 0 || !r.items.is_empty());
+    let r = analysis::blast_radius(&store, &t("log"), &depth(3), &l).unwrap();
     assert!(r.items.iter().any(|i| i.node.name == "make"), "{:#?}", r.items);
+}
+
+/// The defects of issue 12, each on the text fixture.
+#[test]
+fn served_truth_addressing_decorators_budgets() {
+    let (_dir, root, store) = indexed_text();
+    let l = Limits::default();
+    let o = Options::default();
+    let t = Target::named;
+    // Ambiguous edges are counted, not listed; include_ambiguous lists them, marked.
+    let b = analysis::function(&store, &t("Query.join"), &o, &l).unwrap();
+    let callers: Vec<&str> = b.nodes.iter().filter(|n| n.relation.as_deref() == Some("caller")).map(|n| n.name.as_str()).collect();
+    assert_eq!(callers, ["combine"], "{:#?}", b.nodes);
+    assert!(b.metadata.ambiguous_count >= 2, "{:#?}", b.metadata);
+    let all = Options { min_resolution: MinResolution::Ambiguous, ..Default::default() };
+    let b = analysis::function(&store, &t("Query.join"), &all, &l).unwrap();
+    let build = b.nodes.iter().find(|n| n.name == "build").expect("build calls .join on unknown receivers");
+    assert_eq!(build.resolution.as_deref(), Some("ambiguous"));
+    assert!(b.edges.iter().any(|e| e.source_name == "pkg.query.build" && e.resolution.as_deref() == Some("ambiguous")));
+    // Whole segments: Field.deconstruct is not CharField.deconstruct.
+    let b = analysis::function(&store, &t("Field.deconstruct"), &o, &l).unwrap();
+    assert_eq!(b.target.qualified_name.as_deref(), Some("pkg.fields.Field.deconstruct"));
+    // Overloads: candidates say which line picks each; `line` picks one.
+    match analysis::function(&store, &t("Objects.requireNonNull"), &o, &l) {
+        Err(analysis::AnalysisError::Ambiguous { candidates, .. }) => {
+            assert_eq!(candidates.len(), 3);
+            assert!(candidates.iter().all(|c| c.select.line.is_some() && c.select.file.is_some()), "{candidates:?}");
+            let second = &candidates[1];
+            let pick = Target { name: &second.select.name, file: second.select.file.as_deref(), line: second.select.line };
+            let b = analysis::function(&store, &pick, &o, &l).unwrap();
+            assert_eq!(b.target.line_start, second.line_start);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Source over tests: `Field` means pkg.fields.Field, and the answer says what else it names.
+    let b = analysis::class(&store, &t("Field"), &o, &l).unwrap();
+    assert_eq!(b.target.qualified_name.as_deref(), Some("pkg.fields.Field"));
+    assert!(b.metadata.notes.iter().any(|n| n.contains("in tests")), "{:?}", b.metadata.notes);
+    // Decorators are uses: plain, through a module import; never another module's namesake.
+    let b = analysis::function(&store, &Target::in_file("setupmethod", Some("pkg/scaffold.py")), &o, &l).unwrap();
+    let decorated: Vec<&str> = b.nodes.iter().filter(|n| n.relation.as_deref() == Some("decorated")).map(|n| n.name.as_str()).collect();
+    assert_eq!(decorated, ["teardown", "shell", "route", "add_url_rule"], "{:#?}", b.nodes);
+    assert!(b.edges.iter().all(|e| e.edge_type != "DECORATES" || e.resolution.as_deref() == Some("exact")), "{:#?}", b.edges);
+    let r = analysis::blast_radius(&store, &Target::in_file("setupmethod", Some("pkg/scaffold.py")), &Options { depth: 3, ..Default::default() }, &l).unwrap();
+    assert!(r.items.iter().any(|i| i.node.name == "route" && i.node.relation.as_deref() == Some("decorated")), "{:#?}", r.items);
+    assert!(r.items.iter().all(|i| i.node.name != "configure"), "{:#?}", r.items);
+    // Factory decorators: the call the resolver bound.
+    let b = analysis::function(&store, &t("cached"), &o, &l).unwrap();
+    assert!(b.nodes.iter().any(|n| n.relation.as_deref() == Some("decorated") && n.name == "static_folder"), "{:#?}", b.nodes);
+    // Unresolved lists keep the target's language.
+    let b = analysis::function(&store, &t("make_field"), &o, &l).unwrap();
+    assert!(b.metadata.unresolved.iter().all(|s| !s.file_path.ends_with(".js")), "{:#?}", b.metadata.unresolved);
+    // A receiver that is a multi-line expression is shown on one bounded line.
+    let b = analysis::function(&store, &t("build"), &o, &l).unwrap();
+    assert!(b.metadata.unresolved.iter().all(|s| !s.name.contains('\n') && s.name.chars().count() <= 80), "{:#?}", b.metadata.unresolved);
+    // Budgets: limit and offset page each list; totals stay whole.
+    let one = Options { limit: Some(1), ..Default::default() };
+    let b = analysis::function(&store, &Target::in_file("setupmethod", Some("pkg/scaffold.py")), &one, &l).unwrap();
+    assert_eq!(b.metadata.totals["decorated"], 4);
+    assert_eq!(b.nodes.iter().filter(|n| n.relation.as_deref() == Some("decorated")).count(), 1);
+    assert_eq!(b.metadata.next_offset, Some(1));
+    let past = Options { offset: Some(1000), ..Default::default() };
+    let b = analysis::function(&store, &Target::in_file("setupmethod", Some("pkg/scaffold.py")), &past, &l).unwrap();
+    assert!(b.nodes.is_empty() && b.metadata.notes.iter().any(|n| n.contains("past the end")), "{:?}", b.metadata.notes);
+    // Blast radius: tests apart, import-only reach per directory, owners named.
+    let r = analysis::blast_radius(&store, &t("get_token"), &Options { depth: 3, ..Default::default() }, &l).unwrap();
+    assert!(r.tests.iter().any(|p| p.place == "tests/test_fields.py" && p.count == 3), "{:#?}", r.tests);
+    assert!(r.items.iter().all(|i| !i.node.file_path.as_deref().unwrap_or("").starts_with("tests/")));
+    let r = analysis::blast_radius(&store, &t("create_app"), &Options { depth: 3, ..Default::default() }, &l).unwrap();
+    assert!(r.imports.iter().any(|p| p.place == "pkg"), "{:#?}", r);
+    assert!(r.owners.iter().any(|o| o.name == "core"), "{:#?}", r.owners);
+    let r = analysis::blast_radius(&store, &t("get_token"), &Options { depth: 3, exclude_tests: true, ..Default::default() }, &l).unwrap();
+    assert_eq!(r.tests_total, 0);
+    // Source on request: bounded, and a vanished or binary file is a note, not a failure.
+    let src = Options { include_source: true, source_root: Some(root.clone()), ..Default::default() };
+    let b = analysis::function(&store, &t("check_password"), &src, &l).unwrap();
+    let s = b.source.expect("source");
+    assert!(s.text.starts_with("def check_password(password, encoded):") && !s.truncated, "{s:?}");
+    std::fs::write(root.join("pkg/hashers.py"), b"\x00\x01binary").unwrap();
+    let b = analysis::function(&store, &t("check_password"), &src, &l).unwrap();
+    assert!(b.source.unwrap().unavailable.unwrap().contains("binary"));
+    std::fs::remove_file(root.join("pkg/hashers.py")).unwrap();
+    let b = analysis::function(&store, &t("check_password"), &src, &l).unwrap();
+    assert!(b.source.unwrap().unavailable.unwrap().contains("no longer exists"));
+    let tiny = Limits { max_source_lines: 2, ..l };
+    let b = analysis::class(&store, &t("CsrfViewMiddleware"), &src, &tiny).unwrap();
+    let s = b.source.unwrap();
+    assert!(s.truncated && s.text.lines().count() == 2, "{s:?}");
+    // Search finds the thing: definitions before variables, source before tests.
+    let ask = analysis::SearchAsk::default();
+    let top = |q: &str| -> Vec<String> {
+        analysis::search(&store, q, analysis::SearchLayers::Code, &ask).unwrap().items.iter().take(3).map(|i| i.node.name.clone()).collect()
+    };
+    let csrf = top("csrf token");
+    assert!(csrf.iter().any(|n| n == "CsrfViewMiddleware") && csrf.iter().any(|n| n == "get_token"), "{csrf:?}");
+    assert_eq!(top("password hasher")[..2], ["BasePasswordHasher", "PBKDF2PasswordHasher"]);
+    let tests = top("test csrf token");
+    assert!(tests.iter().all(|n| n.starts_with("test_csrf")), "tests stay findable: {tests:?}");
 }

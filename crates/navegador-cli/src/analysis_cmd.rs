@@ -46,6 +46,9 @@ pub struct SearchArgs {
     docs: bool,
     #[arg(long, default_value_t = 20)]
     limit: usize,
+    /// Leave test code out (it ranks after source otherwise).
+    #[arg(long)]
+    exclude_tests: bool,
     #[arg(long)]
     json: bool,
     #[arg(long)]
@@ -64,12 +67,11 @@ pub fn search(a: SearchArgs, knowledge_only: bool) -> anyhow::Result<ExitCode> {
     } else {
         SearchScope::Code
     };
-    let hits = navegador_knowledge::search(&store.reader(), &a.query, scope, a.limit)?;
+    let hits = navegador_knowledge::search(&store.reader(), &a.query, scope, a.limit, a.exclude_tests)?;
     if a.json {
-        let tiers = ["exact", "prefix", "text"];
         let v: Vec<Value> = hits
             .iter()
-            .map(|h| json!({"match": tiers[h.tier as usize], "score": h.score, "node": node_json(&h.node)}))
+            .map(|h| json!({"match": h.match_kind(), "score": h.score, "node": node_json(&h.node)}))
             .collect();
         return print_json(&json!(v));
     }
@@ -86,20 +88,44 @@ pub fn search(a: SearchArgs, knowledge_only: bool) -> anyhow::Result<ExitCode> {
 
 #[derive(clap::Args)]
 pub struct NameArgs {
-    /// A code name, qualified name or path; or a knowledge node's name.
+    /// A code name (bare, `Class.method`, qualified; matched by whole segments) or path;
+    /// or a knowledge node's name.
     name: String,
-    /// The file the code is in (when the name matches several nodes).
+    /// The file the code is in (when the name matches several nodes); `path:line` also
+    /// gives the line.
     #[arg(long)]
     file: Option<String>,
+    /// A line inside the definition: picks one of several overloads or redefinitions.
+    #[arg(long)]
+    line: Option<u32>,
     #[arg(long)]
     json: bool,
     #[arg(long)]
     db: Option<PathBuf>,
 }
 
+/// The name and file the knowledge layer looks up, resolved as the MCP tools resolve names.
+fn subject(store: &navegador_store::Store, a: &NameArgs) -> anyhow::Result<(String, Option<String>)> {
+    let target = navegador_analysis::Target { name: &a.name, file: a.file.as_deref(), line: a.line };
+    navegador_analysis::subject_key(store, &target).map_err(|e| {
+        let mut m = e.to_string();
+        if let navegador_analysis::AnalysisError::Ambiguous { candidates, .. } = &e {
+            for c in candidates {
+                let s = &c.select;
+                let file = s.file.as_deref().map(|f| format!(" --file {f}")).unwrap_or_default();
+                let line = s.line.map(|l| format!(" --line {l}")).unwrap_or_default();
+                let at = format!("{}{}", c.file_path.as_deref().unwrap_or("?"), c.line_start.map(|l| format!(":{l}")).unwrap_or_default());
+                m.push_str(&format!("\n  {} {} — {at} (pass: {}{file}{line})", c.node_type, s.name, s.name));
+            }
+        }
+        anyhow::anyhow!(m)
+    })
+}
+
 pub fn rationale(a: NameArgs) -> anyhow::Result<ExitCode> {
     let store = db::open_ro(&db::resolve_db(a.db.as_deref(), Path::new(".")))?;
-    let r = navegador_knowledge::get_rationale(&store.reader(), &a.name, a.file.as_deref())?;
+    let (name, file) = subject(&store, &a)?;
+    let r = navegador_knowledge::get_rationale(&store.reader(), &name, file.as_deref())?;
     if a.json {
         return print_json(&json!({
             "subject": node_json(&r.subject),
@@ -132,7 +158,8 @@ pub fn rationale(a: NameArgs) -> anyhow::Result<ExitCode> {
 
 pub fn owners(a: NameArgs) -> anyhow::Result<ExitCode> {
     let store = db::open_ro(&db::resolve_db(a.db.as_deref(), Path::new(".")))?;
-    let (subject, owners) = navegador_knowledge::find_owners(&store.reader(), &a.name, a.file.as_deref())?;
+    let (name, file) = subject(&store, &a)?;
+    let (subject, owners) = navegador_knowledge::find_owners(&store.reader(), &name, file.as_deref())?;
     if a.json {
         return print_json(&json!({
             "subject": node_json(&subject),

@@ -182,9 +182,10 @@ pub enum SearchScope {
     All,
 }
 
-/// Full-text search: exact name matches first (case-insensitive), then name prefixes, then
-/// BM25-ranked text matches.
-pub fn search(r: &Reader<'_>, query: &str, scope: SearchScope, limit: usize) -> Result<Vec<SearchHit>> {
+/// Ranked search (`navegador_store`'s `search.rs`): exact names first, then source before
+/// tests, definitions before files and variables, names whose words hold the query's
+/// words, name prefixes, then BM25-ranked text matches. The best `limit` hits.
+pub fn search(r: &Reader<'_>, query: &str, scope: SearchScope, limit: usize, exclude_tests: bool) -> Result<Vec<SearchHit>> {
     const CODE: [Label; 7] =
         [Label::File, Label::Module, Label::Class, Label::Function, Label::Method, Label::Variable, Label::Endpoint];
     let labels: Vec<Label> = match scope {
@@ -193,5 +194,5 @@ pub fn search(r: &Reader<'_>, query: &str, scope: SearchScope, limit: usize) -> 
         SearchScope::Knowledge => KNOWLEDGE_LABELS.to_vec(),
         SearchScope::All => Vec::new(),
     };
-    Ok(r.search(query, &labels, limit)?)
+    Ok(r.search(query, &labels, limit, exclude_tests)?)
 }

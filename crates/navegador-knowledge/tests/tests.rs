@@ -322,8 +322,8 @@ fn skipped_knowledge_files_are_listed() {
     assert_eq!(store.reader().knowledge_named(Some(Label::Decision), "Big").unwrap().len(), 1);
 }
 
-/// Search ranks exact names, then prefixes, then text; case-insensitive; FTS follows
-/// incremental edits.
+/// Search ranks exact names, then names holding the query's words, then text;
+/// case-insensitive; FTS follows incremental edits.
 #[test]
 fn search_ranks_and_follows_edits() {
     let tmp = tempfile::tempdir().unwrap();
@@ -338,14 +338,14 @@ fn search_ranks_and_follows_edits() {
     let mut store = Store::open(&tmp.path().join("g.db")).unwrap();
     run_ingest(&root, &mut store, false, false);
     let names = |store: &Store, q: &str, scope| -> Vec<String> {
-        navegador_knowledge::search(&store.reader(), q, scope, 10).unwrap().iter().map(|h| format!("{}:{}", h.tier, describe(&h.node))).collect()
+        navegador_knowledge::search(&store.reader(), q, scope, 10, false).unwrap().iter().map(|h| format!("{}:{}", h.tier, describe(&h.node))).collect()
     };
     use navegador_knowledge::SearchScope::*;
     assert_eq!(
         names(&store, "PARSE", Code),
-        vec!["0:Function a.parse (a.py:1)", "1:Function a.parse_args (a.py:4)", "2:Function a.load (a.py:7)"]
+        vec!["0:Function a.parse (a.py:1)", "1:Function a.parse_args (a.py:4)", "3:Function a.load (a.py:7)"]
     );
-    assert_eq!(names(&store, "config", Code), vec!["2:Function a.parse (a.py:1)"]);
+    assert_eq!(names(&store, "config", Code), vec!["3:Function a.parse (a.py:1)"]);
     assert!(names(&store, "parsing", CodeAndDocs).iter().any(|n| n.contains("Document Parsing guide")));
     assert!(names(&store, "\"unbalanced AND (", All).is_empty(), "FTS syntax never leaks");
     std::fs::write(root.join("a.py"), "def other():\n    pass\n").unwrap();

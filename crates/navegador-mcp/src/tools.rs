@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use navegador_analysis::{
     self as analysis, AnalysisError, BlastRadius, ContextBundle, CypherError, IngestionResult, OwnersAnswer, QueryAnswer,
-    QueryLimits, RationaleAnswer, SearchLayers, SearchResults,
+    QueryLimits, RationaleAnswer, SearchAsk, SearchLayers, SearchResults, Target,
 };
 use navegador_index::{IngestConfig, Progress};
 use navegador_store::{Store, StoreError};
@@ -28,7 +28,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::params::{
-    self, BlastRadiusParams, ClassParams, ContextParams, ExplainParams, Format, FunctionParams, IngestParams, OwnersParams,
+    BlastRadiusParams, ClassParams, ContextParams, ExplainParams, Format, FunctionParams, IngestParams, OwnersParams,
     QueryParams, RationaleParams, SearchKnowledgeParams, SearchParams,
 };
 use crate::{paths, schema, NavegadorServer};
@@ -106,7 +106,15 @@ impl ToolDef {
     {
         ToolDef::new::<P, O, _, _>(name, description, true, move |call: Call, p: P| async move {
             let server = call.server.clone();
-            let run = tokio::task::spawn_blocking(move || server.with_reader(|store| f(store, p, &server)));
+            let run = tokio::task::spawn_blocking(move || {
+                let complete = catch_up(&server)?;
+                let r = server.with_reader(|store| f(store, p, &server));
+                match r {
+                    // an answer from a graph still being refreshed: a miss may be the refresh's
+                    Err(e) if !complete && e.details.as_ref().is_none_or(|d| d.get("code").is_none()) => Err(index_incomplete()),
+                    other => other,
+                }
+            });
             match run.await {
                 Ok(r) => outcome(r),
                 Err(e) => ToolError::msg(format!("internal error in `{name}`: {e}; the server keeps serving, retry or report it")).into(),
@@ -166,13 +174,46 @@ impl From<ToolError> for CallToolResult {
                     let t = c.get("type").and_then(Value::as_str).unwrap_or("");
                     let f = c.get("file_path").and_then(Value::as_str).unwrap_or("?");
                     let l = c.get("line_start").and_then(Value::as_u64).map(|l| format!(":{l}")).unwrap_or_default();
-                    text.push_str(&format!("\n- {t} {q} — {f}{l}"));
+                    let select = c.get("select").and_then(Value::as_object).map(|s| {
+                        let args: Vec<String> = s.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                        format!(" (pass {})", args.join(" "))
+                    });
+                    text.push_str(&format!("\n- {t} {q} — {f}{l}{}", select.unwrap_or_default()));
                 }
             }
         }
         let mut out = CallToolResult::error(vec![ContentBlock::text(text)]);
         out.structured_content = Some(structured);
         out
+    }
+}
+
+/// How long a graph answer waits for the live index's first refresh of an existing graph
+/// (incremental: usually milliseconds).
+const FIRST_REFRESH_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Brings the live index (when the server keeps one) up to date before a graph answer:
+/// false when the answer must come from a graph whose first refresh is still running. The
+/// very first index of a workspace (nothing committed yet) is not waited for: the answer
+/// is `INDEX_INCOMPLETE`, never a silent empty answer or "no such name".
+pub(crate) fn catch_up(server: &NavegadorServer) -> Result<bool, ToolError> {
+    let Some(live) = server.live_index() else { return Ok(true) };
+    if live.ensure_fresh().complete {
+        return Ok(true);
+    }
+    let empty = server.with_reader(|s| Ok(s.is_empty().unwrap_or(true))).unwrap_or(true);
+    if empty {
+        return Err(index_incomplete());
+    }
+    Ok(live.wait_complete(FIRST_REFRESH_WAIT) && live.ensure_fresh().complete)
+}
+
+/// The answer of a graph tool while the first index of the workspace is being built (the
+/// `code.*` tools' `INDEX_INCOMPLETE`).
+pub(crate) fn index_incomplete() -> ToolError {
+    ToolError {
+        message: "the first index of this workspace is still being built, so the graph cannot answer yet; retry in a few seconds".into(),
+        details: Some(json!({ "code": "INDEX_INCOMPLETE", "index_incomplete": true })),
     }
 }
 
@@ -188,9 +229,10 @@ impl From<AnalysisError> for ToolError {
     fn from(e: AnalysisError) -> Self {
         let message = e.to_string();
         match e {
-            AnalysisError::Ambiguous { candidates, .. } => {
-                ToolError { message, details: Some(json!({ "ambiguous": true, "candidates": candidates })) }
-            }
+            AnalysisError::Ambiguous { candidates, total, .. } => ToolError {
+                message,
+                details: Some(json!({ "ambiguous": true, "candidate_count": total, "candidates": candidates })),
+            },
             AnalysisError::NotFound { suggestions, .. } | AnalysisError::FileNotIndexed { suggestions, .. } => {
                 ToolError { message, details: Some(json!({ "suggestions": suggestions })) }
             }
@@ -279,7 +321,8 @@ pub fn builtin_tools() -> Vec<ToolDef> {
         ToolDef::new::<IngestParams, IngestionResult, _, _>("ingest", INGEST_DESC, false, ingest),
         ToolDef::read::<ContextParams, ContextBundle, _>("context", CONTEXT_DESC, |store, p, server| {
             let rel = paths::relative_file(&server.options().workspace_root, &p.file).map_err(ToolError::msg)?;
-            let b = analysis::context(store, &rel, &server.options().limits)?;
+            let opts = analysis::Options { full: p.full, ..sourced(server, p.list.options(1), p.include_source) };
+            let b = analysis::context(store, &rel, &opts, &server.options().limits)?;
             let mut reply = Reply::json(&b);
             if p.format == Format::Markdown {
                 reply.text = Some(analysis::bundle_markdown(&b));
@@ -288,21 +331,32 @@ pub fn builtin_tools() -> Vec<ToolDef> {
         }),
         ToolDef::read::<FunctionParams, ContextBundle, _>("function", FUNCTION_DESC, |store, p, server| {
             let file = file_arg(server, p.file.as_deref())?;
-            let b = analysis::function(store, &p.name, file.as_deref(), params::depth(p.depth), &server.options().limits)?;
-            Ok(Reply::json(&b))
+            let target = Target { name: &p.name, file: file.as_deref(), line: p.line };
+            let opts = sourced(server, p.list.options(p.depth), p.include_source);
+            Ok(Reply::json(&analysis::function(store, &target, &opts, &server.options().limits)?))
         }),
         ToolDef::read::<ClassParams, ContextBundle, _>("class", CLASS_DESC, |store, p, server| {
             let file = file_arg(server, p.file.as_deref())?;
-            Ok(Reply::json(&analysis::class(store, &p.name, file.as_deref(), &server.options().limits)?))
+            let target = Target { name: &p.name, file: file.as_deref(), line: p.line };
+            let opts = sourced(server, p.list.options(1), p.include_source);
+            Ok(Reply::json(&analysis::class(store, &target, &opts, &server.options().limits)?))
         }),
         ToolDef::read::<ExplainParams, ContextBundle, _>("explain", EXPLAIN_DESC, |store, p, server| {
             let file = file_arg(server, p.file.as_deref())?;
-            Ok(Reply::json(&analysis::explain(store, &p.name, file.as_deref(), &server.options().limits)?))
+            let target = Target { name: &p.name, file: file.as_deref(), line: p.line };
+            let opts = sourced(server, p.list.options(1), p.include_source);
+            Ok(Reply::json(&analysis::explain(store, &target, &opts, &server.options().limits)?))
         }),
         ToolDef::read::<BlastRadiusParams, BlastRadius, _>("blast_radius", BLAST_DESC, |store, p, server| {
             let file = file_arg(server, p.file.as_deref())?;
-            let depth = params::depth(p.depth);
-            Ok(Reply::json(&analysis::blast_radius(store, &p.name, file.as_deref(), depth, &server.options().limits)?))
+            let target = Target { name: &p.name, file: file.as_deref(), line: p.line };
+            let opts = analysis::Options {
+                exclude_tests: p.exclude_tests,
+                include_imports: p.include_imports,
+                paths: p.paths,
+                ..p.list.options(p.depth)
+            };
+            Ok(Reply::json(&analysis::blast_radius(store, &target, &opts, &server.options().limits)?))
         }),
         ToolDef::read::<SearchParams, SearchResults, _>("search", SEARCH_DESC, |store, p, _| {
             let layers = if p.all {
@@ -312,7 +366,8 @@ pub fn builtin_tools() -> Vec<ToolDef> {
             } else {
                 SearchLayers::Code
             };
-            Ok(Reply::json(&analysis::search(store, &p.query, layers, p.limit)?))
+            let ask = SearchAsk { limit: p.limit, offset: p.offset, exclude_tests: p.exclude_tests };
+            Ok(Reply::json(&analysis::search(store, &p.query, layers, &ask)?))
         }),
         ToolDef::new::<QueryParams, QueryAnswer, _, _>("query", QUERY_DESC, false, query),
         ToolDef::read::<RationaleParams, RationaleAnswer, _>("get_rationale", RATIONALE_DESC, |store, p, server| {
@@ -324,7 +379,8 @@ pub fn builtin_tools() -> Vec<ToolDef> {
             Ok(Reply::json(&analysis::find_owners(store, &p.name, file.as_deref())?))
         }),
         ToolDef::read::<SearchKnowledgeParams, SearchResults, _>("search_knowledge", SEARCH_KNOWLEDGE_DESC, |store, p, _| {
-            Ok(Reply::json(&analysis::search(store, &p.query, SearchLayers::Knowledge, p.limit)?))
+            let ask = SearchAsk { limit: p.limit, ..Default::default() };
+            Ok(Reply::json(&analysis::search(store, &p.query, SearchLayers::Knowledge, &ask)?))
         }),
     ];
     for t in &mut tools {
@@ -333,6 +389,11 @@ pub fn builtin_tools() -> Vec<ToolDef> {
         }
     }
     tools
+}
+
+/// Options that read source text from the workspace when asked.
+fn sourced(server: &NavegadorServer, opts: analysis::Options, include_source: bool) -> analysis::Options {
+    analysis::Options { include_source, source_root: Some(server.options().workspace_root.clone()), ..opts }
 }
 
 /// An optional `file` disambiguation argument, made workspace-relative.
@@ -379,6 +440,11 @@ async fn query(call: Call, p: QueryParams) -> CallToolResult {
         cancel: Some(cancel),
     };
     let writes = !opts.read_only && !analysis::query_is_read_only(&p.cypher);
+    let check = server.clone();
+    if let Ok(Err(e)) = tokio::task::spawn_blocking(move || catch_up(&check)).await {
+        watcher.abort();
+        return e.into();
+    }
     let result = if writes {
         let _writer = server.ingest_lock().lock().await;
         let db = opts.db_path.clone();

@@ -57,13 +57,23 @@ pub struct Neighbor {
     pub node: NodeRow,
 }
 
-/// One search hit. `tier`: 0 exact name, 1 name prefix, 2 text.
+/// One search hit and why it matched: `tier` 0 exact name, 1 the query's words are words
+/// of the name, 2 name prefix, 3 text (name, qualified name, docstring, ...).
 #[derive(Debug, Clone)]
 pub struct SearchHit {
     pub node: NodeRow,
     pub tier: u8,
     /// BM25 score of the text match (lower is better), 0 for name matches.
     pub score: f64,
+}
+
+impl SearchHit {
+    /// The match kinds by tier, as answers name them.
+    pub const TIERS: [&'static str; 4] = ["exact", "words", "prefix", "text"];
+
+    pub fn match_kind(&self) -> &'static str {
+        Self::TIERS.get(self.tier as usize).copied().unwrap_or("text")
+    }
 }
 
 /// Read access shared by [`Store`] and [`IngestTx`].
@@ -302,79 +312,10 @@ impl Reader<'_> {
         rows.collect()
     }
 
-    /// Full-text search: exact name matches first (case-insensitive), then name prefixes,
-    /// then BM25-ranked text matches over names, qualified names, docstrings, signatures
-    /// and knowledge text. `labels` restricts the labels (all when empty).
-    pub fn search(&self, query: &str, labels: &[Label], limit: usize) -> Result<Vec<SearchHit>> {
-        let query = query.trim();
-        if query.is_empty() || limit == 0 {
-            return Ok(Vec::new());
-        }
-        let label_filter = if labels.is_empty() {
-            "label NOT IN ('Import', 'Decorator', 'Repository')".to_string()
-        } else {
-            format!("label IN ({})", labels.iter().map(|l| format!("'{}'", l.as_str())).collect::<Vec<_>>().join(", "))
-        };
-        // `+label`: the name index (case-insensitive, also serving LIKE prefixes) must drive
-        // the lookup, not the label index.
-        let name_filter = format!("+{label_filter}");
-        let mut hits: Vec<SearchHit> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        let like = format!("{}%", query.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
-        for (tier, sql) in [
-            (0u8, format!("SELECT {NODE_COLS} FROM nodes WHERE name = ?1 COLLATE NOCASE AND {name_filter} ORDER BY label, file_path, line_start, id LIMIT ?2")),
-            (1u8, format!("SELECT {NODE_COLS} FROM nodes WHERE name LIKE ?1 ESCAPE '\\' AND {name_filter} ORDER BY length(name), name, file_path, line_start, id LIMIT ?2")),
-        ] {
-            let arg = if tier == 0 { query.to_string() } else { like.clone() };
-            let mut st = self.conn.prepare_cached(&sql)?;
-            for r in st.query_map(params![arg, limit as i64], node_row)? {
-                let n = r?;
-                if seen.insert(n.id) {
-                    hits.push(SearchHit { node: n, tier, score: 0.0 });
-                }
-            }
-        }
-        // Each word of the query as a quoted prefix term: no FTS syntax leaks through.
-        let words: Vec<&str> = query.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).collect();
-        if !words.is_empty() && hits.len() < limit {
-            // SQLite: FTS5 with BM25 (lower is better). PostgreSQL: a tsquery of prefix
-            // terms ranked by ts_rank over the weighted tsvector, negated to sort alike.
-            let (sql, terms) = if self.conn.is_pg() {
-                (
-                    format!(
-                        "SELECT n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props,
-                                CAST(-ts_rank('{{0.1, 0.2, 0.5, 1.0}}', f.doc, q) AS DOUBLE PRECISION) AS score
-                         FROM search_fts f JOIN nodes n ON n.id = f.rowid, to_tsquery('simple', ?1) q
-                         WHERE f.doc @@ q AND n.{label_filter}
-                         ORDER BY score, n.id LIMIT ?2"
-                    ),
-                    words.iter().map(|w| format!("{}:*", w.to_lowercase())).collect::<Vec<_>>().join(" & "),
-                )
-            } else {
-                (
-                    format!(
-                        "SELECT n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props,
-                                bm25(search_fts, 10.0, 5.0, 1.0) AS score
-                         FROM search_fts JOIN nodes n ON n.id = search_fts.rowid
-                         WHERE search_fts MATCH ?1 AND n.{label_filter}
-                         ORDER BY score, n.id LIMIT ?2"
-                    ),
-                    words.iter().map(|w| format!("\"{w}\"*")).collect::<Vec<_>>().join(" "),
-                )
-            };
-            let mut st = self.conn.prepare_cached(&sql)?;
-            let rows = st.query_map(params![terms, (limit + seen.len()) as i64], |r| {
-                Ok((node_row(r)?, r.get::<f64>(8)?))
-            })?;
-            for r in rows {
-                let (n, score) = r?;
-                if seen.insert(n.id) {
-                    hits.push(SearchHit { node: n, tier: 2, score });
-                }
-            }
-        }
-        hits.truncate(limit);
-        Ok(hits)
+    /// Ranked search (see [`crate::search`]): the best `want` hits for `query` among
+    /// `labels` (all when empty), test code left out with `exclude_tests`.
+    pub fn search(&self, query: &str, labels: &[Label], want: usize, exclude_tests: bool) -> Result<Vec<SearchHit>> {
+        crate::search::search(self.conn, query, labels, want, exclude_tests)
     }
 }
 

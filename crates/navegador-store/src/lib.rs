@@ -33,7 +33,10 @@ pub fn graph_may_exist(db: &std::path::Path) -> bool {
 }
 mod read;
 mod schema;
+mod search;
 mod sqlite;
+
+pub use search::{identifier_words, words as search_words};
 
 pub use knowledge::{Link, LinkTarget, Neighbor, Reader, SearchHit, KNOWLEDGE_LABELS};
 pub use endpoints::EndpointRow;

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::db::{params, Db};
+use crate::db::{params, Db, OptionalExtension};
 use crate::schema::VERSION;
 use crate::{Result, Store, StoreError};
 
@@ -177,7 +177,7 @@ fn tls_connector(url: &str, root: Option<&Path>) -> Result<tokio_postgres_rustls
 /// on one new database do not both create it).
 fn init_schema(store: &Store) -> Result<()> {
     match store.schema_version()? {
-        Some(VERSION) => return Ok(()),
+        Some(VERSION) => return refresh_search(store),
         Some(found) => {
             return Err(StoreError::SchemaMismatch { path: store.path().to_path_buf(), found, expected: VERSION })
         }
@@ -210,9 +210,44 @@ fn init_schema(store: &Store) -> Result<()> {
         }
         db.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?1)", params![VERSION.to_string()])?;
         db.execute("INSERT INTO meta(key, value) VALUES ('generation', '0')", params![])?;
+        db.execute("INSERT INTO meta(key, value) VALUES ('search', ?1)", params![crate::search::SEARCH_VERSION])?;
         Ok(())
     })();
     match made {
+        Ok(()) => db.commit(),
+        Err(e) => {
+            let _ = db.rollback();
+            Err(e)
+        }
+    }
+}
+
+/// Rebuilds the full-text index when an older navegador made it (see the SQLite twin,
+/// `Store::refresh_search`): the functions and trigger replaced, every row re-made.
+fn refresh_search(store: &Store) -> Result<()> {
+    let db = store.conn();
+    let current = || -> Result<bool> {
+        let v: Option<String> = db.query_row("SELECT value FROM meta WHERE key = 'search'", params![], |r| r.get(0)).optional()?;
+        Ok(v.as_deref() == Some(crate::search::SEARCH_VERSION))
+    };
+    if current()? {
+        return Ok(());
+    }
+    db.begin(crate::db::TxKind::Write)?;
+    let done = (|| -> Result<()> {
+        if current()? {
+            return Ok(());
+        }
+        db.execute_batch(FTS)?;
+        db.execute_batch("DELETE FROM search_fts;")?;
+        db.execute_batch(FTS_FILL)?;
+        db.execute(
+            "INSERT INTO meta(key, value) VALUES ('search', ?1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![crate::search::SEARCH_VERSION],
+        )?;
+        Ok(())
+    })();
+    match done {
         Ok(()) => db.commit(),
         Err(e) => {
             let _ = db.rollback();
@@ -231,7 +266,7 @@ pub fn reset(url: &str) -> Result<()> {
          DROP TABLE IF EXISTS meta, nodes, edges, files, refs, skipped, knowledge_links, knowledge_sources,
              search_fts, node_labels CASCADE;
          DROP FUNCTION IF EXISTS json_extract(jsonb, text), json_type(jsonb, text), navegador_json_key(text), navegador_ids(text),
-             navegador_fts_words(text), navegador_fts_doc(text, text, jsonb), navegador_nodes_fts(),
+             navegador_fts_words(text), navegador_words(text), navegador_fts_doc(text, text, jsonb), navegador_nodes_fts(),
              navegador_nodes_labels_delete() CASCADE;",
     )
 }
@@ -359,10 +394,17 @@ CREATE OR REPLACE FUNCTION navegador_fts_words(t text) RETURNS text LANGUAGE sql
     -- words as FTS5's unicode61 tokenizer sees them: split on anything not alphanumeric
     SELECT regexp_replace(coalesce(t, ''), '[^[:alnum:]]+', ' ', 'g')
 $$;
+CREATE OR REPLACE FUNCTION navegador_words(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    -- `search.rs::identifier_words`: the text, then its identifier words when splitting at
+    -- case changes adds any (CsrfViewMiddleware -> CsrfViewMiddleware Csrf View Middleware)
+    SELECT CASE WHEN s = t THEN t ELSE t || ' ' || s END FROM (SELECT t, regexp_replace(
+        regexp_replace(t, '([[:lower:][:digit:]])([[:upper:]])', '\1 \2', 'g'),
+        '([[:upper:]])([[:upper:]][[:lower:]])', '\1 \2', 'g') AS s) w
+$$;
 CREATE OR REPLACE FUNCTION navegador_fts_doc(name text, qname text, j jsonb) RETURNS tsvector
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT setweight(to_tsvector('simple', navegador_fts_words(name)), 'A')
-        || setweight(to_tsvector('simple', navegador_fts_words(qname)), 'B')
+    SELECT setweight(to_tsvector('simple', navegador_fts_words(navegador_words(name))), 'A')
+        || setweight(to_tsvector('simple', navegador_fts_words(navegador_words(qname))), 'B')
         || setweight(to_tsvector('simple', navegador_fts_words(concat_ws(' ',
                j ->> 'docstring', j ->> 'signature', j ->> 'description', j ->> 'rationale',
                j ->> 'alternatives', j ->> 'title', j ->> 'content', j ->> 'email', j ->> 'handle',

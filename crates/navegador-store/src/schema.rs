@@ -100,7 +100,8 @@ CREATE INDEX IF NOT EXISTS knowledge_links_origin ON knowledge_links(origin, ori
 -- Knowledge files found by ingest (ADRs, docs, CODEOWNERS): what was last read.
 CREATE TABLE IF NOT EXISTS knowledge_sources (path TEXT PRIMARY KEY, kind TEXT NOT NULL, hash TEXT NOT NULL);
 
--- Full-text search over names, qualified names, docstrings, signatures and knowledge text,
+-- Full-text search over names, qualified names (both with their identifier words:
+-- `CsrfViewMiddleware Csrf View Middleware`), docstrings, signatures and knowledge text,
 -- kept in step with `nodes` by triggers (`FTS_TRIGGERS`; so every writer, incremental or
 -- not, keeps it right). Imports and decorators are not indexed.
 CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
@@ -150,13 +151,15 @@ macro_rules! fts_body {
     };
 }
 
-/// The triggers that keep `search_fts` in step with `nodes`. A full build's bulk load drops
+/// The triggers that keep `search_fts` in step with `nodes`. Names and qualified names go
+/// in with their identifier words (`navegador_words`, a function every writing connection
+/// registers: `search.rs::identifier_words`). A full build's bulk load drops
 /// them with the secondary indexes and `FTS_FILL` catches up once (much faster than a
 /// trigger per row).
 pub const FTS_TRIGGERS: &str = concat!(
     "CREATE TRIGGER IF NOT EXISTS nodes_fts_insert AFTER INSERT ON nodes
      WHEN new.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
-       INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, new.name, new.qualified_name, ",
+       INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, navegador_words(new.name), navegador_words(new.qualified_name), ",
     fts_body!("new"),
     ");
      END;
@@ -167,7 +170,7 @@ pub const FTS_TRIGGERS: &str = concat!(
      CREATE TRIGGER IF NOT EXISTS nodes_fts_update AFTER UPDATE ON nodes
      WHEN new.label NOT IN ('Import', 'Decorator', 'Repository') BEGIN
        DELETE FROM search_fts WHERE rowid = old.id;
-       INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, new.name, new.qualified_name, ",
+       INSERT INTO search_fts(rowid, name, qualified_name, body) VALUES (new.id, navegador_words(new.name), navegador_words(new.qualified_name), ",
     fts_body!("new"),
     ");
      END;"
@@ -180,7 +183,7 @@ pub const FTS_DROP_TRIGGERS: &str =
 pub const FTS_FILL: &str = concat!(
     "DELETE FROM search_fts WHERE rowid NOT IN (SELECT id FROM nodes);
      INSERT INTO search_fts(rowid, name, qualified_name, body)
-       SELECT n.id, n.name, n.qualified_name, ",
+       SELECT n.id, navegador_words(n.name), navegador_words(n.qualified_name), ",
     fts_body!("n"),
     " FROM nodes n WHERE n.label NOT IN ('Import', 'Decorator', 'Repository')
          AND n.id NOT IN (SELECT rowid FROM search_fts);"

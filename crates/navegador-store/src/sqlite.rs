@@ -46,6 +46,7 @@ const SET_REF_STATUS: Batch = Batch {
 };
 
 use crate::schema::{FTS_DROP_TRIGGERS, FTS_FILL, FTS_TRIGGERS, INDEXES, SCHEMA, VERSION};
+use crate::search::SEARCH_VERSION;
 use crate::{Result, StoreError};
 
 /// An open graph database.
@@ -310,6 +311,7 @@ impl Store {
         conn.pragma_update(None, "cache_size", -256_000).map_err(open_err)?;
         conn.pragma_update(None, "mmap_size", 256_i64 << 20).map_err(open_err)?;
         conn.pragma_update(None, "temp_store", "MEMORY").map_err(open_err)?;
+        register_functions(conn).map_err(open_err)?;
         store.check_or_init_schema().map_err(|e| store.recognise(e))?;
         let identity = if existing { file_identity(path) } else { None };
         if existing && !identity.is_some_and(verified) {
@@ -416,7 +418,7 @@ impl Store {
                 for (name, on) in INDEXES {
                     self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
                 }
-                Ok(())
+                self.refresh_search()
             }
             Some(found) => Err(StoreError::SchemaMismatch { path: self.path.clone(), found, expected: VERSION }),
             None => {
@@ -448,7 +450,39 @@ impl Store {
             self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
         }
         self.conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?1)", params![VERSION.to_string()])?;
+        self.conn.execute("INSERT INTO meta(key, value) VALUES ('search', ?1)", params![SEARCH_VERSION])?;
         Ok(())
+    }
+
+    /// Rebuilds the full-text index when it was made by an older navegador (what
+    /// `search_fts` holds changed within the schema version: identifier words), once, by
+    /// the first writer that opens the graph.
+    fn refresh_search(&self) -> Result<()> {
+        let current = |s: &Self| -> Result<bool> {
+            let v: Option<String> =
+                s.conn.query_row("SELECT value FROM meta WHERE key = 'search'", params![], |r| r.get(0)).optional()?;
+            Ok(v.as_deref() == Some(SEARCH_VERSION))
+        };
+        if current(self)? {
+            return Ok(());
+        }
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let done = (|| -> Result<()> {
+            if current(self)? {
+                return Ok(()); // another writer did it while we waited
+            }
+            self.conn.execute_batch(FTS_DROP_TRIGGERS)?;
+            self.conn.execute_batch(FTS_TRIGGERS)?;
+            self.conn.execute_batch("DELETE FROM search_fts;")?;
+            self.conn.execute_batch(FTS_FILL)?;
+            self.conn.execute(
+                "INSERT INTO meta(key, value) VALUES ('search', ?1) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                params![SEARCH_VERSION],
+            )?;
+            Ok(())
+        })();
+        self.conn.execute_batch(if done.is_ok() { "COMMIT" } else { "ROLLBACK" })?;
+        done
     }
 
     /// Drops everything and recreates an empty schema (used after a schema mismatch with
@@ -677,16 +711,31 @@ fn ref_row(r: &Row<'_>) -> Result<RefRow> {
 }
 
 pub(crate) fn node_row(r: &Row<'_>) -> Result<NodeRow> {
-    let props: String = r.get(7)?;
+    node_row_at(r, 0)
+}
+
+/// A node read from the eight node columns starting at column `at`.
+pub(crate) fn node_row_at(r: &Row<'_>, at: usize) -> Result<NodeRow> {
+    let props: String = r.get(at + 7)?;
     Ok(NodeRow {
-        id: r.get(0)?,
-        label: r.get(1)?,
-        name: r.get(2)?,
-        qualified_name: r.get(3)?,
-        file_path: r.get(4)?,
-        line_start: r.get(5)?,
-        line_end: r.get(6)?,
+        id: r.get(at)?,
+        label: r.get(at + 1)?,
+        name: r.get(at + 2)?,
+        qualified_name: r.get(at + 3)?,
+        file_path: r.get(at + 4)?,
+        line_start: r.get(at + 5)?,
+        line_end: r.get(at + 6)?,
         props: serde_json::from_str(&props).unwrap_or_default(),
+    })
+}
+
+/// The SQL functions the schema's triggers call (every writing connection has them).
+fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::functions::FunctionFlags;
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC | FunctionFlags::SQLITE_INNOCUOUS;
+    conn.create_scalar_function("navegador_words", 1, flags, |ctx| {
+        let text: Option<String> = ctx.get(0)?;
+        Ok(text.map(|t| crate::search::identifier_words(&t)))
     })
 }
 
