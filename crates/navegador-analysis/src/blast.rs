@@ -107,13 +107,14 @@ pub fn blast_radius(store: &Store, target: &Target<'_>, opts: &Options, limits: 
                 incoming.push((e.edge_type, e.resolution, src.clone()));
             }
         }
+        // Decorator applications are REFERENCES edges from the decorated symbol, shown
+        // as `decorated`.
         let row = &reached[&id].row;
         if row.name.as_deref().is_some_and(|n| decorator_names.contains(n)) {
-            for a in applications(store, row)? {
-                if opts.min_resolution.admits(Some(a.resolution)) {
-                    incoming.push(("DECORATES".into(), Some(a.resolution.into()), a.decorated));
-                } else {
-                    ambiguous += 1;
+            let decorated: HashSet<i64> = applications(store, row)?.into_iter().map(|a| a.decorated.id).collect();
+            for (t, _, src) in incoming.iter_mut() {
+                if t == "REFERENCES" && decorated.contains(&src.id) {
+                    *t = "DECORATES".into();
                 }
             }
         }

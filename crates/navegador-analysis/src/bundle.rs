@@ -36,11 +36,11 @@ pub fn function(store: &Store, target: &Target<'_>, opts: &Options, limits: &Lim
     let mut b = Builder::new(store, &row, opts, limits, "function", FUNCTION_RELATIONS)?;
     b.notes.extend(found.notes);
     let depth = clamp_depth(opts.depth, limits.max_depth, &mut b.notes);
+    b.decorated(&row)?;
     b.walk(row.id, &["CALLS"], false, depth, "caller")?;
     b.walk(row.id, &["CALLS"], true, depth, "callee")?;
     b.walk(row.id, &["REFERENCES"], false, 1, "reference")?;
     b.walk(row.id, &["REFERENCES"], true, 1, "reference")?;
-    b.decorated(&row)?;
     b.walk(row.id, &["DECORATES"], false, 1, "decorator")?;
     b.walk(row.id, &["CONTAINS"], false, 1, "parent")?;
     b.sites_inside(&row)?;
@@ -58,12 +58,12 @@ pub fn class(store: &Store, target: &Target<'_>, opts: &Options, limits: &Limits
     let mut b = Builder::new(store, &row, opts, limits, "class", CLASS_RELATIONS)?;
     b.notes.extend(found.notes);
     let max = limits.max_depth;
+    b.decorated(&row)?;
     b.walk(row.id, &["INHERITS"], true, max, "base")?;
     b.walk(row.id, &["INHERITS"], false, max, "subclass")?;
     b.walk(row.id, &["IMPLEMENTS"], true, max, "interface")?;
     b.walk(row.id, &["IMPLEMENTS"], false, max, "implementation")?;
     b.walk(row.id, &["CONTAINS"], true, 1, "member")?;
-    b.decorated(&row)?;
     b.walk(row.id, &["DECORATES"], false, 1, "decorator")?;
     b.walk(row.id, &["CALLS", "REFERENCES"], false, 1, "reference")?;
     b.importers(&row)?;
@@ -194,8 +194,12 @@ pub fn explain(store: &Store, target: &Target<'_>, opts: &Options, limits: &Limi
     let row = found.row;
     let mut b = Builder::new(store, &row, opts, limits, "explain", EXPLAIN_RELATIONS)?;
     b.notes.extend(found.notes);
+    b.decorated(&row)?;
     for (outgoing, relation) in [(true, "outgoing"), (false, "incoming")] {
         for e in store.edges_of(row.id, outgoing, None)? {
+            if b.decorator_edges.contains(&(e.src, e.dst, e.line)) {
+                continue;
+            }
             let other = if outgoing { e.dst } else { e.src };
             let Some(o) = b.row(other)? else { continue };
             if o.label == "Repository" {
@@ -204,7 +208,6 @@ pub fn explain(store: &Store, target: &Target<'_>, opts: &Options, limits: &Limi
             b.reach_by(&o, relation, 1, &e, None);
         }
     }
-    b.decorated(&row)?;
     if matches!(row.label.as_str(), "Function" | "Method") {
         b.sites_inside(&row)?;
     }
@@ -295,6 +298,8 @@ pub(crate) struct Builder<'s> {
     index: HashMap<i64, usize>,
     /// Edges between the file's own symbols (`context` with `full`).
     inner_edges: Vec<EdgeRow>,
+    /// Decorator applications of the target (listed as `decorated`, not as references).
+    decorator_edges: HashSet<(i64, i64, Option<u32>)>,
     outline: Vec<String>,
     totals_extra: BTreeMap<String, usize>,
     related_count: usize,
@@ -343,6 +348,7 @@ impl<'s> Builder<'s> {
             entries: Vec::new(),
             index: HashMap::new(),
             inner_edges: Vec::new(),
+            decorator_edges: HashSet::new(),
             outline: Vec::new(),
             totals_extra: BTreeMap::new(),
             related_count: 0,
@@ -447,7 +453,7 @@ impl<'s> Builder<'s> {
                 continue;
             }
             for e in self.store.edges_of(id, outgoing, None)? {
-                if !types.contains(&e.edge_type.as_str()) {
+                if !types.contains(&e.edge_type.as_str()) || self.decorator_edges.contains(&(e.src, e.dst, e.line)) {
                     continue;
                 }
                 let other = if outgoing { e.dst } else { e.src };
@@ -484,22 +490,17 @@ impl<'s> Builder<'s> {
         Ok(())
     }
 
-    /// The symbols `def` is applied to as a decorator (`decorated`).
+    /// The symbols `def` is applied to as a decorator (`decorated`), through their
+    /// decorator reference sites; those edges are then no plain `reference`.
     fn decorated(&mut self, def: &NodeRow) -> Result<()> {
         for a in applications(self.store, def)? {
-            let e = EdgeRow {
-                src: def.id,
-                dst: a.decorated.id,
-                edge_type: "DECORATES".into(),
-                resolution: Some(a.resolution.into()),
-                line: a.decorator.line_start,
-                col: None,
-            };
+            let e = EdgeRow { src: a.decorated.id, dst: def.id, edge_type: "REFERENCES".into(), resolution: a.resolution, line: a.line, col: None };
+            self.decorator_edges.insert((e.src, e.dst, e.line));
             if !self.admits(&e) {
                 continue;
             }
             self.cache.insert(a.decorated.id, a.decorated.clone());
-            let edge = self.context_edge(&e, a.decorator.file_path.as_deref());
+            let edge = self.context_edge(&e, None);
             if !self.reach(&a.decorated, "decorated", 1, Some(edge)) {
                 break;
             }

@@ -195,33 +195,6 @@ pub const FRAMEWORKS: [(&str, &str); 10] = [
     ("chi", "go"),
 ];
 
-/// Whether a workspace-relative path is test code by the common conventions of the
-/// languages we read: a `tests`, `test`, `__tests__`, `spec` or `testdata` directory, or a
-/// file named `test_*` / `*_test.*` (Python, Go), `*.test.*` / `*.spec.*` (JavaScript,
-/// TypeScript), `*Test.java` / `*Tests.java` / `*IT.java`, or `conftest.py`. A library's
-/// own test helpers under such a directory (`django/test/`) count as tests too.
-pub fn is_test_path(path: &str) -> bool {
-    let mut segments = path.split('/').filter(|s| !s.is_empty()).peekable();
-    let mut file = "";
-    while let Some(seg) = segments.next() {
-        if segments.peek().is_none() {
-            file = seg;
-        } else if matches!(seg, "tests" | "test" | "__tests__" | "spec" | "specs" | "testdata" | "__mocks__") {
-            return true;
-        }
-    }
-    let (stem, ext) = file.rsplit_once('.').unwrap_or((file, ""));
-    if ext.is_empty() {
-        return false;
-    }
-    stem.starts_with("test_")
-        || stem.ends_with("_test")
-        || stem.ends_with(".test")
-        || stem.ends_with(".spec")
-        || stem == "conftest"
-        || (ext == "java" && (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("IT")))
-}
-
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -336,18 +309,6 @@ mod tests {
         assert_eq!(Resolution::parse("exact"), Some(Resolution::Exact));
         for s in RefStatus::ALL {
             assert_eq!(RefStatus::parse(s.as_str()), Some(*s));
-        }
-    }
-
-    #[test]
-    fn test_paths() {
-        for p in ["tests/test_views.py", "pkg/foo_test.go", "src/a.test.ts", "web/__tests__/x.tsx", "x/y.spec.js",
-                  "src/test/java/a/FooTest.java", "FooIT.java", "conftest.py", "django/test/client.py", "test_app.py"] {
-            assert!(is_test_path(p), "{p}");
-        }
-        for p in ["src/flask/testing.py", "contest.py", "attest/x.py", "src/main/java/Latest.java", "tests", "latest_test",
-                  "django/db/models/query.py", "lib/protest.go"] {
-            assert!(!is_test_path(p), "{p}");
         }
     }
 

@@ -2,37 +2,37 @@
 //! table, not a rule per language): answers put test code apart (blast radius), rank it
 //! after source (search) and can leave it out (`exclude_tests`).
 
-/// Directory names that hold tests wherever they appear.
-const TEST_DIRS: &[&str] = &["tests", "__tests__", "spec", "specs", "testdata", "__mocks__"];
-/// `test` is a test tree at the root or under `src` (Maven, Gradle, Node); elsewhere it is
-/// often a package of the product itself (`django/test`, the test framework).
-const TEST_DIR_AT_ROOT: &str = "test";
+/// Directory names that hold tests wherever they appear (a library's own test helpers
+/// under one, `django/test/`, count as tests too).
+const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec", "specs", "testdata", "__mocks__"];
 /// File names that are test support wherever they are.
 const TEST_FILES: &[&str] = &["conftest.py"];
 /// A file stem (the name before its last extension) starting with one of these.
 const TEST_STEM_PREFIXES: &[&str] = &["test_"];
 /// A file stem ending with one of these (`x_test.go`, `x.spec.ts`, `FooTest.java`).
 const TEST_STEM_SUFFIXES: &[&str] = &["_test", "_tests", "_spec", ".test", ".spec", "Test", "Tests"];
+/// Suffixes that mark tests only with one extension (Maven's integration tests, `FooIT.java`).
+const TEST_STEM_SUFFIXES_BY_EXT: &[(&str, &str)] = &[("java", "IT")];
 
 /// True when a workspace-relative path is test code by the usual conventions.
 pub fn is_test_path(path: &str) -> bool {
     let path = path.trim_start_matches("./");
     let mut segments: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
     let Some(file) = segments.pop() else { return false };
-    for (i, dir) in segments.iter().enumerate() {
-        if TEST_DIRS.contains(dir) || (*dir == TEST_DIR_AT_ROOT && (i == 0 || segments[i - 1] == "src")) {
-            return true;
-        }
+    if segments.iter().any(|d| TEST_DIRS.contains(d)) {
+        return true;
     }
     if TEST_FILES.contains(&file) {
         return true;
     }
-    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    // A file without an extension is no source file.
+    let Some((stem, ext)) = file.rsplit_once('.') else { return false };
     if stem == "test" || stem == "Test" {
         return true;
     }
     TEST_STEM_PREFIXES.iter().any(|p| stem.starts_with(p))
         || TEST_STEM_SUFFIXES.iter().any(|s| stem.len() > s.len() && stem.ends_with(s))
+        || TEST_STEM_SUFFIXES_BY_EXT.iter().any(|(e, s)| *e == ext && stem.len() > s.len() && stem.ends_with(s))
 }
 
 #[cfg(test)]
@@ -49,12 +49,22 @@ mod tests {
             ("net/http/server_test.go", true),
             ("src/test/java/a/FooTest.java", true),
             ("src/main/java/a/FooTests.java", true),
+            ("src/test/java/a/FooIT.java", true),
+            ("a/SPLIT.py", false),
             ("web/__tests__/app.js", true),
             ("web/app.spec.ts", true),
             ("web/app.test.tsx", true),
             ("spec/models/user_spec.rb", true),
             ("test/index.js", true),
-            ("django/test/utils.py", false),
+            ("django/test/client.py", true),
+            ("FooIT.java", true),
+            ("conftest.py", true),
+            ("contest.py", false),
+            ("attest/x.py", false),
+            ("tests", false),
+            ("latest_test", false),
+            ("lib/protest.go", false),
+            ("django/db/models/query.py", false),
             ("src/flask/testing.py", false),
             ("src/main/java/a/Contest.java", false),
             ("src/main/java/a/Latest.java", false),

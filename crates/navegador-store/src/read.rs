@@ -125,27 +125,6 @@ impl Store {
         rows.collect()
     }
 
-    /// Decorator (and annotation) uses named `name` or ending in `.name` (`@app.route`),
-    /// each with the node it decorates, in file and line order.
-    pub fn decorator_uses(&self, name: &str) -> Result<Vec<(NodeRow, NodeRow)>> {
-        let cols = |t: &str| NODE_COLS.split(", ").map(|c| format!("{t}.{c}")).collect::<Vec<_>>().join(", ");
-        let mut st = self.conn().prepare_cached(&format!(
-            "SELECT {}, {} FROM nodes d JOIN edges e ON e.src = d.id AND e.type = 'DECORATES' JOIN nodes n ON n.id = e.dst
-             WHERE d.label = 'Decorator' AND (d.name = ?1 OR d.name LIKE ?2 ESCAPE '\\')
-             ORDER BY d.file_path, d.line_start, d.id",
-            cols("d"),
-            cols("n")
-        ))?;
-        let like = format!("%.{}", name.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
-        let rows = st.query_map(params![name, like], |r| Ok((node_row(r)?, crate::sqlite::node_row_at(r, 8)?)))?;
-        // LIKE ignores case on SQLite: keep the names that end with `.name` exactly.
-        Ok(rows
-            .collect::<Result<Vec<_>>>()?
-            .into_iter()
-            .filter(|(d, _)| d.name.as_deref().is_some_and(|n| n == name || n.strip_suffix(name).is_some_and(|h| h.ends_with('.'))))
-            .collect())
-    }
-
     /// The distinct last segments of every decorator name (`route` for `@app.route`): the
     /// names a definition must have to be applied as a decorator.
     pub fn decorator_names(&self) -> Result<Vec<String>> {
@@ -161,33 +140,8 @@ impl Store {
         Ok(out)
     }
 
-    /// Import nodes of one file, in line order (`props`: module, imported, alias).
-    pub fn imports_of_file(&self, path: &str) -> Result<Vec<NodeRow>> {
-        let mut st = self
-            .conn()
-            .prepare_cached(&format!("SELECT {NODE_COLS} FROM nodes WHERE file_path = ?1 AND label = 'Import' ORDER BY line_start, id"))?;
-        let rows = st.query_map(params![path], node_row)?;
-        rows.collect()
-    }
-
-    /// Top-level definitions (no enclosing class or function) of one file named `name`.
-    pub fn top_level_named(&self, path: &str, name: &str) -> Result<Vec<NodeRow>> {
-        let mut st = self.conn().prepare_cached(&format!(
-            "SELECT {NODE_COLS} FROM nodes WHERE file_path = ?1 AND name = ?2 AND parent IS NULL
-               AND label IN ('Class', 'Function', 'Method', 'Variable') ORDER BY line_start, id"
-        ))?;
-        let rows = st.query_map(params![path, name], node_row)?;
-        rows.collect()
-    }
-
     /// True when no file has been indexed yet (a graph being built for the first time).
     pub fn is_empty(&self) -> Result<bool> {
         self.conn().query_row("SELECT NOT EXISTS(SELECT 1 FROM files)", params![], |r| r.get(0))
-    }
-
-    /// The language a file was indexed as.
-    pub fn language_of_file(&self, path: &str) -> Result<Option<String>> {
-        let mut st = self.conn().prepare_cached("SELECT language FROM files WHERE path = ?1")?;
-        st.query_row(params![path], |r| r.get(0)).optional()
     }
 }

@@ -711,20 +711,15 @@ fn ref_row(r: &Row<'_>) -> Result<RefRow> {
 }
 
 pub(crate) fn node_row(r: &Row<'_>) -> Result<NodeRow> {
-    node_row_at(r, 0)
-}
-
-/// A node read from the eight node columns starting at column `at`.
-pub(crate) fn node_row_at(r: &Row<'_>, at: usize) -> Result<NodeRow> {
-    let props: String = r.get(at + 7)?;
+    let props: String = r.get(7)?;
     Ok(NodeRow {
-        id: r.get(at)?,
-        label: r.get(at + 1)?,
-        name: r.get(at + 2)?,
-        qualified_name: r.get(at + 3)?,
-        file_path: r.get(at + 4)?,
-        line_start: r.get(at + 5)?,
-        line_end: r.get(at + 6)?,
+        id: r.get(0)?,
+        label: r.get(1)?,
+        name: r.get(2)?,
+        qualified_name: r.get(3)?,
+        file_path: r.get(4)?,
+        line_start: r.get(5)?,
+        line_end: r.get(6)?,
         props: serde_json::from_str(&props).unwrap_or_default(),
     })
 }
