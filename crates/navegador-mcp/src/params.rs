@@ -8,9 +8,9 @@ use serde::Deserialize;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct IngestParams {
-    /// Path to the repo or file to ingest
+    /// Repo or file
     pub path: String,
-    /// Wipe the graph before ingesting
+    /// Wipe the graph first
     #[serde(default)]
     pub clear: bool,
 }
@@ -24,7 +24,7 @@ pub enum Format {
     Markdown,
 }
 
-/// Least resolution an edge needs to be listed.
+// Least resolution an edge needs to be listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[schemars(inline)]
@@ -38,20 +38,23 @@ pub enum MinResolution {
 /// be to be listed.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ListArgs {
-    /// Entries per list (default 20, at most 200)
+    /// Default 10, max 200
     #[serde(default)]
+    #[schemars(with = "i64")]
     pub limit: Option<i64>,
-    /// Entries skipped in each list; the answer's next_offset continues
     #[serde(default)]
+    #[schemars(with = "i64")]
     pub offset: Option<i64>,
-    /// List only this relation (e.g. caller, subclass, unresolved); the others are counted
+    /// One list only (e.g. caller)
     #[serde(default)]
+    #[schemars(with = "String")]
     pub relation: Option<String>,
-    /// Also list ambiguous edges (one of several same-named candidates), marked
     #[serde(default)]
     pub include_ambiguous: bool,
-    /// Least resolution listed: exact, inferred (default) or ambiguous
+    /// Accepted but not published (`tools/list` is paid by every session; docs/mcp.md):
+    /// `include_ambiguous` is the published way to the same lists.
     #[serde(default)]
+    #[schemars(skip)]
     pub min_resolution: Option<MinResolution>,
 }
 
@@ -78,15 +81,12 @@ impl ListArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ContextParams {
-    /// Path to the source file
     pub file: String,
-    /// json (default) or markdown: the text content is then markdown, the structured content stays JSON
     #[serde(default)]
     pub format: Format,
-    /// List the related nodes in other files and every edge (paged) instead of the outline
+    /// Related nodes and edges, not the outline
     #[serde(default)]
     pub full: bool,
-    /// Add the file's source text (at most 200 lines)
     #[serde(default)]
     pub include_source: bool,
     #[serde(flatten)]
@@ -102,19 +102,16 @@ fn three() -> i64 {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct FunctionParams {
-    /// Function name (bare, Class.method or qualified; `path:line` picks an overload)
     pub name: String,
-    /// Optional file path to disambiguate (`path:line` also gives the line)
+    /// Path, or path:line
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub file: Option<String>,
-    /// A line inside the definition: picks one of several overloads or redefinitions
     #[serde(default)]
+    #[schemars(with = "i64")]
     pub line: Option<u32>,
-    /// Call graph traversal depth
     #[serde(default = "one")]
     pub depth: i64,
-    /// Add the function's source text (at most 200 lines)
     #[serde(default)]
     pub include_source: bool,
     #[serde(flatten)]
@@ -123,16 +120,14 @@ pub struct FunctionParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ClassParams {
-    /// Class name
     pub name: String,
-    /// Optional file path to disambiguate
+    /// Path, or path:line
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub file: Option<String>,
-    /// A line inside the definition, to pick one of several
     #[serde(default)]
+    #[schemars(with = "i64")]
     pub line: Option<u32>,
-    /// Add the class's source text (at most 200 lines)
     #[serde(default)]
     pub include_source: bool,
     #[serde(flatten)]
@@ -141,16 +136,14 @@ pub struct ClassParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ExplainParams {
-    /// Node name to explain
     pub name: String,
-    /// Optional file path to disambiguate code nodes
+    /// Path, or path:line
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub file: Option<String>,
-    /// A line inside the definition, to pick one of several
     #[serde(default)]
+    #[schemars(with = "i64")]
     pub line: Option<u32>,
-    /// Add the node's source text (at most 200 lines)
     #[serde(default)]
     pub include_source: bool,
     #[serde(flatten)]
@@ -159,25 +152,22 @@ pub struct ExplainParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct BlastRadiusParams {
-    /// Starting node name
     pub name: String,
-    /// Optional file path to disambiguate
+    /// Path, or path:line
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub file: Option<String>,
-    /// A line inside the definition, to pick one of several
     #[serde(default)]
+    #[schemars(with = "i64")]
     pub line: Option<u32>,
-    /// Maximum traversal depth
     #[serde(default = "three")]
     pub depth: i64,
-    /// Leave test code out of the traversal
     #[serde(default)]
     pub exclude_tests: bool,
-    /// List files that depend only by importing, instead of counting them per directory
+    /// List import-only dependents
     #[serde(default)]
     pub include_imports: bool,
-    /// Give each dependent its whole path from the target
+    /// Whole paths from the target
     #[serde(default)]
     pub paths: bool,
     #[serde(flatten)]
@@ -190,39 +180,31 @@ fn twenty() -> i64 {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct SearchParams {
-    /// Search query
     pub query: String,
-    /// Search all layers including knowledge layer
+    /// Every layer
     #[serde(default)]
     pub all: bool,
-    /// Search docstrings and wiki content only
+    /// Code and docs
     #[serde(default)]
     pub docs: bool,
-    /// Maximum results to return
     #[serde(default = "twenty")]
     pub limit: i64,
-    /// Results skipped (the next page starts at offset + limit)
     #[serde(default)]
     pub offset: i64,
-    /// Leave test code out
     #[serde(default)]
     pub exclude_tests: bool,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct QueryParams {
-    /// Cypher query string
     pub cypher: String,
-    /// Optional query parameters
     #[serde(default)]
     pub params: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct RationaleParams {
-    /// Function, class, or file name
     pub name: String,
-    /// Optional file path to disambiguate
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub file: Option<String>,
@@ -230,9 +212,7 @@ pub struct RationaleParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct OwnersParams {
-    /// Function, class, or file name
     pub name: String,
-    /// Optional file path
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub file: Option<String>,
@@ -240,9 +220,7 @@ pub struct OwnersParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct SearchKnowledgeParams {
-    /// Search query
     pub query: String,
-    /// Maximum results to return
     #[serde(default = "twenty")]
     pub limit: i64,
 }

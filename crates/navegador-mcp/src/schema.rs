@@ -12,8 +12,8 @@
 //! - `anyOf [{type: T, ...}, {type: T}]` is `{type: T}` (the first is a subset).
 //!
 //! [`outline`] goes further for answers whose shape is documented elsewhere (navegador's
-//! 11 tools, `docs/mcp.md`): the top-level fields, their JSON types and which are
-//! required. Still true of every answer, no longer complete.
+//! 11 tools, `docs/mcp.md`): their type, an object. Still true of every answer, no longer
+//! complete; [`lean_flags`] leaves off their flags' `default: false`.
 
 use std::sync::Arc;
 
@@ -77,63 +77,23 @@ pub fn compact_tool(tool: &mut Tool) {
     }
 }
 
-/// The top-level shape of an object schema: each property with its JSON type(s) only, and
-/// `required`. Every document the full schema accepts, this one accepts.
+/// The top-level shape of a schema: its JSON type (an object for every tool here). Every
+/// document the full schema accepts, this one accepts.
 pub fn outline(schema: &Map<String, Value>) -> Map<String, Value> {
-    let root = Value::Object(schema.clone());
-    let mut props = Map::new();
-    for (k, p) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
-        let mut out = Map::new();
-        if let Some(types) = types_of(&root, p, 0) {
-            out.insert("type".into(), if types.len() == 1 { Value::String(types[0].clone()) } else { types.into() });
-        }
-        props.insert(k.clone(), Value::Object(out));
-    }
     let mut out = Map::new();
-    out.insert("type".into(), "object".into());
-    out.insert("properties".into(), Value::Object(props));
-    if let Some(r) = schema.get("required") {
-        out.insert("required".into(), r.clone());
-    }
+    out.insert("type".into(), schema.get("type").cloned().unwrap_or_else(|| "object".into()));
     out
 }
 
-/// The JSON types a subschema allows, when it says (None: any).
-fn types_of(root: &Value, s: &Value, depth: usize) -> Option<Vec<String>> {
-    if depth > 16 {
-        return None;
-    }
-    if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-        let target = r.strip_prefix('#').and_then(|p| root.pointer(p))?;
-        return types_of(root, target, depth + 1);
-    }
-    for list in ["anyOf", "oneOf"] {
-        if let Some(branches) = s.get(list).and_then(Value::as_array) {
-            let mut all: Vec<String> = Vec::new();
-            for b in branches {
-                for t in types_of(root, b, depth + 1)? {
-                    if !all.contains(&t) {
-                        all.push(t);
-                    }
-                }
+/// Drops `default: false` from the boolean arguments of an input schema: an absent flag
+/// is off (said once, in the tools' docs), so the default only restates it.
+pub fn lean_flags(schema: &mut Map<String, Value>) {
+    for p in schema.get_mut("properties").and_then(Value::as_object_mut).into_iter().flatten().map(|(_, p)| p) {
+        if let Some(m) = p.as_object_mut() {
+            if m.get("type").and_then(Value::as_str) == Some("boolean") && m.get("default") == Some(&Value::Bool(false)) {
+                m.remove("default");
             }
-            return Some(all);
         }
-    }
-    match s.get("type") {
-        Some(Value::String(t)) => Some(vec![t.clone()]),
-        Some(Value::Array(ts)) => Some(ts.iter().filter_map(Value::as_str).map(str::to_string).collect()),
-        _ if s.get("enum").is_some_and(Value::is_array) => {
-            let mut all: Vec<String> = Vec::new();
-            for v in s["enum"].as_array().into_iter().flatten() {
-                let t = json_type(v);
-                if !all.iter().any(|a| a == t) {
-                    all.push(t.to_string());
-                }
-            }
-            Some(all)
-        }
-        _ => None,
     }
 }
 
@@ -472,14 +432,18 @@ mod tests {
     }
 
     #[test]
-    fn outline_keeps_fields_types_and_required() {
-        let s = json!({"type": "object", "required": ["a"], "properties": {
-            "a": {"$ref": "#/$defs/A"}, "b": {"anyOf": [{"type": "integer"}, {"type": "null"}]}, "c": {"type": "array", "items": {"type": "object"}},
-            "d": {}}, "$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}}}}});
-        assert_eq!(
-            Value::Object(outline(s.as_object().unwrap())),
-            json!({"type": "object", "required": ["a"], "properties": {"a": {"type": "object"}, "b": {"type": ["integer", "null"]},
-                   "c": {"type": "array"}, "d": {}}})
-        );
+    fn outline_keeps_the_type() {
+        let s = json!({"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"type": "integer"}},
+            "$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}}}}});
+        assert_eq!(Value::Object(outline(s.as_object().unwrap())), json!({"type": "object"}));
+    }
+
+    #[test]
+    fn flags_off_by_default_say_no_default() {
+        let mut s = json!({"type": "object", "properties": {"a": {"type": "boolean", "default": false},
+            "b": {"type": "boolean", "default": true}, "c": {"type": "integer", "default": 0}}});
+        lean_flags(s.as_object_mut().unwrap());
+        assert_eq!(s, json!({"type": "object", "properties": {"a": {"type": "boolean"},
+            "b": {"type": "boolean", "default": true}, "c": {"type": "integer", "default": 0}}}));
     }
 }

@@ -301,21 +301,22 @@ pub(crate) fn store_error(e: StoreError) -> ToolError {
     ToolError::msg(format!("{e}{fix}"))
 }
 
-const CONTEXT_DESC: &str = "A source file's context: the symbols it defines, its imports and importers, unresolved call sites.";
-const FUNCTION_DESC: &str = "A function's context: callers and callees (to `depth`, each with file, line and resolution), decorators, docstring, signature.";
-const CLASS_DESC: &str = "A class's context: bases, subclasses, interfaces, implementations, methods, references.";
-const EXPLAIN_DESC: &str = "Explain any node by name (function, class, file, concept, rule, decision) with its relationships.";
-const BLAST_DESC: &str = "What could break if a node changes: its dependents (callers, importers, subclasses, ...) to `depth`, nearest first, with owners.";
-const SEARCH_DESC: &str = "Search the graph: exact names, then prefixes, then full text. Code only; `docs` adds documents, `all` every layer.";
-const QUERY_DESC: &str = "Run an openCypher query; rows as objects by column. Writes run in one transaction (refused when read-only).";
-const RATIONALE_DESC: &str = "The decisions and rules that govern a code node (directly, or through its class, file or domain), nearest first.";
-const OWNERS_DESC: &str = "The people and domains that own a code node (CODEOWNERS, annotations, domains), nearest first.";
-const SEARCH_KNOWLEDGE_DESC: &str = "Search the knowledge layer only (concepts, rules, decisions, wiki pages, domains).";
-const INGEST_DESC: &str = "Index a repository into the graph (incremental); paths outside the workspace root are refused.";
+const CONTEXT_DESC: &str = "A file's symbols (one line each, with signature), imports, importers.";
+const FUNCTION_DESC: &str = "A function's callers, callees (to depth), decorators, references.";
+const CLASS_DESC: &str = "A class's bases, subclasses, implementations, members, references.";
+const EXPLAIN_DESC: &str = "Any node (code, file, concept, rule, decision) with its relations.";
+const BLAST_DESC: &str = "What a change to a node could break: dependents by distance and kind, tests, owners.";
+const SEARCH_DESC: &str = "Search names (identifier words) and docstrings; docs/all add other layers.";
+const QUERY_DESC: &str = "Run openCypher; rows as objects. Writes in one transaction, refused read-only.";
+const RATIONALE_DESC: &str = "Decisions and rules governing a code node, nearest first.";
+const OWNERS_DESC: &str = "People and domains owning a code node, nearest first.";
+const SEARCH_KNOWLEDGE_DESC: &str = "Search concepts, rules, decisions, wiki pages, domains.";
+const INGEST_DESC: &str = "Index a repository (incremental), inside the workspace root.";
 
 /// The tools of this server, in the order `tools/list` shows them. Their output schemas
-/// are outlined (top-level fields and types; `docs/mcp.md` documents the rest): the full
-/// ones cost ~20 KB of every session's context for shapes the answers show anyway.
+/// are outlined (an object; `docs/mcp.md` documents the fields) and
+/// their flags carry no `default: false`: every session pays for `tools/list`, and the
+/// answers show their shape anyway.
 pub fn builtin_tools() -> Vec<ToolDef> {
     let mut tools = vec![
         ToolDef::new::<IngestParams, IngestionResult, _, _>("ingest", INGEST_DESC, false, ingest),
@@ -387,6 +388,9 @@ pub fn builtin_tools() -> Vec<ToolDef> {
         if let Some(out) = t.tool.output_schema.as_mut() {
             *out = Arc::new(schema::outline(out));
         }
+        let mut input = (*t.tool.input_schema).clone();
+        schema::lean_flags(&mut input);
+        t.tool.input_schema = Arc::new(input);
     }
     tools
 }

@@ -72,12 +72,12 @@ pub fn tool_specs() -> Vec<ToolSpec> {
 /// (every session pays for them in tokens).
 fn describe(name: &str, original: &str) -> String {
     match name {
-        "code.inspect_tree" => "List the workspace file tree (no contents), with depth, extension and name filters.",
+        "code.inspect_tree" => "The workspace file tree (no contents), filtered by depth, extension, name.",
         "code.list_endpoints" => "List backend endpoints and frontend routes.",
-        "code.find_symbol" => "Find symbol definitions by name (exact or fuzzy); include_source adds their source.",
-        "code.search_text" => "Search text or a regex in the workspace files; limit counts files.",
-        "code.trace_symbol" => "Trace the calls a symbol makes, transitively, and the files they reach (exact and inferred edges; ambiguous counted).",
-        "code.trace_callers" => "Trace the callers of a symbol defined in a file (exact and inferred edges; ambiguous and unresolved counted).",
+        "code.find_symbol" => "Symbol definitions by name (exact or fuzzy), with source on request.",
+        "code.search_text" => "Search text or a regex in workspace files; limit counts files.",
+        "code.trace_symbol" => "The calls a symbol makes, transitively, and the files they reach (ambiguous counted).",
+        "code.trace_callers" => "Callers of a symbol defined in a file (ambiguous and unresolved counted).",
         _ => original,
     }
     .to_string()
@@ -87,7 +87,7 @@ fn describe(name: &str, original: &str) -> String {
 /// default say it all (`language`, `limit`, `regex`, ...).
 fn describe_inputs(input: &mut Value) {
     const SAID: &[(&str, Option<&str>)] = &[
-        ("path", Some("Workspace-relative or absolute path.")),
+        ("path", Some("Relative or absolute.")),
         ("symbol", None),
         ("query", Some("Text, or a regex with regex: true.")),
         ("language", None),
@@ -102,7 +102,7 @@ fn describe_inputs(input: &mut Value) {
         ("max_depth", None),
         ("extensions", Some("Files with these extensions only (directories stay).")),
         ("file_pattern", Some("Glob on file names.")),
-        ("include_hidden", Some("Hidden entries too (never the hard-ignored ones).")),
+        ("include_hidden", Some("Hidden entries too.")),
         ("include_stats", Some("Size, mtime, isSymlink.")),
         ("recursive", Some("Also indirect callers, up to max_depth (default 3).")),
         ("exclude_tests", None),
@@ -192,9 +192,9 @@ fn by_resolution() -> Value {
 /// The arguments both traces take: what is listed (served truth) and one page of it.
 fn trace_inputs(input: &mut Value) {
     add_input(input, "include_ambiguous", json!({"type": "boolean", "default": false,
-        "description": "Also list ambiguous edges (several candidate definitions); always counted."}));
+        "description": "List ambiguous edges too (always counted)."}));
     add_input(input, "min_resolution", json!({"anyOf": [{"enum": ["exact", "inferred", "ambiguous"], "type": "string"}, {"type": "null"}],
-        "default": null, "description": "Least sure edge listed (default inferred)."}));
+        "default": null, "description": "Default inferred."}));
     add_input(input, "exclude_tests", json!({"type": "boolean", "default": false}));
     add_input(input, "limit", json!({"type": "integer", "default": 25, "minimum": 1, "maximum": 500, "description": "Page size of each list."}));
     add_input(input, "offset", json!({"type": "integer", "default": 0, "minimum": 0, "maximum": 1_000_000}));
@@ -230,7 +230,7 @@ fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
         }
         "code.find_symbol" => {
             add_input(input, "include_source", json!({"type": "boolean", "default": false,
-                "description": "Add each definition's source (at most 200 lines)."}));
+                "description": "Add source (<= 200 lines)."}));
             let source = json!({"type": "object", "required": ["startLine", "endLine", "text", "truncated"],
                 "properties": {"startLine": {"type": "integer", "minimum": 1}, "endLine": {"type": "integer", "minimum": 1},
                                "text": {"type": ["string", "null"]}, "truncated": {"type": "boolean"},
