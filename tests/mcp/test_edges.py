@@ -108,8 +108,8 @@ def test_file_names_that_look_like_paths_stay_inside(binary, tricky):
     # Two files whose names differ only by `\` and `/` are two files.
     back = by[("context", json.dumps({"file": "sub\\mod.py"}))]
     assert back["target"]["file_path"] == "sub\\mod.py"
-    defined = {n["name"] for n in back["nodes"] if n.get("relation") == "defined"}
-    assert "back" in defined and "fwd" not in defined, defined
+    outline = "\n".join(back["outline"])  # one line per symbol the file defines
+    assert "def back" in outline and "fwd" not in outline, outline
     found = by[("code.find_symbol", json.dumps({"symbol": "back"}))]
     assert [i["path"] for i in found["data"]["items"]] == ["sub\\mod.py"]
     callers = by[("code.trace_callers", json.dumps({"path": SNEAKY, "symbol": "shared"}))]
