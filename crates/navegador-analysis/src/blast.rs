@@ -9,10 +9,10 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
-use navegador_model::{is_test_path, Language};
+use navegador_model::is_test_path;
 use navegador_store::{NodeRow, SiteRow, Store};
 
-use crate::bundle::site;
+use crate::bundle::{family_of, site};
 use crate::decorators::applications;
 use crate::lookup::{context_node, display_name, related_node, resolve};
 use crate::page::{page_notes, Page};
@@ -256,7 +256,7 @@ pub fn blast_radius(store: &Store, target: &Target<'_>, opts: &Options, limits: 
     owners.truncate(page.limit.max(10));
     // Unresolved sites, in the target's language, that use a name of the region: they
     // may be dependents the graph missed.
-    let family = target.file_path.as_deref().and_then(Language::from_path).map(Language::family);
+    let family = target.file_path.as_deref().and_then(family_of);
     let mut names: Vec<String> = Vec::new();
     let mut seen_names = HashSet::new();
     for id in &region {
@@ -278,7 +278,7 @@ pub fn blast_radius(store: &Store, target: &Target<'_>, opts: &Options, limits: 
     let mut other_language = 0;
     for n in &names {
         for s in store.sites_named(n, "unresolved")? {
-            if family.is_some() && Language::from_path(&s.file_path).map(Language::family) != family {
+            if family.is_some() && family_of(&s.file_path) != family {
                 other_language += 1;
             } else {
                 sites.push(s);

@@ -292,7 +292,7 @@ pub(crate) struct Builder<'s> {
     query: &'static str,
     relations: &'static [&'static str],
     target: NodeRow,
-    target_family: Option<Language>,
+    target_family: Option<&'static str>,
     pub(crate) cache: HashMap<i64, NodeRow>,
     entries: Vec<Entry>,
     index: HashMap<i64, usize>,
@@ -343,7 +343,7 @@ impl<'s> Builder<'s> {
             query,
             relations,
             target: target.clone(),
-            target_family: target.file_path.as_deref().and_then(Language::from_path).map(Language::family),
+            target_family: target.file_path.as_deref().and_then(family_of),
             cache,
             entries: Vec::new(),
             index: HashMap::new(),
@@ -544,7 +544,7 @@ impl<'s> Builder<'s> {
     /// Keeps the sites in the target's language (the others are counted in a note).
     pub(crate) fn add_sites(&mut self, sites: Vec<SiteRow>) {
         for s in sites {
-            let family = Language::from_path(&s.file_path).map(Language::family);
+            let family = family_of(&s.file_path);
             if self.target_family.is_some() && family != self.target_family {
                 self.other_language_sites += 1;
                 continue;
@@ -784,4 +784,9 @@ pub(crate) fn site(s: SiteRow, from: Option<String>) -> UnresolvedSite {
         },
         from,
     }
+}
+
+/// The language family of a file by its pack (JavaScript and TypeScript share one).
+pub(crate) fn family_of(path: &str) -> Option<&'static str> {
+    navegador_lang::registry().for_path(path).map(Language::family)
 }
