@@ -1,110 +1,125 @@
 #!/usr/bin/env python3
-"""Per-language figures on real corpora, a benchmark (not a test): for each language's
-pack, on one real tree,
+"""Per-language figures on real corpora, a benchmark (not a test). For each language asked,
+one `navegador ingest` of a real tree and one `ctags -R` of the same tree give:
 
-  - definition recall against Universal Ctags on the same files: the share of ctags'
-    functions, methods, classes, interfaces, structs, enums (and traits, unions) that we
-    extract as a Class/Function/Method of that name whose range holds ctags' line;
-  - files with a syntax error (our diagnostic), as a share of the files;
-  - extraction speed (files/s of `dump_facts`, one thread);
-  - the share of call sites resolved (exact/inferred/ambiguous vs all, from an ingest).
+  - definition recall against Universal Ctags: the share of ctags' named functions,
+    methods, classes, interfaces, structs, enums (traits, unions, ...: the row's kinds) that the
+    graph has as a Class/Function/Method node of that name, in that file, whose line range
+    holds ctags' line; the misses are counted by ctags kind;
+  - files with a syntax error (the ingest's diagnostics), as a share of the files;
+  - files per CPU second (user + sys of the ingest: parse, resolve, write), and ctags'
+    files per CPU second on the same tree, measured in the same run;
+  - call sites by status: resolved (exact + inferred), ambiguous, external (a builtin or
+    an outside module), unresolved.
 
-Usage: python3 scripts/bench_languages.py [python typescript ...] [--no-ingest]
-  needs: cargo build --release --bin navegador --example dump_facts -p navegador-lang ...
-         (the script builds the example itself), ctags (Universal Ctags, JSON output)
-  NAVEGADOR_CORPUS=DIR (default ~/.cache/navegador-corpus); the Rust and C trees are
-  crates of the local cargo registry (~/.cargo/registry/src).
+Usage: python3 scripts/bench_languages.py [LANG[=TREE] ...] [--bin NAVEGADOR]
+  LANG is a row of LANGS below (all rows when none is given); TREE overrides its corpus.
+  A new language adds its row: (default tree, ctags --languages name, ctags kinds that are
+  definitions, file extensions). Needs ctags (Universal Ctags, JSON output) and a release
+  build (default target/release/navegador). NAVEGADOR_CORPUS=DIR (default
+  ~/.cache/navegador-corpus); no corpus has Rust: its tree is a crate of the local cargo registry.
 Prints a markdown table for docs/languages.md and docs/BENCHMARKS.md.
 """
-import glob, json, os, sqlite3, subprocess, sys, tempfile, time
+import collections, glob, json, os, resource, sqlite3, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.environ.get("NAVEGADOR_CORPUS", os.path.expanduser("~/.cache/navegador-corpus"))
 REGISTRY = (glob.glob(os.path.expanduser("~/.cargo/registry/src/*/")) or [""])[0]
-DUMP = os.path.join(ROOT, "target", "release", "examples", "dump_facts")
-NAV = os.path.join(ROOT, "target", "release", "navegador")
 
 # language -> (tree, ctags language, ctags kinds that are definitions, our extensions)
 LANGS = {
     "python": (f"{CORPUS}/django/django", "Python", {"class", "function", "member"}, ("py",)),
     "typescript": (f"{CORPUS}/effect/src", "TypeScript", {"class", "function", "interface", "enum", "method"}, ("ts",)),
-    "javascript": (f"{CORPUS}/react-native/Libraries", "JavaScript", {"class", "function", "method", "getter", "setter", "generator"}, ("js",)),
+    "javascript": (f"{CORPUS}/rxjs/dist/esm", "JavaScript", {"class", "function", "method", "getter", "setter", "generator"}, ("js",)),
     "java": (f"{CORPUS}/jdk/java.base", "Java", {"class", "interface", "enum", "method", "annotation"}, ("java",)),
     "go": (f"{CORPUS}/go/net", "Go", {"func", "struct", "interface", "methodSpec"}, ("go",)),
     "rust": (f"{REGISTRY}tokio-1.54.1/src", "Rust", {"function", "method", "struct", "enum", "interface"}, ("rs",)),
-    "c": (f"{REGISTRY}ring-0.17.14/crypto", "C", {"function", "struct", "union", "enum"}, ("c",)),
+    "c": (f"{CORPUS}/go/runtime/cgo", "C", {"function", "struct", "union", "enum"}, ("c",)),
 }
 
 
+def ext_of(path, exts):
+    return path.rsplit(".", 1)[-1] in exts
+
+
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def ctags_defs(tree, lang, kinds, exts):
-    out = subprocess.run(["ctags", "-R", f"--languages={lang}", "--output-format=json", "--fields=+nK", "-f", "-", "."],
+    t0 = cpu()
+    out = subprocess.run(["ctags", "-R", f"--languages={lang}", "--output-format=json", "--fields=+nKE", "-f", "-", "."],
                          cwd=tree, capture_output=True, text=True, check=True).stdout
+    secs = cpu() - t0
     defs = []
     for line in out.splitlines():
         t = json.loads(line)
         path = t.get("path", "").removeprefix("./")
-        if t.get("kind") in kinds and path.rsplit(".", 1)[-1] in exts:
-            defs.append((path, t["name"], t["line"]))
-    return defs
+        # ctags names anonymous functions (AnonymousFunction0d1a...): nothing to compare
+        if t.get("kind") in kinds and ext_of(path, exts) and "anonymous" not in t.get("extras", ""):
+            defs.append((path, t["name"], t["line"], t["kind"]))
+    return defs, secs
 
 
-def our_facts(tree, exts):
-    t0 = time.perf_counter()
-    out = subprocess.run([DUMP, tree], capture_output=True, text=True, check=True).stdout
-    secs = time.perf_counter() - t0
-    defs, files, broken, cur = {}, 0, 0, None
-    for line in out.splitlines():
-        if line.startswith("=== "):
-            cur = line[4:]
-            files += cur.rsplit(".", 1)[-1] in exts
-            continue
-        if cur is None or cur.rsplit(".", 1)[-1] not in exts:
-            continue
-        s = line.lstrip()
-        head = s.split(" ", 2)
-        if head[0] in ("Class", "Function", "Method") and len(head) > 1:
-            name = head[1].replace("::", ".").rsplit(".", 1)[-1]
-            rng = next((w for w in s.split() if w.startswith("L") and "-" in w), None)
-            if rng:
-                a, b = rng[1:].split("-")
-                defs.setdefault((cur, name), []).append((int(a), int(b)))
-        elif s.startswith("diagnostic") and "syntax error" in s:
-            broken += 1
-    return defs, files, broken, secs
-
-
-def resolved_share(tree, exts):
+def ingest(nav, tree, exts):
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "g.db")
-        subprocess.run([NAV, "ingest", tree, "--db", db, "--json"], check=True, capture_output=True)
+        t0 = cpu()
+        out = subprocess.run([nav, "ingest", tree, "--db", db, "--json"], check=True, capture_output=True, text=True).stdout
+        secs = cpu() - t0
+        report = json.loads(out)
         con = sqlite3.connect(db)
-        rows = con.execute("SELECT file_path, status FROM refs WHERE kind = 'call'").fetchall()
+        defs = collections.defaultdict(list)
+        for fp, name, a, b in con.execute("SELECT file_path, name, line_start, line_end FROM nodes "
+                                          "WHERE label IN ('Class', 'Function', 'Method') AND line_start IS NOT NULL"):
+            if ext_of(fp, exts):
+                defs[(fp, name)].append((a, b or a))
+        files = sum(ext_of(fp, exts) for (fp,) in con.execute("SELECT path FROM files"))
+        status = collections.Counter(s for fp, s in con.execute("SELECT file_path, status FROM refs WHERE kind = 'call'")
+                                     if ext_of(fp, exts))
         con.close()
-    rows = [s for p, s in rows if p.rsplit(".", 1)[-1] in exts]
-    return sum(s != "unresolved" for s in rows) / max(len(rows), 1), len(rows)
+    broken = {d["path"] for d in report.get("diagnostics", []) if "syntax error" in d["message"] and ext_of(d["path"], exts)}
+    return defs, files, len(broken), secs, status
 
 
 def main():
-    names = [a for a in sys.argv[1:] if not a.startswith("-")] or list(LANGS)
-    ingest = "--no-ingest" not in sys.argv
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "navegador-lang", "--example", "dump_facts"], cwd=ROOT, check=True)
-    if ingest and not os.path.exists(NAV):
-        sys.exit("build first: cargo build --release --bin navegador")
-    print(f"machine: {os.cpu_count()} cores; ctags: {subprocess.run(['ctags', '--version'], capture_output=True, text=True).stdout.splitlines()[0]}")
-    print("| language | tree | files | ctags definitions | recall | files with a syntax error | files/s (1 thread) | call sites resolved |")
-    print("|---|---|---|---|---|---|---|---|")
-    for name in names:
+    argv = sys.argv[1:]
+    nav = os.path.join(ROOT, "target", "release", "navegador")
+    if "--bin" in argv:
+        i = argv.index("--bin")
+        nav = os.path.abspath(argv[i + 1])
+        del argv[i:i + 2]
+    asked = [a.split("=", 1) for a in argv if not a.startswith("-")] or [[n] for n in LANGS]
+    if not os.path.exists(nav):
+        sys.exit(f"{nav} missing: cargo build --release --bin navegador (or --bin PATH)")
+    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; navegador: {nav}; "
+          f"{subprocess.run(['ctags', '--version'], capture_output=True, text=True).stdout.splitlines()[0]}")
+    print("| language | tree | files | ctags definitions | recall | misses by ctags kind | files with a syntax error "
+          "| files / CPU s (ctags) | call sites: resolved / ambiguous / external / unresolved |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for a in asked:
+        name = a[0]
+        if name not in LANGS:
+            sys.exit(f"unknown language {name}: add its row to LANGS in {__file__}")
         tree, lang, kinds, exts = LANGS[name]
+        tree = os.path.abspath(os.path.expanduser(a[1])) if len(a) > 1 else tree
         if not os.path.isdir(tree):
-            print(f"| {name} | {tree} missing | | | | | | |")
+            print(f"| {name} | {tree} missing | | | | | | | |")
             continue
-        theirs = ctags_defs(tree, lang, kinds, exts)
-        ours, files, broken, secs = our_facts(tree, exts)
-        found = sum(any(a <= line <= b for a, b in ours.get((p, n), [])) for p, n, line in theirs)
-        share, sites = resolved_share(tree, exts) if ingest else (float("nan"), 0)
+        theirs, ctags_secs = ctags_defs(tree, lang, kinds, exts)
+        ours, files, broken, secs, status = ingest(nav, tree, exts)
+        missed = collections.Counter(k for p, n, line, k in theirs
+                                     if not any(lo <= line <= hi for lo, hi in ours.get((p, n), [])))
+        found = len(theirs) - sum(missed.values())
+        sites = sum(status.values()) or 1
+        share = lambda *ks: f"{sum(status[k] for k in ks) / sites:.3f}"  # noqa: E731
         short = tree.replace(CORPUS + "/", "").replace(REGISTRY, "crates.io/")
         print(f"| {name} | {short} | {files} | {len(theirs)} | {found / max(len(theirs), 1):.3f} | "
-              f"{broken} ({broken / max(files, 1):.1%}) | {files / secs:.0f} | {share:.3f} of {sites} |", flush=True)
+              f"{', '.join(f'{k} {n}' for k, n in missed.most_common(4)) or '-'} | "
+              f"{broken} ({broken / max(files, 1):.1%}) | {files / secs:.0f} ({files / max(ctags_secs, 1e-3):.0f}) | "
+              f"{share('exact', 'inferred')} / {share('ambiguous')} / {share('external')} / {share('unresolved')} "
+              f"of {sum(status.values())} |", flush=True)
 
 
 if __name__ == "__main__":
