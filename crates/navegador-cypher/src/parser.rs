@@ -392,6 +392,7 @@ impl<'a> Parser<'a> {
                 None
             };
             let mut yields = Vec::new();
+            let mut where_ = None;
             if self.eat_kw("YIELD") && !self.eat_sym("*") {
                 {
                     loop {
@@ -408,7 +409,7 @@ impl<'a> Parser<'a> {
                     }
                     if self.is_kw("WHERE") {
                         self.advance();
-                        self.expr()?;
+                        where_ = Some(self.expr()?);
                     }
                 }
             }
@@ -416,6 +417,7 @@ impl<'a> Parser<'a> {
                 name,
                 args,
                 yields,
+                where_,
                 span: (start, self.prev_end()),
             }
         } else if self.eat_kw("LOAD") {
