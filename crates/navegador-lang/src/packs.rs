@@ -13,6 +13,8 @@ mod go;
 mod java;
 #[path = "../languages/javascript/hooks.rs"]
 mod javascript;
+#[path = "../languages/kotlin/hooks.rs"]
+mod kotlin;
 #[path = "../languages/rust/hooks.rs"]
 mod rust;
 #[path = "../languages/typescript/hooks.rs"]
@@ -34,4 +36,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "go", grammar: || tree_sitter_go::LANGUAGE.into(), hooks: &go::HOOKS },
     PackDef { id: "rust", grammar: || tree_sitter_rust::LANGUAGE.into(), hooks: &rust::HOOKS },
     PackDef { id: "c", grammar: || tree_sitter_c::LANGUAGE.into(), hooks: &c::HOOKS },
+    PackDef { id: "kotlin", grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(), hooks: &kotlin::HOOKS },
 ];

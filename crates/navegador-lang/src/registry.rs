@@ -355,6 +355,9 @@ mod tests {
             ("x.tsx", "", Some("tsx")),
             ("x.mjs", "", Some("javascript")),
             ("include/x.h", "", Some("c")),
+            ("app/src/main/kotlin/Main.kt", "", Some("kotlin")),
+            ("build.gradle.kts", "", Some("kotlin")),
+            ("bin/tool", "#!/usr/bin/env kotlin\nprintln(1)\n", Some("kotlin")),
             ("bin/tool", "#!/usr/bin/env python3\nprint(1)\n", Some("python")),
             ("bin/tool", "#!/usr/bin/env -S node --harmony\n", Some("javascript")),
             ("bin/tool", "#!/bin/sh\n", None),
@@ -365,7 +368,7 @@ mod tests {
         for (p, head, want) in cases {
             assert_eq!(id(p, head), want, "{p}");
         }
-        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c"]);
+        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c", "kotlin"]);
         assert_eq!(r.extensions_of("typescript"), ["ts", "mts", "cts", "tsx"]);
         assert_eq!(r.by_name("typescript").map(|l| l.id()), Some("typescript"));
         assert_eq!(r.by_name("tsx"), None, "a pack id is not a graph name");

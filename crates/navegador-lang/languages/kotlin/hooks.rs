@@ -1,0 +1,116 @@
+//! Kotlin: imports split into module and name (`import a.b.C as D`), which the grammar
+//! gives as one flat list of identifiers; an unnamed companion object is `Companion` and
+//! its functions are `static`; a top-level extension function is a method of its receiver
+//! type declared outside it; signatures without annotations.
+
+use navegador_model::{FileFacts, ImportFact, Label};
+use tree_sitter::Node;
+
+use crate::hooks::*;
+
+pub(crate) static HOOKS: Hooks = Hooks {
+    post: kotlin_post,
+    prepare: no_prepare,
+};
+
+/// `import a.b.C` -> module `a.b`, name `C`; `import a.b.*` -> module `a.b`, name `*`;
+/// `import a.b.C as D` -> alias `D`. Module + `.` + name is the target's qualified name,
+/// as for Java.
+fn kotlin_post(root: Node, src: &str, facts: &mut FileFacts) {
+    let b = src.as_bytes();
+    let mut imports = Vec::new();
+    let mut c = root.walk();
+    for imp in root.named_children(&mut c).filter(|n| n.kind() == "import") {
+        let mut ic = imp.walk();
+        let kids: Vec<Node> = imp.children(&mut ic).collect();
+        let Some(path) = kids.iter().find(|k| k.kind() == "qualified_identifier") else { continue };
+        let star = kids.iter().any(|k| k.kind() == "*");
+        let alias = kids.iter().skip_while(|k| k.kind() != "as").find(|k| k.kind() == "identifier").map(|a| text(*a, b).to_string());
+        let full = text(*path, b).split_whitespace().collect::<String>();
+        let (module, name) = match (star, full.rsplit_once('.')) {
+            (true, _) => (full.clone(), "*".to_string()),
+            (false, Some((m, n))) => (m.to_string(), n.to_string()),
+            (false, None) => (full.clone(), String::new()),
+        };
+        imports.push(ImportFact {
+            module,
+            name: (!name.is_empty()).then_some(name),
+            alias,
+            line: imp.start_position().row as u32 + 1,
+            column: imp.start_position().column as u32,
+        });
+    }
+    facts.imports = imports;
+    // `companion object { … }` is the object `Companion`: the query names it by its
+    // keyword; the names under it follow
+    for i in 0..facts.symbols.len() {
+        let in_companion = facts.symbols[i].parent.is_some_and(|p| {
+            let p = &facts.symbols[p as usize];
+            p.kind == Some("class") && def_node(root, p).is_some_and(|n| n.kind() == "companion_object")
+        });
+        if in_companion && facts.symbols[i].kind == Some("method") {
+            facts.symbols[i].kind = Some("static");
+        }
+        if facts.symbols[i].name != "companion" || def_node(root, &facts.symbols[i]).is_none_or(|n| n.kind() != "companion_object") {
+            continue;
+        }
+        let old = facts.symbols[i].qualified_name.clone();
+        let new = format!("{}Companion", &old[..old.len() - "companion".len()]);
+        facts.symbols[i].name = "Companion".to_string();
+        for sym in &mut facts.symbols {
+            if sym.qualified_name == old {
+                sym.qualified_name = new.clone();
+            } else if let Some(rest) = sym.qualified_name.strip_prefix(&format!("{old}.")) {
+                sym.qualified_name = format!("{new}.{rest}");
+            }
+            if sym.class_name.as_deref() == Some("companion") {
+                sym.class_name = Some("Companion".to_string());
+            }
+        }
+    }
+    // `fun Foo.bar()`: a method of `Foo` declared outside it (`class_name`, as Go receivers),
+    // still named and imported under its package (`import a.b.bar`)
+    for i in 0..facts.symbols.len() {
+        let sym = &facts.symbols[i];
+        if sym.label != Label::Function || sym.parent.is_some() {
+            continue;
+        }
+        let Some(node) = def_node(root, sym).filter(|n| n.kind() == "function_declaration") else { continue };
+        let Some(name) = node.child_by_field_name("name") else { continue };
+        let mut c = node.walk();
+        let receiver = node
+            .children(&mut c)
+            .take_while(|k| k.id() != name.id())
+            .filter(|k| matches!(k.kind(), "user_type" | "nullable_type" | "parenthesized_type"))
+            .last();
+        let Some(receiver) = receiver else { continue };
+        let ty = text(receiver, b).trim_start_matches('(');
+        let ty = ty.split(['<', '?', ')']).next().unwrap_or("").trim();
+        let ty = ty.rsplit('.').next().unwrap_or(ty);
+        if ty.is_empty() {
+            continue;
+        }
+        // `import a.Order as O; fun O.total()` extends `Order`
+        let ty = facts.imports.iter().find(|m| m.alias.as_deref() == Some(ty)).and_then(|m| m.name.clone()).unwrap_or_else(|| ty.to_string());
+        let sym = &mut facts.symbols[i];
+        sym.label = Label::Method;
+        sym.kind = Some("extension");
+        sym.class_name = Some(ty);
+    }
+    // The grammar names no `body` field: a signature ends where the class or function
+    // body starts (`fun f(x: Int): Int = …` is `fun f(x: Int): Int`).
+    for i in 0..facts.symbols.len() {
+        let Some(node) = symbol_node(root, &facts.symbols[i]) else { continue };
+        let sym = &mut facts.symbols[i];
+        let Some(sig) = &mut sym.signature else { continue };
+        let mut c = node.walk();
+        let body = node.children(&mut c).find(|k| matches!(k.kind(), "class_body" | "enum_class_body" | "function_body"));
+        if let Some(head) = body.and_then(|b| src.get(node.start_byte()..b.start_byte())) {
+            let head = squash_ws(head);
+            if head.len() < sig.len() {
+                *sig = head;
+            }
+        }
+        *sig = strip_annotations(sig).to_string();
+    }
+}
