@@ -17,6 +17,8 @@ mod javascript;
 mod kotlin;
 #[path = "../languages/rust/hooks.rs"]
 mod rust;
+#[path = "../languages/swift/hooks.rs"]
+mod swift;
 #[path = "../languages/typescript/hooks.rs"]
 mod typescript;
 
@@ -37,4 +39,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "rust", grammar: || tree_sitter_rust::LANGUAGE.into(), hooks: &rust::HOOKS },
     PackDef { id: "c", grammar: || tree_sitter_c::LANGUAGE.into(), hooks: &c::HOOKS },
     PackDef { id: "kotlin", grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(), hooks: &kotlin::HOOKS },
+    PackDef { id: "swift", grammar: || tree_sitter_swift::LANGUAGE.into(), hooks: &swift::HOOKS },
 ];
