@@ -37,9 +37,12 @@
 
 ; ---- calls ----------------------------------------------------------------------------
 
-; `f()`, `Thing()` (an initializer call looks like any call), `a.f()`, `a?.f()`, `f { … }`
-(call_expression . (simple_identifier) @name) @reference.call
-(call_expression . (navigation_expression target: (_) @receiver suffix: (navigation_suffix suffix: (simple_identifier) @name))) @reference.call
+; `f()`, `Thing()` (an initializer call looks like any call), `a.f()`, `a?.f()`, `f { … }`;
+; a subscript (`items[id]`) is no call
+((call_expression . (simple_identifier) @name . (call_suffix) @_args) @reference.call
+  (#not-match? @_args "^\\["))
+((call_expression . (navigation_expression target: (_) @receiver suffix: (navigation_suffix suffix: (simple_identifier) @name)) . (call_suffix) @_args) @reference.call
+  (#not-match? @_args "^\\["))
 
 ; ---- attributes (on declarations) -----------------------------------------------------
 
