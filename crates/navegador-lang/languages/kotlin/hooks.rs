@@ -1,7 +1,8 @@
 //! Kotlin: imports split into module and name (`import a.b.C as D`), which the grammar
 //! gives as one flat list of identifiers; an unnamed companion object is `Companion` and
 //! its functions are `static`; a top-level extension function is a method of its receiver
-//! type declared outside it; signatures without annotations.
+//! type declared outside it; annotations the grammar misreads as an annotated expression
+//! before a declaration are the declaration's; signatures without annotations.
 
 use navegador_model::{FileFacts, ImportFact, Label};
 use tree_sitter::Node;
@@ -97,6 +98,7 @@ fn kotlin_post(root: Node, src: &str, facts: &mut FileFacts) {
         sym.kind = Some("extension");
         sym.class_name = Some(ty);
     }
+    misread_annotations(root, b, facts);
     // The grammar names no `body` field: a signature ends where the class or function
     // body starts (`fun f(x: Int): Int = …` is `fun f(x: Int): Int`).
     for i in 0..facts.symbols.len() {
@@ -112,5 +114,62 @@ fn kotlin_post(root: Node, src: &str, facts: &mut FileFacts) {
             }
         }
         *sig = strip_annotations(sig).to_string();
+    }
+}
+
+/// `@A\n@B("/x")\nclass C` after some declarations is read by tree-sitter-kotlin-ng as an
+/// expression `@A @B ("/x")` followed by `class C`: the annotations (the parenthesized
+/// expression is the last one's arguments) belong to the declaration that follows.
+fn misread_annotations(root: Node, b: &[u8], facts: &mut FileFacts) {
+    let mut chains = Vec::new();
+    walk(root, &mut |n| {
+        if n.kind() == "annotated_expression" && n.parent().is_some_and(|p| p.kind() != "annotated_expression") {
+            chains.push(n);
+        }
+    });
+    for n in chains {
+        let Some(decl) = n.next_named_sibling() else { continue };
+        if !matches!(decl.kind(), "class_declaration" | "object_declaration" | "function_declaration" | "property_declaration") {
+            continue;
+        }
+        let mut found: Vec<(String, Option<String>, u32)> = Vec::new();
+        let mut cur = Some(n);
+        while let Some(e) = cur.take() {
+            let mut ec = e.walk();
+            for k in e.named_children(&mut ec) {
+                match k.kind() {
+                    "annotation" => {
+                        let mut ac = k.walk();
+                        let Some(inner) = k.named_children(&mut ac).next() else { continue };
+                        let (name, args) = match inner.kind() {
+                            "constructor_invocation" => {
+                                let mut ic = inner.walk();
+                                let kids: Vec<Node> = inner.named_children(&mut ic).collect();
+                                let name = kids.iter().find(|x| x.kind() == "user_type").map(|x| text(*x, b));
+                                let args = kids.iter().find(|x| x.kind() == "value_arguments").map(|x| squash_ws(text(*x, b)));
+                                (name, args)
+                            }
+                            _ => (Some(text(inner, b)), None),
+                        };
+                        if let Some(name) = name {
+                            found.push((name.to_string(), args, k.start_position().row as u32 + 1));
+                        }
+                    }
+                    "annotated_expression" => cur = Some(k),
+                    "parenthesized_expression" => {
+                        if let Some(last) = found.last_mut().filter(|l| l.1.is_none()) {
+                            last.1 = Some(squash_ws(text(k, b)));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let (from, to) = (decl.start_byte(), decl.end_byte());
+        let sym = facts.symbols.iter_mut().find(|s| s.range.start_byte as usize == from && s.range.end_byte as usize == to);
+        if let Some(sym) = sym {
+            found.extend(sym.decorators.drain(..));
+            sym.decorators = found;
+        }
     }
 }
