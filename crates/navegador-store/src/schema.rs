@@ -148,6 +148,8 @@ pub const INDEXES: &[(&str, &str)] = &[
     ("refs_root", "refs(receiver_root)"),
     // a symbol's reference sites (the `HAS_SITE` relationships; the catalog's triggers)
     ("refs_from", "refs(from_node)"),
+    // sites typed by a class whose definition changed (incremental re-resolution)
+    ("refs_rtype", "refs(receiver_type)"),
 ];
 
 /// The text a node contributes to `search_fts.body`, over a row named `n`.

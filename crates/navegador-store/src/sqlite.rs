@@ -1057,13 +1057,15 @@ impl IngestTx<'_> {
         Ok(out)
     }
 
-    /// Ids of reference sites whose name, or whose receiver's first name, is one of `names`.
+    /// Ids of reference sites whose name, receiver's first name or receiver type is one of
+    /// `names` (a site typed by a class must follow that class).
     pub fn ref_ids_named(&self, names: &[String]) -> Result<Vec<i64>> {
         let mut out = Vec::new();
         if self.tx.is_pg() {
             let mut st = self.tx.prepare_cached(
                 "SELECT id FROM refs WHERE name IN (SELECT json_array_elements_text(CAST(?1 AS json)))
-                 UNION SELECT id FROM refs WHERE receiver_root IN (SELECT json_array_elements_text(CAST(?1 AS json)))",
+                 UNION SELECT id FROM refs WHERE receiver_root IN (SELECT json_array_elements_text(CAST(?1 AS json)))
+                 UNION SELECT id FROM refs WHERE receiver_type IN (SELECT json_array_elements_text(CAST(?1 AS json)))",
             )?;
             for chunk in names.chunks(PG_LIST) {
                 let list = serde_json::Value::from(chunk.to_vec()).to_string();
@@ -1073,7 +1075,7 @@ impl IngestTx<'_> {
             }
             return Ok(out);
         }
-        let mut st = self.tx.prepare_cached("SELECT id FROM refs WHERE name = ?1 UNION SELECT id FROM refs WHERE receiver_root = ?1")?;
+        let mut st = self.tx.prepare_cached("SELECT id FROM refs WHERE name = ?1 UNION SELECT id FROM refs WHERE receiver_root = ?1 UNION SELECT id FROM refs WHERE receiver_type = ?1")?;
         for n in names {
             for r in st.query_map(params![n], |r| r.get::<i64>(0))? {
                 out.push(r?);

@@ -4,8 +4,8 @@
 //! `table.rs` holds the symbol table and the generic rules (scopes, class hierarchies,
 //! dotted paths, the by-name fallback); each language family's module system is one file
 //! implementing [`system::ModuleSystem`] (`python.rs`, `js.rs`, `jvm.rs`, `go.rs`,
-//! `rust.rs`, `c.rs`). This file decides which sites an ingest re-resolves and writes what
-//! they bind to.
+//! `rust.rs`, `c.rs`, `swift.rs`; Kotlin shares `jvm.rs`). This file decides which sites an
+//! ingest re-resolves and writes what they bind to.
 //!
 //! The symbol table is rebuilt from the store (this transaction's view), so full and
 //! incremental ingests resolve with the same code; an incremental ingest only re-resolves
@@ -18,6 +18,7 @@ mod js;
 mod jvm;
 mod python;
 mod rust;
+mod swift;
 mod system;
 mod table;
 
@@ -115,8 +116,8 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
 
     // Which sites to (re)resolve: all of a full build; otherwise those in changed files, in
     // files that import a changed file (before or after the change) or import through a
-    // root that came or went, whose target was removed, or whose name or receiver root is
-    // defined or bound in a changed file.
+    // root that came or went, whose target was removed, or whose name, receiver root or
+    // receiver type is defined or bound in a changed file.
     let refs: Vec<RefRow> = if full {
         // Nothing to clear on a first build; after a tsconfig change, everything. The
         // sites are then read page by page (a kernel has millions), bases first.
