@@ -140,6 +140,7 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::go::Go),
         Box::new(super::rust::Rust),
         Box::new(super::c::C),
+        Box::new(super::swift::Swift),
     ]
 }
 

@@ -176,6 +176,12 @@ impl Table {
         self.modules.get(&(fam, key.to_string()))
     }
 
+    /// The module keys of a family (for a family whose imports name a module by less than
+    /// its key: Swift's `import Shop` of `Sources/Shop`).
+    pub(crate) fn module_keys(&self, fam: Fam) -> impl Iterator<Item = &String> + '_ {
+        self.modules.keys().filter(move |(f, _)| *f == fam).map(|(_, k)| k)
+    }
+
     /// Every family's roots as `family<TAB>root` lines, sorted: what an ingest remembers to
     /// tell which imports may have crossed the workspace's edge since.
     pub(crate) fn root_lines(&self) -> Vec<String> {

@@ -4,7 +4,7 @@
 //! type declared outside it; annotations the grammar misreads as an annotated expression
 //! before a declaration are the declaration's; signatures without annotations.
 
-use navegador_model::{FileFacts, ImportFact, Label};
+use navegador_model::{FileFacts, ImportFact, Label, RefFact, RefKind};
 use tree_sitter::Node;
 
 use crate::hooks::*;
@@ -133,6 +133,7 @@ fn misread_annotations(root: Node, b: &[u8], facts: &mut FileFacts) {
             continue;
         }
         let mut found: Vec<(String, Option<String>, u32)> = Vec::new();
+        let mut at: Vec<(u32, u32)> = Vec::new();
         let mut cur = Some(n);
         while let Some(e) = cur.take() {
             let mut ec = e.walk();
@@ -145,14 +146,15 @@ fn misread_annotations(root: Node, b: &[u8], facts: &mut FileFacts) {
                             "constructor_invocation" => {
                                 let mut ic = inner.walk();
                                 let kids: Vec<Node> = inner.named_children(&mut ic).collect();
-                                let name = kids.iter().find(|x| x.kind() == "user_type").map(|x| text(*x, b));
+                                let name = kids.iter().find(|x| x.kind() == "user_type").copied();
                                 let args = kids.iter().find(|x| x.kind() == "value_arguments").map(|x| squash_ws(text(*x, b)));
                                 (name, args)
                             }
-                            _ => (Some(text(inner, b)), None),
+                            _ => (Some(inner), None),
                         };
                         if let Some(name) = name {
-                            found.push((name.to_string(), args, k.start_position().row as u32 + 1));
+                            found.push((text(name, b).to_string(), args, k.start_position().row as u32 + 1));
+                            at.push((name.start_position().row as u32 + 1, name.start_position().column as u32));
                         }
                     }
                     "annotated_expression" => cur = Some(k),
@@ -166,10 +168,17 @@ fn misread_annotations(root: Node, b: &[u8], facts: &mut FileFacts) {
             }
         }
         let (from, to) = (decl.start_byte(), decl.end_byte());
-        let sym = facts.symbols.iter_mut().find(|s| s.range.start_byte as usize == from && s.range.end_byte as usize == to);
-        if let Some(sym) = sym {
-            found.extend(sym.decorators.drain(..));
-            sym.decorators = found;
+        let Some(si) = facts.symbols.iter().position(|s| s.range.start_byte as usize == from && s.range.end_byte as usize == to) else { continue };
+        // each application is also a use of the annotation, as the extractor records it
+        for ((name, _, _), (line, column)) in found.iter().zip(&at) {
+            let (receiver, name) = match name.rsplit_once('.') {
+                Some((r, n)) => (Some(r.to_string()), n.to_string()),
+                None => (None, name.clone()),
+            };
+            facts.refs.push(RefFact { kind: RefKind::Decorator, from: Some(si as u32), name, receiver, receiver_type: None, line: *line, column: *column });
         }
+        let sym = &mut facts.symbols[si];
+        found.extend(sym.decorators.drain(..));
+        sym.decorators = found;
     }
 }

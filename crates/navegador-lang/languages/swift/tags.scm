@@ -50,9 +50,10 @@
 
 ; ---- imports --------------------------------------------------------------------------
 
-; `import Foundation` -> module Foundation; `import struct UIKit.CGFloat` -> module UIKit,
-; name CGFloat
-(import_declaration (identifier . (simple_identifier) @import.module .)) @import
+; `import Foundation` -> module Foundation, name `*` (a module's names are all visible);
+; `import struct UIKit.CGFloat` -> module UIKit, name CGFloat
+((import_declaration (identifier . (simple_identifier) @import.module .)) @import
+  (#set! import.name "*"))
 (import_declaration (identifier (simple_identifier) @import.module . (simple_identifier) @import.name .)) @import
 
 ; ---- visibility -----------------------------------------------------------------------
