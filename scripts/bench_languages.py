@@ -20,7 +20,7 @@ Usage: python3 scripts/bench_languages.py [LANG[=TREE] ...] [--bin NAVEGADOR]
   ~/.cache/navegador-corpus); no corpus has Rust: its tree is a crate of the local cargo registry.
 Prints a markdown table for docs/languages.md and docs/BENCHMARKS.md.
 """
-import collections, glob, json, os, resource, sqlite3, subprocess, sys, tempfile
+import collections, glob, json, os, re, resource, sqlite3, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.environ.get("NAVEGADOR_CORPUS", os.path.expanduser("~/.cache/navegador-corpus"))
@@ -35,7 +35,18 @@ LANGS = {
     "go": (f"{CORPUS}/go/net", "Go", {"func", "struct", "interface", "methodSpec"}, ("go",)),
     "rust": (f"{REGISTRY}tokio-1.54.1/src", "Rust", {"function", "method", "struct", "enum", "interface"}, ("rs",)),
     "c": (f"{CORPUS}/go/runtime/cgo", "C", {"function", "struct", "union", "enum"}, ("c",)),
+    "kotlin": (f"{CORPUS}/react-native", "Kotlin", {"class", "interface", "method", "object"}, ("kt", "kts")),
+    "kotlin-expo": (f"{CORPUS}/expo", "Kotlin", {"class", "interface", "method", "object"}, ("kt", "kts")),
+    # Universal Ctags 5.9 has no Swift parser: a regex one, scripts/ctags/swift.ctags
+    "swift": (f"{CORPUS}/expo", "Swift", {"class", "struct", "enum", "interface", "function"}, ("swift",)),
 }
+OPTLIB = os.path.join(ROOT, "scripts", "ctags")
+
+
+def is_lambda_param(tree, path, t):
+    """A ctags Kotlin `method` under a lambda that its line does not declare with `fun`."""
+    line = open(os.path.join(tree, path), errors="replace").read().splitlines()[t["line"] - 1]
+    return f"fun {t['name']}" not in line and not re.search(rf"fun\s+[\w.<>, ]*\.{re.escape(t['name'])}\b", line)
 
 
 def ext_of(path, exts):
@@ -49,13 +60,22 @@ def cpu():
 
 def ctags_defs(tree, lang, kinds, exts):
     t0 = cpu()
-    out = subprocess.run(["ctags", "-R", f"--languages={lang}", "--output-format=json", "--fields=+nKE", "-f", "-", "."],
+    optlib = os.path.join(OPTLIB, f"{lang.lower()}.ctags")
+    extra = [f"--options={optlib}"] if os.path.exists(optlib) else []
+    out = subprocess.run(["ctags", *extra, "-R", f"--languages={lang}", "--output-format=json", "--fields=+nKEZ", "-f", "-", "."],
                          cwd=tree, capture_output=True, text=True, check=True).stdout
     secs = cpu() - t0
     defs = []
     for line in out.splitlines():
         t = json.loads(line)
         path = t.get("path", "").removeprefix("./")
+        # ctags' Kotlin parser tags every lambda (`<lambda>`) and destructured lambda
+        # parameters (`{ (a, b) -> … }`, scoped under a lambda) as methods: not definitions
+        if lang == "Kotlin" and (t["name"] == "<lambda>" or t.get("scope", "").endswith("<lambda>") and is_lambda_param(tree, path, t)):
+            continue
+        # the regex Swift parser reads `class func f` / `class var x` as a class
+        if lang == "Swift" and t["name"] in ("func", "var", "let", "subscript"):
+            continue
         # ctags names anonymous functions (AnonymousFunction0d1a...): nothing to compare
         if t.get("kind") in kinds and ext_of(path, exts) and "anonymous" not in t.get("extras", ""):
             defs.append((path, t["name"], t["line"], t["kind"]))
