@@ -74,6 +74,9 @@ pub(crate) struct BindRules<'a> {
     /// The implicit receiver (`this`): `this.x` is member `x` of the enclosing class.
     pub receiver: Option<&'a str>,
     pub drop_local_uses: bool,
+    /// A bare name no scope binds may be a member of the own type of the enclosing scope
+    /// (`void T::m() { cache_.get(); }` in C++, defined outside T's body).
+    pub implicit_members: bool,
 }
 
 /// The type a type node names under the pack's rules: its text for a `names` kind; through
@@ -95,7 +98,7 @@ pub(crate) fn read_type(n: Node, rules: &TypeRules, src: &[u8]) -> Option<String
         };
         if rules.names.iter().any(|k| k == child.kind()) && rules.wrappers.iter().any(|w| w == text(child, src)) {
             let mut c = t.walk();
-            let args = t.named_children(&mut c).find(|a| a.kind() == "type_arguments")?;
+            let args = t.named_children(&mut c).find(|a| a.kind() == rules.arguments)?;
             t = args.named_child(0)?;
             continue;
         }
@@ -337,7 +340,9 @@ pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals,
         let Some(site) = root.descendant_for_point_range(p, p) else { continue };
         let scope = tree.scope_of(site);
         let at = site.start_byte();
-        let Some(recv) = r.receiver.as_deref() else {
+        // `p->m()` reads as `p.m()`, `this->x.m()` as `this.x.m()`
+        let arrow = r.receiver.as_deref().filter(|r| r.contains("->")).map(|r| r.replace("->", "."));
+        let Some(recv) = arrow.as_deref().or(r.receiver.as_deref()) else {
             if rules.drop_local_uses && tree.lookup(scope, at, &r.name).is_some() {
                 drop[ri] = true;
             }
@@ -357,6 +362,7 @@ pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals,
                     drop[ri] = rules.drop_local_uses && r.kind == RefKind::Reference && t.is_none();
                     t
                 }
+                None if rules.implicit_members => tree.self_type(scope).and_then(|o| member_type(&tree, &o, recv)),
                 None => None,
             }
         } else if let Some(t) = receiver_node(site).and_then(|o| tree.values.get(&(o.start_byte(), o.end_byte()))) {
@@ -365,7 +371,11 @@ pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals,
         } else if let Some((base, field)) = recv.split_once('.').filter(|(b, f)| is_ident(b) && is_ident(f)) {
             if rules.receiver == Some(base) && tree.lookup(scope, at, base).is_none() {
                 // `this.x.m()`: the member of the enclosing class
-                tree.class_of(scope).and_then(|c| tree.scopes[c].members.get(field)).and_then(|&d| tree.defs[d].ty.clone())
+                // (a method defined outside its class's body: the members of its own type)
+                match tree.class_of(scope).and_then(|c| tree.scopes[c].members.get(field)) {
+                    Some(&d) => tree.defs[d].ty.clone(),
+                    None => tree.self_type(scope).and_then(|o| member_type(&tree, &o, field)),
+                }
             } else {
                 let owner = tree.lookup(scope, at, base).and_then(resolve_self);
                 owner.and_then(|o| member_type(&tree, &o, field))

@@ -437,7 +437,7 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
     }
     assemble(&mut facts, defs, sites, lang.info());
     (s.post)(root, src, &mut facts);
-    let rules = BindRules { types, receiver: lang.info().receiver.as_deref(), drop_local_uses: pack.spec.drop_local_uses };
+    let rules = BindRules { types, receiver: lang.info().receiver.as_deref(), drop_local_uses: pack.spec.drop_local_uses, implicit_members: pack.spec.implicit_members };
     binder::bind(root, src, &mut facts, locals, &rules);
     facts.imports.sort_by(|a, b| (a.line, a.column, &a.module, &a.name).cmp(&(b.line, b.column, &b.module, &b.name)));
     facts.imports.dedup();
@@ -596,6 +596,8 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
 
     // Symbol indices of kept definitions; an impl block maps to the class of that name.
     let module = facts.module.clone().unwrap_or_default();
+    // Outside any type: at the top of the file or directly in a namespace.
+    let outside = |i: usize| parent[i].is_none_or(|p| defs[p].kind == DefKind::Module);
     let mut idx: Vec<Option<SymbolIdx>> = vec![None; defs.len()];
     let mut qnames: Vec<String> = vec![String::new(); defs.len()];
     for i in 0..defs.len() {
@@ -604,10 +606,11 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
             Some(p) => qnames[p].clone(),
             None => module.clone(),
         };
-        // A method declared outside its type (`func (s *T) m()`) is named under the type.
-        let prefix = match (&d.owner, parent[i]) {
-            (Some(o), None) if prefix.is_empty() => o.clone(),
-            (Some(o), None) => format!("{prefix}{}{o}", info.separator),
+        // A method declared outside its type (`func (s *T) m()`, C++ `void T::m()` at the
+        // top or in a namespace) is named under the type.
+        let prefix = match &d.owner {
+            Some(o) if outside(i) && prefix.is_empty() => o.clone(),
+            Some(o) if outside(i) => format!("{prefix}{}{o}", info.separator),
             _ => prefix,
         };
         qnames[i] = if prefix.is_empty() { d.name.clone() } else { format!("{prefix}{}{}", info.separator, d.name) };
@@ -627,7 +630,7 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
         let parent_idx = parent[i].and_then(|p| idx[p]);
         let class_name = match (lab, parent[i]) {
             (Label::Method, Some(p)) if is_classy(defs[p].kind) => Some(defs[p].name.clone()),
-            (Label::Method, None) => d.owner.clone(),
+            (Label::Method, _) if outside(i) => d.owner.clone(),
             (Label::Variable, _) => d.instance_of.clone(),
             _ => None,
         };
@@ -651,30 +654,34 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
         });
     }
     // An owner type declared below its methods (`impl T` or `func (T) m()` above `type T`):
-    // now that every class of the file is known, hang the methods under it.
-    let class_at = |facts: &FileFacts, name: &str| {
+    // now that every class of the file is known, hang the methods under it. (A class of
+    // the same container: the top of the file, or the namespace the method is defined in.)
+    let class_at = |facts: &FileFacts, name: &str, container: Option<SymbolIdx>| {
         facts
             .symbols
             .iter()
-            .position(|sym| sym.label == Label::Class && sym.parent.is_none() && sym.name == name)
+            .position(|sym| sym.label == Label::Class && sym.parent == container && sym.name == name)
             .map(|p| p as SymbolIdx)
     };
     for i in 0..defs.len() {
         if defs[i].kind == DefKind::Impl && idx[i].is_none() {
-            idx[i] = class_at(facts, &defs[i].name);
+            idx[i] = class_at(facts, &defs[i].name, None);
         }
     }
     for i in 0..defs.len() {
         let Some(sym) = idx[i] else { continue };
-        if defs[i].kind == DefKind::Impl || facts.symbols[sym as usize].parent.is_some() {
+        let container = parent[i].filter(|&p| defs[p].kind == DefKind::Module).and_then(|p| idx[p]);
+        if defs[i].kind == DefKind::Impl || facts.symbols[sym as usize].parent != container {
             continue;
         }
         let owner = match parent[i] {
             Some(p) if defs[p].kind == DefKind::Impl => idx[p],
-            None => defs[i].owner.as_deref().and_then(|o| class_at(facts, o)),
+            _ if outside(i) => defs[i].owner.as_deref().and_then(|o| class_at(facts, o, container)),
             _ => None,
         };
-        facts.symbols[sym as usize].parent = owner;
+        if owner.is_some() || container.is_none() {
+            facts.symbols[sym as usize].parent = owner.or(container);
+        }
     }
 
     // A factory decorator `@d(...)` is one use of `d`, by the decorated definition: the

@@ -18,6 +18,8 @@ pub(crate) struct PackSpec {
     pub locals: Vec<String>,
     /// A call of, or a value passed from, a local binding names no symbol: drop it.
     pub drop_local_uses: bool,
+    /// A bare name no scope binds may be a member of the enclosing scope's own type.
+    pub implicit_members: bool,
     pub types: TypeRules,
     pub export: ExportRule,
     /// The list files `builtins` names (`"builtins.txt"`, `"../javascript/builtins.txt"`):
@@ -49,6 +51,9 @@ pub(crate) struct TypeRules {
     pub inner: Vec<(String, Option<String>)>,
     /// Generic types that stand for their first argument (`Box<T>`).
     pub wrappers: Vec<String>,
+    /// The node kind of a generic's argument list, where `wrappers` find their argument
+    /// (`type_arguments` unless the manifest says otherwise).
+    pub arguments: String,
     /// The type name that means the enclosing scope's own type (`Self`).
     pub self_name: Option<String>,
     /// Node kinds a `@local.definition` / `@local.member` is read through to the name it
@@ -59,10 +64,10 @@ pub(crate) struct TypeRules {
 
 const TOP_KEYS: &[&str] = &[
     "name", "family", "extensions", "shebangs", "markers", "separator", "receiver", "constructors", "builtins",
-    "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "export", "module", "types",
+    "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types",
 ];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
-const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "self", "declarators"];
+const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators"];
 
 pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, PackSpec), PackError> {
     let doc = Document::parse(text).map_err(|e| PackError {
@@ -149,6 +154,7 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
                 inner: steps("inner")?,
                 declarators: steps("declarators")?,
                 wrappers: r.strings(t, "wrappers")?,
+                arguments: r.string(t, "arguments")?.unwrap_or_else(|| "type_arguments".to_string()),
                 self_name: r.string(t, "self")?,
             }
         }
@@ -171,6 +177,7 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         tags: r.strings(top, "tags")?,
         locals: r.strings(top, "locals")?,
         drop_local_uses: r.bool(top, "drop_local_uses")?.unwrap_or(false),
+        implicit_members: r.bool(top, "implicit_members")?.unwrap_or(false),
         types,
     };
     if !spec.locals.is_empty() && spec.types.names.is_empty() {

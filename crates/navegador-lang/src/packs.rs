@@ -7,6 +7,8 @@ use crate::hooks::Hooks;
 
 #[path = "../languages/c/hooks.rs"]
 mod c;
+#[path = "../languages/cpp/hooks.rs"]
+mod cpp;
 #[path = "../languages/go/hooks.rs"]
 mod go;
 #[path = "../languages/java/hooks.rs"]
@@ -40,4 +42,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "c", grammar: || tree_sitter_c::LANGUAGE.into(), hooks: &c::HOOKS },
     PackDef { id: "kotlin", grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(), hooks: &kotlin::HOOKS },
     PackDef { id: "swift", grammar: || tree_sitter_swift::LANGUAGE.into(), hooks: &swift::HOOKS },
+    PackDef { id: "cpp", grammar: || tree_sitter_cpp::LANGUAGE.into(), hooks: &cpp::HOOKS },
 ];
