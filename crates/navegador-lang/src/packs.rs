@@ -9,6 +9,8 @@ use crate::hooks::Hooks;
 mod c;
 #[path = "../languages/cpp/hooks.rs"]
 mod cpp;
+#[path = "../languages/csharp/hooks.rs"]
+mod csharp;
 #[path = "../languages/go/hooks.rs"]
 mod go;
 #[path = "../languages/java/hooks.rs"]
@@ -43,4 +45,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "kotlin", grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(), hooks: &kotlin::HOOKS },
     PackDef { id: "swift", grammar: || tree_sitter_swift::LANGUAGE.into(), hooks: &swift::HOOKS },
     PackDef { id: "cpp", grammar: || tree_sitter_cpp::LANGUAGE.into(), hooks: &cpp::HOOKS },
+    PackDef { id: "csharp", grammar: || tree_sitter_c_sharp::LANGUAGE.into(), hooks: &csharp::HOOKS },
 ];

@@ -363,6 +363,7 @@ mod tests {
             ("include/x.h", "namespace a {\nclass B;\n}\n", Some("cpp")),
             ("include/x.h", "#ifdef __cplusplus\nextern \"C\" {\n#endif\n", Some("c")),
             ("src/x.cc", "", Some("cpp")),
+            ("src/X.cs", "", Some("csharp")),
             ("bin/tool", "#!/usr/bin/env python3\nprint(1)\n", Some("python")),
             ("bin/tool", "#!/usr/bin/env -S node --harmony\n", Some("javascript")),
             ("bin/tool", "#!/bin/sh\n", None),
@@ -373,7 +374,7 @@ mod tests {
         for (p, head, want) in cases {
             assert_eq!(id(p, head), want, "{p}");
         }
-        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c", "kotlin", "swift", "cpp"]);
+        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c", "kotlin", "swift", "cpp", "csharp"]);
         assert_eq!(r.extensions_of("typescript"), ["ts", "mts", "cts", "tsx"]);
         assert_eq!(r.by_name("typescript").map(|l| l.id()), Some("typescript"));
         assert_eq!(r.by_name("tsx"), None, "a pack id is not a graph name");
