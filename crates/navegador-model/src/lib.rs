@@ -182,7 +182,7 @@ impl fmt::Debug for Language {
 /// enum, in its published order), with the language it implies when a request names the
 /// framework but no language. Express also runs on TypeScript; its endpoints carry their
 /// file's language.
-pub const FRAMEWORKS: [(&str, &str); 10] = [
+pub const FRAMEWORKS: [(&str, &str); 11] = [
     ("react-router", "typescript"),
     ("spring", "java"),
     ("express", "javascript"),
@@ -193,6 +193,7 @@ pub const FRAMEWORKS: [(&str, &str); 10] = [
     ("net-http", "go"),
     ("gin", "go"),
     ("chi", "go"),
+    ("aspnet", "csharp"),
 ];
 
 impl fmt::Display for Language {

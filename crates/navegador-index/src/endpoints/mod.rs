@@ -2,7 +2,7 @@
 //! ingest and stored as `Endpoint` nodes with an `EXPOSES` edge to their handler.
 //!
 //! Two kinds of detectors:
-//! - per file (`detect`): Spring, NestJS, Express, FastAPI, Flask, net/http, gin, chi. A pure
+//! - per file (`detect`): Spring, NestJS, Express, FastAPI, Flask, net/http, gin, chi, ASP.NET. A pure
 //!   function of one file's path, language, source and facts; run on the worker pool, cheap
 //!   gates first (imports, annotations, a marker in the text) so most files never get a
 //!   second parse. Their nodes belong to the file and go with it.
@@ -15,6 +15,7 @@
 //! graph: a symbol of the same file, a resolved reference site at the registration, or a
 //! name bound by a resolved import.
 
+mod aspnet;
 mod django;
 mod express;
 mod go;
@@ -60,7 +61,7 @@ pub struct EndpointFact {
     /// Normalized `/a/b`; `None` for GraphQL.
     pub path: Option<String>,
     /// The `framework` enum value: `spring`, `react-router`, `express`, `nestjs`, `fastapi`,
-    /// `flask`, `django`, `net-http`, `gin`, `chi`.
+    /// `flask`, `django`, `net-http`, `gin`, `chi`, `aspnet`.
     pub framework: &'static str,
     /// 1-based line of the registration (annotation, decorator, call, export).
     pub line: u32,
@@ -73,7 +74,7 @@ pub use navegador_model::FRAMEWORKS;
 /// The per-file detectors that apply to this file (cheap gates first), run in order. A
 /// framework's detector reads the facts or trees of its module-system family (the pack's
 /// `family`): Spring's annotations on the JVM, decorators and registrations in JS/TS,
-/// Python and Go.
+/// Python and Go, ASP.NET's attribute routes on .NET.
 pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
     let mut out = match lang.family() {
         "jvm" => spring::detect(src, facts),
@@ -84,6 +85,7 @@ pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Vec<E
             v
         }
         "go" => go::detect(src, facts),
+        "dotnet" => aspnet::detect(src, facts),
         _ => Vec::new(),
     };
     let _ = path;
