@@ -1,8 +1,13 @@
-//! C's module system: `#include` by path (relative to the including file, then the
-//! workspace root, then the shortest workspace path ending in it), and one namespace of
-//! external definitions shared by every translation unit.
+//! The module system of C and C++: `#include` by path (relative to the including file,
+//! then the workspace root, then the shortest workspace path ending in it), and one
+//! namespace of external definitions shared by every translation unit — for C++ every
+//! definition outside a type, whatever namespace holds it (`namespace kv { int clamp(); }`
+//! is seen as `clamp` and, through the qualified path, as `kv::clamp`). C++'s `using a::b;`
+//! names a definition by its qualified name, `using namespace a;` opens a namespace whose
+//! names are shared already; methods see their class's members bare (an implicit `this`,
+//! the manifest's `receiver`).
 
-use navegador_model::Language;
+use navegador_model::{Label, Language};
 use navegador_store::ImportRow;
 
 use super::system::{ModuleSystem, Rules};
@@ -15,8 +20,8 @@ impl ModuleSystem for C {
         "c"
     }
 
-    fn rules(&self, _lang: Language) -> Rules {
-        Rules::default()
+    fn rules(&self, lang: Language) -> Rules {
+        Rules { implicit_this: lang.info().receiver.is_some(), ..Rules::default() }
     }
 
     fn module_key(&self, _lang: Language, path: &str, _declared: Option<&str>) -> String {
@@ -24,6 +29,10 @@ impl ModuleSystem for C {
     }
 
     fn resolve_import(&self, t: &Table, imp: &ImportRow, _depth: u32) -> Option<Target> {
+        // C++ `using` (an `#include` names no name)
+        if let Some(name) = imp.name.as_deref() {
+            return using(t, &imp.module, name);
+        }
         let (from, inc) = (imp.file_path.as_str(), imp.module.as_str());
         let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         let local = normalize(&if dir.is_empty() { inc.to_string() } else { format!("{dir}/{inc}") });
@@ -51,11 +60,33 @@ impl ModuleSystem for C {
             .copied()
             .filter(|&i| {
                 let s = &t.syms[i];
-                s.parent.is_none() && t.sym_fam[i] == fam && (s.is_exported || s.file_path == file)
+                t.sym_fam[i] == fam && (s.is_exported || s.file_path == file) && t.at_namespace_level(i)
             })
             .collect();
         // Prefer definitions over prototypes in headers.
         let defs: Vec<usize> = found.iter().copied().filter(|&i| t.syms[i].kind.as_deref() != Some("declaration")).collect();
         if defs.is_empty() { found } else { defs }
     }
+}
+
+/// `using a::b::C;` -> the definition `a::b::C` (a type first, a definition before its
+/// declarations); `using namespace a::b;` -> nothing to bind when the workspace declares
+/// the namespace (its names are shared), else outside (`std`).
+fn using(t: &Table, module: &str, name: &str) -> Option<Target> {
+    let declares = |ns: &str| t.by_qname.get(ns).is_some_and(|v| v.iter().any(|&i| t.syms[i].label == Label::Module));
+    if name == "*" {
+        return (!declares(module)).then_some(Target::External);
+    }
+    let full = format!("{module}::{name}");
+    if let Some(v) = t.by_qname.get(&full) {
+        let pick = v
+            .iter()
+            .copied()
+            .find(|&i| t.syms[i].label == Label::Class)
+            .or_else(|| v.iter().copied().find(|&i| t.syms[i].kind.as_deref() != Some("declaration")))
+            .or_else(|| v.first().copied());
+        return pick.map(Target::Symbol);
+    }
+    let root = module.split("::").next().unwrap_or(module);
+    (!declares(root)).then_some(Target::External)
 }

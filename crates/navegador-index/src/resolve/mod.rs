@@ -5,6 +5,7 @@
 //! dotted paths, the by-name fallback); each language family's module system is one file
 //! implementing [`system::ModuleSystem`] (`python.rs`, `js.rs`, `jvm.rs`, `go.rs`,
 //! `rust.rs`, `c.rs`, `swift.rs`; Kotlin shares `jvm.rs`). This file decides which sites an
+//! `rust.rs`, `c.rs` for C and C++, `dotnet.rs` for C#). This file decides which sites an
 //! ingest re-resolves and writes what they bind to.
 //!
 //! The symbol table is rebuilt from the store (this transaction's view), so full and
@@ -13,6 +14,7 @@
 //! removed, and sites elsewhere whose name was defined or bound in a changed file.
 
 mod c;
+mod dotnet;
 mod go;
 mod js;
 mod jvm;

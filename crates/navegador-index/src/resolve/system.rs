@@ -31,6 +31,9 @@ pub(crate) struct Rules {
     /// A method declared away from its type belongs to it only in the type's own package
     /// directory (Go receivers); otherwise anywhere (Rust `impl` blocks).
     pub detached_methods_in_package: bool,
+    /// The classes of one qualified name are one class whose parts several files declare
+    /// (C# `partial` classes): a member of one part is a member of the class.
+    pub open_classes: bool,
 }
 
 /// One language family's module system. Methods with a default are the common case.
@@ -50,6 +53,12 @@ pub(crate) trait ModuleSystem: Send + Sync {
     /// (a Java package, a Go directory); `None` when a file sees only itself.
     fn package_of(&self, _path: &str, _declared: Option<&str>) -> Option<String> {
         None
+    }
+
+    /// The packages around a file's package whose top-level names its bare names see too,
+    /// nearest first (a C# namespace `A.B` sees `A` and the global namespace).
+    fn enclosing_packages(&self, _package: &str) -> Vec<String> {
+        Vec::new()
     }
 
     /// The package `Module` node a file belongs to (Python package, Java package, Go
@@ -141,6 +150,7 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::rust::Rust),
         Box::new(super::c::C),
         Box::new(super::swift::Swift),
+        Box::new(super::dotnet::Dotnet),
     ]
 }
 

@@ -73,6 +73,9 @@ pub(crate) struct Table {
     roots: Vec<HashSet<String>>,
     /// (path, language) of files whose language no module system reads: not resolved.
     pub unknown: Vec<(String, String)>,
+    /// The ids of `Module` symbols: namespaces declared in a file (C++ `namespace a {}`,
+    /// Rust `mod a {}`), which hold definitions without being types.
+    namespaces: HashSet<i64>,
 }
 
 impl Table {
@@ -123,6 +126,7 @@ impl Table {
             roots: Vec::new(),
             systems,
             unknown,
+            namespaces: HashSet::default(),
             syms,
         };
         let mut roots: Vec<HashSet<String>> = vec![HashSet::default(); t.systems.len()];
@@ -131,7 +135,15 @@ impl Table {
         }
         t.roots = roots;
         (t.sym_fam, t.sym_rules) = t.syms.iter().map(|s| (t.files[&s.file_path].fam, t.files[&s.file_path].rules)).unzip();
+        t.namespaces = t.syms.iter().filter(|s| s.label == Label::Module).map(|s| s.id).collect();
         for (i, s) in t.syms.iter().enumerate() {
+            // A method defined away from its type inside a namespace (C++ `namespace kv {
+            // void Store::put() {…} }`) is detached, as one at the top of its file.
+            if let (Some(p), Label::Method, Some(c)) = (s.parent, s.label, &s.class_name) {
+                if t.namespaces.contains(&p) {
+                    t.detached.entry((t.files[&s.file_path].fam, c.clone())).or_default().push(i);
+                }
+            }
             t.by_id.insert(s.id, i);
             t.by_name.entry(s.name.clone()).or_default().push(i);
             t.by_qname.entry(s.qualified_name.clone()).or_default().push(i);
@@ -255,7 +267,66 @@ impl Table {
     pub(crate) fn unique_class(&self, qname: &str) -> Option<usize> {
         let v = self.by_qname.get(qname)?;
         let classes: Vec<usize> = v.iter().copied().filter(|&i| self.syms[i].label == Label::Class).collect();
+        let classes = self.one_per_open_class(classes);
         (classes.len() == 1).then(|| classes[0])
+    }
+
+    /// Whether a symbol is outside any type: at the top of its file or in namespaces only.
+    pub(crate) fn at_namespace_level(&self, i: usize) -> bool {
+        let mut cur = self.syms[i].parent;
+        for _ in 0..64 {
+            match cur {
+                None => return true,
+                Some(p) if self.namespaces.contains(&p) => cur = self.by_id.get(&p).and_then(|&k| self.syms[k].parent),
+                Some(_) => return false,
+            }
+        }
+        false
+    }
+
+    /// Where classes are open ([`Rules::open_classes`]), the parts of one class count once:
+    /// the first part of each qualified name stands for the class.
+    fn one_per_open_class(&self, v: Vec<usize>) -> Vec<usize> {
+        if v.len() < 2 {
+            return v;
+        }
+        let mut seen: HashSet<(Fam, &str)> = HashSet::default();
+        v.into_iter()
+            .filter(|&i| {
+                let s = &self.syms[i];
+                !(self.sym_rules[i].open_classes && s.label == Label::Class) || seen.insert((self.sym_fam[i], s.qualified_name.as_str()))
+            })
+            .collect()
+    }
+
+    /// The ids of the parts of a class: itself, and where classes are open the other classes
+    /// of its qualified name in its family.
+    fn parts(&self, ci: usize) -> Vec<i64> {
+        let cls = &self.syms[ci];
+        if !self.sym_rules[ci].open_classes {
+            return vec![cls.id];
+        }
+        let mut out = vec![cls.id];
+        out.extend(
+            self.by_qname
+                .get(&cls.qualified_name)
+                .into_iter()
+                .flatten()
+                .filter(|&&k| k != ci && self.syms[k].label == Label::Class && self.sym_fam[k] == self.sym_fam[ci])
+                .map(|&k| self.syms[k].id),
+        );
+        out
+    }
+
+    /// A declaration (a prototype, a method declared in its class's body: `kind =
+    /// declaration`) and the definition of the same name are one callee: the definition.
+    fn prefer_definitions(&self, v: Vec<usize>) -> Vec<usize> {
+        let decl = |i: usize| self.syms[i].kind.as_deref() == Some("declaration");
+        if v.len() < 2 || !v.iter().any(|&i| decl(i)) {
+            return v;
+        }
+        let defined: HashSet<&str> = v.iter().filter(|&&i| !decl(i)).map(|&i| self.syms[i].name.as_str()).collect();
+        v.iter().copied().filter(|&i| !decl(i) || !defined.contains(self.syms[i].name.as_str())).collect()
     }
 
     // ---- references ----------------------------------------------------------------------
@@ -273,7 +344,8 @@ impl Table {
             }
         };
         let exact = |v: Vec<usize>| -> Option<(RefStatus, Vec<usize>)> {
-            let v: Vec<usize> = self.collapse_redefinitions(v.into_iter().filter(|&i| accept(i)).collect());
+            let v: Vec<usize> = v.into_iter().filter(|&i| accept(i)).collect();
+            let v = self.one_per_open_class(self.prefer_definitions(self.collapse_redefinitions(v)));
             match v.len() {
                 0 => None,
                 1 => Some((RefStatus::Exact, v)),
@@ -365,6 +437,10 @@ impl Table {
                     // The receiver is a module or a class of the workspace: what it lacks is
                     // not a same-named method of some other class.
                     return exact(found).unwrap_or((RefStatus::Unresolved, vec![]));
+                } else if let Some(found) = self.qualified(r, fi, recv) {
+                    // `util::log()`, `kv::Store::make()`: a path of namespaces (C++) written
+                    // from the caller's namespace or from the top.
+                    return exact(found).unwrap_or((RefStatus::Unresolved, vec![]));
                 } else {
                     let root = recv.split(['.', '(', '[', ':']).next().unwrap_or("");
                     if self.binds(&r.file_path, root) {
@@ -401,12 +477,36 @@ impl Table {
             // Overloads collapse below; past this many it is unresolved whatever they are.
             .take(8 * MAX_AMBIGUOUS)
             .collect();
-        let cands = self.collapse_redefinitions(cands);
+        let cands = self.one_per_open_class(self.prefer_definitions(self.collapse_redefinitions(cands)));
         match cands.len() {
             0 => (RefStatus::Unresolved, vec![]),
             1 => (RefStatus::Inferred, cands),
             n if n <= MAX_AMBIGUOUS => (RefStatus::Ambiguous, cands),
             _ => (RefStatus::Unresolved, vec![]),
+        }
+    }
+
+    /// The definitions a receiver path and the site's name spell as a qualified name (in
+    /// the language's separator), from the namespaces around the caller outwards: in
+    /// `kv::Store::put`, `util::log()` is `kv::Store::util::log`, `kv::util::log` or
+    /// `util::log`.
+    fn qualified(&self, r: &RefRow, fi: &FileInfo, recv: &str) -> Option<Vec<usize>> {
+        let sep = fi.lang.info().separator.as_str();
+        if !is_name_path(recv) {
+            return None;
+        }
+        let path = format!("{recv}{sep}{}", r.name);
+        let caller = r.from_node.and_then(|f| self.by_id.get(&f)).map(|&i| self.syms[i].qualified_name.as_str()).unwrap_or("");
+        let mut scope = caller;
+        loop {
+            let q = if scope.is_empty() { path.clone() } else { format!("{scope}{sep}{path}") };
+            if let Some(v) = self.by_qname.get(&q) {
+                return Some(v.clone());
+            }
+            if scope.is_empty() {
+                return None;
+            }
+            scope = scope.rsplit_once(sep).map_or("", |(s, _)| s);
         }
     }
 
@@ -533,8 +633,11 @@ impl Table {
         // The rest of the package, and the program's shared namespace.
         let sys = self.sys(fi.fam);
         if let Some(pkg) = sys.package_of(&r.file_path, fi.module.as_deref()) {
-            if let Some(found) = self.pkg_top.get(&(fi.fam, pkg, name.to_string())) {
-                return Some(found.clone());
+            let around = sys.enclosing_packages(&pkg);
+            for p in std::iter::once(pkg).chain(around) {
+                if let Some(found) = self.pkg_top.get(&(fi.fam, p, name.to_string())) {
+                    return Some(self.one_per_open_class(found.clone()));
+                }
             }
         }
         for pkg in sys.implicit_packages() {
@@ -675,6 +778,7 @@ impl Table {
             .into_iter()
             .filter(|&i| self.syms[i].label == Label::Class)
             .collect();
+        let found = self.one_per_open_class(found);
         if found.len() == 1 {
             return Some(found[0]);
         }
@@ -722,7 +826,7 @@ impl Table {
             if s.label == Label::Class {
                 return Some(i);
             }
-            if s.parent.is_none() {
+            if s.parent.is_none_or(|p| self.namespaces.contains(&p)) {
                 if let (Label::Method, Some(cn)) = (s.label, &s.class_name) {
                     let fam = self.sym_fam[i];
                     let dir = s.file_path.rsplit_once('/').map_or("", |(d, _)| d);
@@ -761,8 +865,12 @@ impl Table {
             }
             let Some(&ci) = self.by_id.get(&c) else { continue };
             let cls = &self.syms[ci];
-            let mut hits: Vec<usize> =
-                self.children.get(&c).into_iter().flatten().copied().filter(|&i| self.syms[i].name == name).collect();
+            let parts = self.parts(ci);
+            let mut hits: Vec<usize> = parts
+                .iter()
+                .flat_map(|p| self.children.get(p).into_iter().flatten().copied())
+                .filter(|&i| self.syms[i].name == name)
+                .collect();
             if let Some(det) = self.detached.get(&(self.sym_fam[ci], cls.name.clone())) {
                 let in_package = self.sym_rules[ci].detached_methods_in_package;
                 let dir = cls.file_path.rsplit_once('/').map_or("", |(d, _)| d);
@@ -776,7 +884,7 @@ impl Table {
                 out.extend(hits.into_iter().map(|h| (level, h)));
                 continue;
             }
-            for b in self.bases.get(&c).into_iter().flatten() {
+            for b in parts.iter().flat_map(|p| self.bases.get(p).into_iter().flatten()) {
                 queue.push_back((*b, level + 1));
             }
         }
