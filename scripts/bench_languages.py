@@ -39,7 +39,6 @@ LANGS = {
     "kotlin-expo": (f"{CORPUS}/expo", "Kotlin", {"class", "interface", "method", "object"}, ("kt", "kts")),
     # Universal Ctags 5.9 has no Swift parser: a regex one, scripts/ctags/swift.ctags
     "swift": (f"{CORPUS}/expo", "Swift", {"class", "struct", "enum", "interface", "function"}, ("swift",)),
-    "c": (f"{REGISTRY}ring-0.17.14/crypto", "C", {"function", "struct", "union", "enum"}, ("c",)),
     # (ctags reads .h as C++; we decide a header by content, so a C header counts for C's pack)
     "cpp": (f"{CORPUS}/react-native/ReactCommon", "C++", {"function", "class", "struct", "union", "enum"}, ("cpp", "h", "hpp", "cc")),
     "csharp": (f"{CORPUS}/pythonnet/src", "C#", {"class", "interface", "struct", "enum", "method"}, ("cs",)),
@@ -61,9 +60,10 @@ def cpu():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
 
+
 # How ctags spells a name we spell otherwise: C++ `operator ==` is our `operator==` (spaces
-# are dropped on both sides), what has no name it calls `__anon…` (left out); a C# explicit
-# interface implementation `IFoo.Bar` is our `Bar`.
+# are dropped), what has no name it calls `__anon…` (left out); a C# explicit interface
+# implementation `IFoo.Bar` is our `Bar`.
 def ctags_name(lang, name):
     if lang == "C#":
         name = name.rsplit(".", 1)[-1]
@@ -86,40 +86,15 @@ def ctags_defs(tree, lang, kinds, exts):
         # ctags' Kotlin parser tags every lambda (`<lambda>`) and destructured lambda
         # parameters (`{ (a, b) -> … }`, scoped under a lambda) as methods: not definitions
         if lang == "Kotlin" and (t["name"] == "<lambda>" or t.get("scope", "").endswith("<lambda>") and is_lambda_param(tree, path, t)):
-        name = ctags_name(lang, t["name"])
-        if t.get("kind") in kinds and path.rsplit(".", 1)[-1] in exts and name:
-            defs.append((path, name, t["line"]))
-    return defs
-
-
-def our_facts(tree, exts):
-    t0 = time.perf_counter()
-    out = subprocess.run([DUMP, tree], capture_output=True, text=True, check=True).stdout
-    secs = time.perf_counter() - t0
-    defs, files, broken, cur = {}, 0, 0, None
-    for line in out.splitlines():
-        if line.startswith("=== "):
-            cur = line[4:]
-            files += cur.rsplit(".", 1)[-1] in exts
             continue
         # the regex Swift parser reads `class func f` / `class var x` as a class
         if lang == "Swift" and t["name"] in ("func", "var", "let", "subscript"):
             continue
         # ctags names anonymous functions (AnonymousFunction0d1a...): nothing to compare
-        if t.get("kind") in kinds and ext_of(path, exts) and "anonymous" not in t.get("extras", ""):
-            defs.append((path, t["name"], t["line"], t["kind"]))
+        name = ctags_name(lang, t["name"])
+        if name and t.get("kind") in kinds and ext_of(path, exts) and "anonymous" not in t.get("extras", ""):
+            defs.append((path, name, t["line"], t["kind"]))
     return defs, secs
-        s = line.lstrip()
-        head = s.split(" ", 2)
-        if head[0] in ("Class", "Function", "Method") and len(head) > 1:
-            name = head[1].replace("::", ".").rsplit(".", 1)[-1].replace(" ", "")
-            rng = next((w for w in s.split() if w.startswith("L") and "-" in w), None)
-            if rng:
-                a, b = rng[1:].split("-")
-                defs.setdefault((cur, name), []).append((int(a), int(b)))
-        elif s.startswith("diagnostic") and "syntax error" in s:
-            broken += 1
-    return defs, files, broken, secs
 
 
 def ingest(nav, tree, exts):

@@ -4,8 +4,8 @@
 //! `table.rs` holds the symbol table and the generic rules (scopes, class hierarchies,
 //! dotted paths, the by-name fallback); each language family's module system is one file
 //! implementing [`system::ModuleSystem`] (`python.rs`, `js.rs`, `jvm.rs`, `go.rs`,
-//! `rust.rs`, `c.rs`, `swift.rs`; Kotlin shares `jvm.rs`). This file decides which sites an
-//! `rust.rs`, `c.rs` for C and C++, `dotnet.rs` for C#). This file decides which sites an
+//! `rust.rs`, `c.rs` for C and C++, `swift.rs`, `dotnet.rs` for C#; Kotlin shares `jvm.rs`).
+//! This file decides which sites an
 //! ingest re-resolves and writes what they bind to.
 //!
 //! The symbol table is rebuilt from the store (this transaction's view), so full and
