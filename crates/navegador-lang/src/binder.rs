@@ -112,7 +112,7 @@ pub(crate) fn declared_name<'t>(n: Node<'t>, rules: &TypeRules) -> Option<Node<'
     let mut t = n;
     for _ in 0..256 {
         let Some((_, field)) = rules.declarators.iter().find(|(k, _)| k == t.kind()) else {
-            return (t.named_child_count() == 0).then_some(t);
+            return (t.named_child_count() == 0 || rules.bindings.iter().any(|k| k == t.kind())).then_some(t);
         };
         t = match field {
             Some(f) => t.child_by_field_name(f)?,
@@ -368,7 +368,9 @@ pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals,
         } else if let Some(t) = receiver_node(site).and_then(|o| tree.values.get(&(o.start_byte(), o.end_byte()))) {
             // `new Foo().m()`
             t.clone()
-        } else if let Some((base, field)) = recv.split_once('.').filter(|(b, f)| is_ident(b) && is_ident(f)) {
+        } else if let Some((base, field)) =
+            recv.split_once(rules.types.member.as_deref().unwrap_or(".")).filter(|(b, f)| is_ident(b) && is_ident(f))
+        {
             if rules.receiver == Some(base) && tree.lookup(scope, at, base).is_none() {
                 // `this.x.m()`: the member of the enclosing class
                 // (a method defined outside its class's body: the members of its own type)

@@ -348,7 +348,9 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
         match role {
             Role::Def(kind) => {
                 let Some(name_node) = name else { continue };
-                let name = strip_generics(text(name_node, src)).to_string();
+                // an operator method (`def <=>`, `def []`) is no generic: its name stays
+                let raw = text(name_node, src);
+                let name = Some(strip_generics(raw)).filter(|n| !n.is_empty()).unwrap_or(raw.trim()).to_string();
                 if name.is_empty() {
                     continue;
                 }
@@ -933,17 +935,25 @@ fn strip_generics(s: &str) -> &str {
     s[..cut].trim()
 }
 
-/// `a.b.c` -> (Some("a.b"), "c"); also `a::b::c` and `a->c`.
+/// `a.b.c` -> (Some("a.b"), "c"); also `a::b::c`, `a->c` and PHP's `A\B\c` (a fully
+/// qualified `\c` keeps `\` as its receiver: the global namespace).
 fn split_path(s: &str) -> (Option<String>, String) {
     let s = s.trim();
-    let candidates = [s.rfind("::").map(|i| (i, 2)), s.rfind("->").map(|i| (i, 2)), s.rfind('.').map(|i| (i, 1))];
+    let candidates = [
+        s.rfind("::").map(|i| (i, 2)),
+        s.rfind("->").map(|i| (i, 2)),
+        s.rfind('.').map(|i| (i, 1)),
+        s.rfind('\\').map(|i| (i, 1)),
+    ];
     match candidates.into_iter().flatten().max_by_key(|(i, _)| *i) {
+        Some((0, 1)) if s.starts_with('\\') => (Some("\\".to_string()), s[1..].trim().to_string()),
         Some((i, w)) => (Some(s[..i].to_string()), s[i + w..].trim().to_string()),
         None => (None, s.to_string()),
     }
 }
 
 fn is_identifier(s: &str) -> bool {
-    // `#` for JS private names (`this.#render()`)
+    // `#` for JS private names (`this.#render()`); Ruby's `empty?` and `save!`
+    let s = s.strip_suffix(['?', '!']).unwrap_or(s);
     s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '#')
 }

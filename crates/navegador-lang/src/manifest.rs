@@ -60,6 +60,11 @@ pub(crate) struct TypeRules {
     /// declares (C `pointer_declarator.declarator`): the first node not of these kinds is
     /// the name if it is a leaf (a function declarator declares no local).
     pub declarators: Vec<(String, Option<String>)>,
+    /// Node kinds whose whole text is the name they bind although they have children
+    /// (PHP `variable_name`: `$x`, as receivers write it).
+    pub bindings: Vec<String>,
+    /// The member access operator of receivers (`this.x`; PHP `$this->x`); default `.`.
+    pub member: Option<String>,
 }
 
 const TOP_KEYS: &[&str] = &[
@@ -68,6 +73,7 @@ const TOP_KEYS: &[&str] = &[
 ];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
 const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators"];
+const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "self", "declarators", "bindings", "member"];
 
 pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, PackSpec), PackError> {
     let doc = Document::parse(text).map_err(|e| PackError {
@@ -156,6 +162,8 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
                 wrappers: r.strings(t, "wrappers")?,
                 arguments: r.string(t, "arguments")?.unwrap_or_else(|| "type_arguments".to_string()),
                 self_name: r.string(t, "self")?,
+                bindings: r.strings(t, "bindings")?,
+                member: r.string(t, "member")?,
             }
         }
     };

@@ -19,6 +19,8 @@ mod java;
 mod javascript;
 #[path = "../languages/kotlin/hooks.rs"]
 mod kotlin;
+#[path = "../languages/php/hooks.rs"]
+mod php;
 #[path = "../languages/rust/hooks.rs"]
 mod rust;
 #[path = "../languages/swift/hooks.rs"]
@@ -46,4 +48,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "swift", grammar: || tree_sitter_swift::LANGUAGE.into(), hooks: &swift::HOOKS },
     PackDef { id: "cpp", grammar: || tree_sitter_cpp::LANGUAGE.into(), hooks: &cpp::HOOKS },
     PackDef { id: "csharp", grammar: || tree_sitter_c_sharp::LANGUAGE.into(), hooks: &csharp::HOOKS },
+    PackDef { id: "php", grammar: || tree_sitter_php::LANGUAGE_PHP.into(), hooks: &php::HOOKS },
 ];
