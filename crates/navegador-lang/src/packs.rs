@@ -21,6 +21,8 @@ mod javascript;
 mod kotlin;
 #[path = "../languages/php/hooks.rs"]
 mod php;
+#[path = "../languages/ruby/hooks.rs"]
+mod ruby;
 #[path = "../languages/rust/hooks.rs"]
 mod rust;
 #[path = "../languages/swift/hooks.rs"]
@@ -49,4 +51,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "cpp", grammar: || tree_sitter_cpp::LANGUAGE.into(), hooks: &cpp::HOOKS },
     PackDef { id: "csharp", grammar: || tree_sitter_c_sharp::LANGUAGE.into(), hooks: &csharp::HOOKS },
     PackDef { id: "php", grammar: || tree_sitter_php::LANGUAGE_PHP.into(), hooks: &php::HOOKS },
+    PackDef { id: "ruby", grammar: || tree_sitter_ruby::LANGUAGE.into(), hooks: &ruby::HOOKS },
 ];
