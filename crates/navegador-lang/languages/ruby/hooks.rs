@@ -1,6 +1,7 @@
 //! Ruby: modules are class-likes of kind `module`; `def self.x` and the methods of
 //! `class << self` are `static`; `private` / `protected` (a bare line, `private def x`,
-//! `private :x`) hide the methods they cover; `require_relative "x"` is the path `./x`.
+//! `private :x`) hide the methods they cover; `attr_reader :x` defines the method `x`;
+//! `require_relative "x"` is the path `./x`.
 
 use navegador_model::{FileFacts, Label};
 use tree_sitter::Node;
@@ -17,6 +18,17 @@ fn ruby_post(root: Node, src: &str, facts: &mut FileFacts) {
     scoped_names(root, b, facts);
     for sym in &mut facts.symbols {
         let Some(def) = def_node(root, sym) else { continue };
+        if def.kind() == "argument_list" && sym.name.starts_with(':') {
+            // `attr_reader :name`: the method `name`
+            let attr = def.parent().and_then(|c| c.child_by_field_name("method")).map(|m| text(m, b));
+            sym.kind = Some(if attr == Some("attr_writer") { "setter" } else { "getter" });
+            let written = std::mem::take(&mut sym.name);
+            sym.name = written.trim_start_matches(':').to_string();
+            let prefix = sym.qualified_name.strip_suffix(&written).unwrap_or_default();
+            sym.qualified_name = format!("{prefix}{}", sym.name);
+            sym.signature = None;
+            continue;
+        }
         match (sym.label, def.kind()) {
             (Label::Class, "module") => sym.kind = Some("module"),
             // `class A::B`: the name's parent is the scope resolution

@@ -17,6 +17,11 @@
 (method name: (_) @name) @definition.function
 (singleton_method name: (_) @name) @definition.method
 
+; `attr_reader :name` defines the method `name` (hooks.rs: the name without its `:`, kind
+; getter; `attr_writer` setter, `attr_accessor` both, named once)
+((call !receiver method: (identifier) @_attr arguments: (argument_list (simple_symbol) @name)) @definition.method
+  (#any-of? @_attr "attr_reader" "attr_writer" "attr_accessor"))
+
 ; `VERSION = "1.0"` in a class, module or file
 (assignment left: (constant) @name) @definition.constant
 
