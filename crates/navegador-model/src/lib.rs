@@ -183,6 +183,7 @@ impl fmt::Debug for Language {
 /// framework but no language. Express also runs on TypeScript; its endpoints carry their
 /// file's language.
 pub const FRAMEWORKS: [(&str, &str); 11] = [
+pub const FRAMEWORKS: [(&str, &str); 13] = [
     ("react-router", "typescript"),
     ("spring", "java"),
     ("express", "javascript"),
@@ -194,6 +195,9 @@ pub const FRAMEWORKS: [(&str, &str); 11] = [
     ("gin", "go"),
     ("chi", "go"),
     ("aspnet", "csharp"),
+    ("laravel", "php"),
+    ("rails", "ruby"),
+    ("sinatra", "ruby"),
 ];
 
 impl fmt::Display for Language {

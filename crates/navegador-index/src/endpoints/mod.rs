@@ -3,6 +3,8 @@
 //!
 //! Two kinds of detectors:
 //! - per file (`detect`): Spring, NestJS, Express, FastAPI, Flask, net/http, gin, chi, ASP.NET. A pure
+//! - per file (`detect`): Spring, NestJS, Express, FastAPI, Flask, net/http, gin, chi,
+//!   Laravel, Rails (`config/routes.rb`), Sinatra. A pure
 //!   function of one file's path, language, source and facts; run on the worker pool, cheap
 //!   gates first (imports, annotations, a marker in the text) so most files never get a
 //!   second parse. Their nodes belong to the file and go with it.
@@ -19,8 +21,11 @@ mod aspnet;
 mod django;
 mod express;
 mod go;
+mod laravel;
 mod python;
+mod rails;
 mod react_router;
+mod sinatra;
 mod spring;
 mod util;
 
@@ -86,9 +91,14 @@ pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Vec<E
         }
         "go" => go::detect(src, facts),
         "dotnet" => aspnet::detect(src, facts),
+        "php" => laravel::detect(lang, src, facts),
+        "ruby" => {
+            let mut v = rails::detect(lang, path, src, facts);
+            v.extend(sinatra::detect(lang, src, facts));
+            v
+        }
         _ => Vec::new(),
     };
-    let _ = path;
     out.sort_by(|a, b| (a.line, &a.path, &a.method, &a.name).cmp(&(b.line, &b.path, &b.method, &b.name)));
     out.dedup();
     out

@@ -7,6 +7,9 @@
 //! `rust.rs`, `c.rs` for C and C++, `swift.rs`, `dotnet.rs` for C#; Kotlin shares `jvm.rs`).
 //! This file decides which sites an
 //! ingest re-resolves and writes what they bind to.
+//! `rust.rs`, `c.rs`, `php.rs`, `ruby.rs`). This file decides which sites an ingest
+//! re-resolves and writes what
+//! they bind to.
 //!
 //! The symbol table is rebuilt from the store (this transaction's view), so full and
 //! incremental ingests resolve with the same code; an incremental ingest only re-resolves
@@ -18,7 +21,9 @@ mod dotnet;
 mod go;
 mod js;
 mod jvm;
+mod php;
 mod python;
+mod ruby;
 mod rust;
 mod swift;
 mod system;

@@ -7,6 +7,7 @@ use navegador_model::Language;
 use navegador_store::ImportRow;
 
 use super::js::JsConfig;
+use super::php::PhpConfig;
 use super::table::{Table, Target};
 
 /// A family's index in [`Table::systems`].
@@ -34,6 +35,11 @@ pub(crate) struct Rules {
     /// The classes of one qualified name are one class whose parts several files declare
     /// (C# `partial` classes): a member of one part is a member of the class.
     pub open_classes: bool,
+    /// Receivers that mean the enclosing class besides the manifest's `receiver` and
+    /// `self`/`this` (PHP `static::m()`, late static binding).
+    pub self_names: &'static [&'static str],
+    /// Receivers that mean the enclosing class's bases besides `super` (PHP `parent::m()`).
+    pub super_names: &'static [&'static str],
 }
 
 /// One language family's module system. Methods with a default are the common case.
@@ -116,27 +122,38 @@ pub(crate) trait ModuleSystem: Send + Sync {
     fn import_root<'a>(&self, _imp: &'a ImportRow) -> Option<&'a str> {
         None
     }
+
+    /// The qualified names a name written in a file may denote, in the order the language
+    /// tries them, where the family names definitions by qualified names that a file does
+    /// not import one by one (PHP namespaces, Ruby's lexically nested constants). `scope`
+    /// is the qualified name of the class the name is written in. Empty: the family finds
+    /// names by scopes and imports only.
+    fn qualified_candidates(&self, _t: &Table, _file: &str, _scope: Option<&str>, _written: &str) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Bumped whenever resolution rules change, so the next ingest re-resolves every site of a
 /// graph built by an older version.
 const RESOLVER_VERSION: u32 = 2;
 
-/// Workspace configuration the module systems read (today: JS/TS path aliases).
+/// Workspace configuration the module systems read: JS/TS path aliases, PHP's PSR-4
+/// autoload prefixes.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Config {
     pub js: JsConfig,
+    pub php: PhpConfig,
 }
 
 impl Config {
     pub(crate) fn read(root: &std::path::Path) -> Config {
-        Config { js: JsConfig::read(root) }
+        Config { js: JsConfig::read(root), php: PhpConfig::read(root) }
     }
 
     /// Changes whenever the configuration or the rules would resolve something
     /// differently.
     pub(crate) fn fingerprint(&self) -> String {
-        format!("resolver {RESOLVER_VERSION} {}", self.js.fingerprint())
+        format!("resolver {RESOLVER_VERSION} {} {}", self.js.fingerprint(), self.php.fingerprint())
     }
 }
 
@@ -151,6 +168,8 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::c::C),
         Box::new(super::swift::Swift),
         Box::new(super::dotnet::Dotnet),
+        Box::new(super::php::Php { config: cfg.php.clone() }),
+        Box::new(super::ruby::Ruby),
     ]
 }
 

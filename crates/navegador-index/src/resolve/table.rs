@@ -391,8 +391,11 @@ impl Table {
             },
             Some(recv) => {
                 let recv = recv.trim();
-                let is_self = matches!(recv, "self" | "this" | "cls" | "Self" | "this.constructor");
-                let is_super = recv == "super" || recv.starts_with("super(");
+                // (the manifest's implicit receiver too: PHP `$this`)
+                let is_self = matches!(recv, "self" | "this" | "cls" | "Self" | "this.constructor")
+                    || fi.lang.info().receiver.as_deref() == Some(recv)
+                    || fi.rules.self_names.contains(&recv);
+                let is_super = recv == "super" || recv.starts_with("super(") || fi.rules.super_names.contains(&recv);
                 if is_self || is_super {
                     if let Some(c) = from_class {
                         let found: Vec<usize> = if is_super {
@@ -668,6 +671,13 @@ impl Table {
                 }
             }
         }
+        // A name the family qualifies (PHP's namespaces, Ruby's nested constants).
+        let scope = from_class.map(|c| self.syms[c].qualified_name.as_str());
+        for q in sys.qualified_candidates(self, &r.file_path, scope, name) {
+            if let Some(v) = self.by_qname.get(&q) {
+                return Some(v.clone());
+            }
+        }
         None
     }
 
@@ -684,6 +694,17 @@ impl Table {
 
     /// A dotted receiver (`os.path`, `models.User`, `pkg`) -> what it denotes.
     fn lookup_path(&self, file: &str, fi: &FileInfo, path: &str, from_class: Option<usize>) -> Option<Target> {
+        // A path the family qualifies: a class (`Models\Item`, `Shop::Order`) or a
+        // namespace (PHP `\A\B\f()`).
+        let scope = from_class.map(|c| self.syms[c].qualified_name.as_str());
+        for q in self.sys(fi.fam).qualified_candidates(self, file, scope, path) {
+            if let Some(c) = self.unique_class(&q) {
+                return Some(Target::Symbol(c));
+            }
+            if let Some(files) = self.module_files(fi.fam, &q) {
+                return Some(Target::Package(files.clone()));
+            }
+        }
         let sep = if path.contains("::") { "::" } else { "." };
         let mut segs = path.split(sep);
         let first = segs.next()?;

@@ -5,7 +5,8 @@
 
 ; ---- scopes -----------------------------------------------------------------------------
 
-[(method_declaration) (function_definition) (anonymous_function) (arrow_function)] @local.scope
+; a script's top level binds too (`$app = new App(); $app->run();`)
+[(program) (method_declaration) (function_definition) (anonymous_function) (arrow_function)] @local.scope
 
 (class_declaration name: (name) @local.self) @local.scope.class
 (trait_declaration name: (name) @local.self) @local.scope.class
