@@ -21,7 +21,7 @@ impl ModuleSystem for Ruby {
     fn rules(&self, _lang: Language) -> Rules {
         // Methods are found through `self` (and its mixins); a top-level `def` is a private
         // method of every object, so a bare call may name any method.
-        Rules { implicit_this: true, bare_calls_reach_methods: true, ..Rules::default() }
+        Rules { implicit_this: true, bare_calls_reach_methods: true, open_constants: true, ..Rules::default() }
     }
 
     fn module_key(&self, _lang: Language, path: &str, _declared: Option<&str>) -> String {

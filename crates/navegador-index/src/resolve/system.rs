@@ -40,6 +40,10 @@ pub(crate) struct Rules {
     pub self_names: &'static [&'static str],
     /// Receivers that mean the enclosing class's bases besides `super` (PHP `parent::m()`).
     pub super_names: &'static [&'static str],
+    /// Constants are global and classes open (Ruby): a capitalized name, or path root,
+    /// that no workspace file defines is outside (a gem's), and a class that reopens a
+    /// builtin (`class File` in a core extension) lacks only what it does not add.
+    pub open_constants: bool,
 }
 
 /// One language family's module system. Methods with a default are the common case.

@@ -373,6 +373,10 @@ impl Table {
                     if is_builtin(fi.lang, &r.name) {
                         return (RefStatus::External, vec![]);
                     }
+                    // A global constant no workspace file defines: a gem's (Ruby).
+                    if fi.rules.open_constants && is_constant(&r.name) && !self.defines_constant(fi.fam, &r.name) {
+                        return (RefStatus::External, vec![]);
+                    }
                     // Implicit `this` in a class that inherits from outside: the outside
                     // base's member (`start()` in a `Thread`).
                     if fi.rules.implicit_this
@@ -457,6 +461,11 @@ impl Table {
                     if is_name_path(recv) && self.outside(&r.file_path, fi, root) {
                         return (RefStatus::External, vec![]);
                     }
+                    // `Thor::Group`, `Concurrent::Map.new`: rooted at a global constant no
+                    // workspace file defines (Ruby).
+                    if fi.rules.open_constants && is_name_path(recv) && is_constant(root) && !self.defines_constant(fi.fam, root) {
+                        return (RefStatus::External, vec![]);
+                    }
                 }
             }
         }
@@ -523,10 +532,25 @@ impl Table {
     ) -> (RefStatus, Vec<usize>) {
         let id = self.syms[class].id;
         let found = self.member(id, name);
-        if found.is_empty() && self.inherits_outside(id) {
+        if found.is_empty() && (self.inherits_outside(id) || self.reopens_builtin(class)) {
             return (RefStatus::External, vec![]);
         }
         exact(found).unwrap_or((RefStatus::Unresolved, vec![]))
+    }
+
+    /// A class that reopens a builtin of its language where classes are open (Ruby's
+    /// `class File` in a core extension): the builtin has what the reopening lacks.
+    fn reopens_builtin(&self, class: usize) -> bool {
+        let s = &self.syms[class];
+        self.sym_rules[class].open_constants && self.files.get(&s.file_path).is_some_and(|f| is_builtin(f.lang, &s.qualified_name))
+    }
+
+    /// Whether a workspace file of the family defines a class, module or constant of this
+    /// (last) name.
+    fn defines_constant(&self, fam: Fam, name: &str) -> bool {
+        self.by_name
+            .get(name)
+            .is_some_and(|v| v.iter().any(|&i| self.sym_fam[i] == fam && matches!(self.syms[i].label, Label::Class | Label::Variable)))
     }
 
     /// A class and the classes it is nested in, innermost first.
@@ -912,6 +936,11 @@ impl Table {
         out.sort();
         out.into_iter().map(|(_, i)| i).collect()
     }
+}
+
+/// A constant's name (`Foo`): it starts with an upper-case letter.
+fn is_constant(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_uppercase())
 }
 
 /// `a.b.c` or `a::b`: names only, no call or index.
