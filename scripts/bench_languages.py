@@ -42,7 +42,6 @@ LANGS = {
     # (ctags reads .h as C++; we decide a header by content, so a C header counts for C's pack)
     "cpp": (f"{CORPUS}/react-native/ReactCommon", "C++", {"function", "class", "struct", "union", "enum"}, ("cpp", "h", "hpp", "cc")),
     "csharp": (f"{CORPUS}/pythonnet/src", "C#", {"class", "interface", "struct", "enum", "method"}, ("cs",)),
-    "c": (f"{REGISTRY}ring-0.17.14/crypto", "C", {"function", "struct", "union", "enum"}, ("c",)),
     # ctags' PHP `function` kind covers methods too
     "php": (f"{CORPUS}/laravel/Illuminate", "PHP", {"class", "interface", "trait", "function", "enum"}, ("php",)),
     "ruby": (f"{CORPUS}/rails", "Ruby", {"class", "module", "method", "singletonMethod"}, ("rb",)),
@@ -99,18 +98,6 @@ def ctags_defs(tree, lang, kinds, exts):
         if name and t.get("kind") in kinds and ext_of(path, exts) and "anonymous" not in t.get("extras", ""):
             defs.append((path, name, t["line"], t["kind"]))
     return defs, secs
-        s = line.lstrip()
-        head = s.split(" ", 2)
-        if head[0] in ("Class", "Function", "Method") and len(head) > 1:
-            # (qualified as the language writes it: `a.b`, `a::b`, PHP's `A\B`)
-            name = head[1].replace("::", ".").replace("\\", ".").rsplit(".", 1)[-1]
-            rng = next((w for w in s.split() if w.startswith("L") and "-" in w), None)
-            if rng:
-                a, b = rng[1:].split("-")
-                defs.setdefault((cur, name), []).append((int(a), int(b)))
-        elif s.startswith("diagnostic") and "syntax error" in s:
-            broken += 1
-    return defs, files, broken, secs
 
 
 def ingest(nav, tree, exts):

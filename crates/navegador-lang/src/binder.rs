@@ -340,8 +340,14 @@ pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals,
         let Some(site) = root.descendant_for_point_range(p, p) else { continue };
         let scope = tree.scope_of(site);
         let at = site.start_byte();
-        // `p->m()` reads as `p.m()`, `this->x.m()` as `this.x.m()`
-        let arrow = r.receiver.as_deref().filter(|r| r.contains("->")).map(|r| r.replace("->", "."));
+        // `p->m()` reads as `p.m()`, `this->x.m()` as `this.x.m()`, where `->` is not the
+        // pack's own member operator (PHP's `$this->x` is split at it below)
+        let member = rules.types.member.as_deref().unwrap_or(".");
+        let arrow = r
+            .receiver
+            .as_deref()
+            .filter(|r| member != "->" && r.contains("->"))
+            .map(|r| r.replace("->", "."));
         let Some(recv) = arrow.as_deref().or(r.receiver.as_deref()) else {
             if rules.drop_local_uses && tree.lookup(scope, at, &r.name).is_some() {
                 drop[ri] = true;
@@ -369,7 +375,7 @@ pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals,
             // `new Foo().m()`
             t.clone()
         } else if let Some((base, field)) =
-            recv.split_once(rules.types.member.as_deref().unwrap_or(".")).filter(|(b, f)| is_ident(b) && is_ident(f))
+            recv.split_once(member).filter(|(b, f)| is_ident(b) && is_ident(f))
         {
             if rules.receiver == Some(base) && tree.lookup(scope, at, base).is_none() {
                 // `this.x.m()`: the member of the enclosing class

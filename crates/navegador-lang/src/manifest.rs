@@ -72,8 +72,7 @@ const TOP_KEYS: &[&str] = &[
     "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types",
 ];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
-const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators"];
-const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "self", "declarators", "bindings", "member"];
+const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member"];
 
 pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, PackSpec), PackError> {
     let doc = Document::parse(text).map_err(|e| PackError {

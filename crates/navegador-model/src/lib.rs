@@ -182,8 +182,7 @@ impl fmt::Debug for Language {
 /// enum, in its published order), with the language it implies when a request names the
 /// framework but no language. Express also runs on TypeScript; its endpoints carry their
 /// file's language.
-pub const FRAMEWORKS: [(&str, &str); 11] = [
-pub const FRAMEWORKS: [(&str, &str); 13] = [
+pub const FRAMEWORKS: &[(&str, &str)] = &[
     ("react-router", "typescript"),
     ("spring", "java"),
     ("express", "javascript"),

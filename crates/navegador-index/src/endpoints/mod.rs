@@ -2,9 +2,8 @@
 //! ingest and stored as `Endpoint` nodes with an `EXPOSES` edge to their handler.
 //!
 //! Two kinds of detectors:
-//! - per file (`detect`): Spring, NestJS, Express, FastAPI, Flask, net/http, gin, chi, ASP.NET. A pure
 //! - per file (`detect`): Spring, NestJS, Express, FastAPI, Flask, net/http, gin, chi,
-//!   Laravel, Rails (`config/routes.rb`), Sinatra. A pure
+//!   ASP.NET, Laravel, Rails (`config/routes.rb`), Sinatra. A pure
 //!   function of one file's path, language, source and facts; run on the worker pool, cheap
 //!   gates first (imports, annotations, a marker in the text) so most files never get a
 //!   second parse. Their nodes belong to the file and go with it.

@@ -4,12 +4,9 @@
 //! `table.rs` holds the symbol table and the generic rules (scopes, class hierarchies,
 //! dotted paths, the by-name fallback); each language family's module system is one file
 //! implementing [`system::ModuleSystem`] (`python.rs`, `js.rs`, `jvm.rs`, `go.rs`,
-//! `rust.rs`, `c.rs` for C and C++, `swift.rs`, `dotnet.rs` for C#; Kotlin shares `jvm.rs`).
-//! This file decides which sites an
-//! ingest re-resolves and writes what they bind to.
-//! `rust.rs`, `c.rs`, `php.rs`, `ruby.rs`). This file decides which sites an ingest
-//! re-resolves and writes what
-//! they bind to.
+//! `rust.rs`, `c.rs` for C and C++, `swift.rs`, `dotnet.rs` for C#, `php.rs`, `ruby.rs`;
+//! Kotlin shares `jvm.rs`). This file decides which sites an ingest re-resolves and writes
+//! what they bind to.
 //!
 //! The symbol table is rebuilt from the store (this transaction's view), so full and
 //! incremental ingests resolve with the same code; an incremental ingest only re-resolves
