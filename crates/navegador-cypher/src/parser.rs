@@ -392,7 +392,6 @@ impl<'a> Parser<'a> {
                 None
             };
             let mut yields = Vec::new();
-            let mut where_ = None;
             if self.eat_kw("YIELD") && !self.eat_sym("*") {
                 {
                     loop {
@@ -409,7 +408,7 @@ impl<'a> Parser<'a> {
                     }
                     if self.is_kw("WHERE") {
                         self.advance();
-                        where_ = Some(self.expr()?);
+                        self.expr()?;
                     }
                 }
             }
@@ -417,7 +416,6 @@ impl<'a> Parser<'a> {
                 name,
                 args,
                 yields,
-                where_,
                 span: (start, self.prev_end()),
             }
         } else if self.eat_kw("LOAD") {
