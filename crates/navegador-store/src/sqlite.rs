@@ -446,7 +446,6 @@ impl Store {
         }
         self.conn.execute_batch(SCHEMA)?;
         self.conn.execute_batch(FTS_TRIGGERS)?;
-        crate::catalog::create_triggers(&self.conn)?;
         for (name, on) in INDEXES {
             self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
         }
@@ -642,9 +641,6 @@ impl Store {
         })? {
             out.push(r?);
         }
-        for (kind, name, key, n) in crate::catalog::rows(&self.conn)? {
-            out.push(format!("count {kind} {name} {key} {n}"));
-        }
         out.sort();
         Ok(out)
     }
@@ -785,9 +781,8 @@ impl IngestTx<'_> {
         for (name, _) in INDEXES {
             self.tx.execute_batch(&format!("DROP INDEX IF EXISTS {name};"))?;
         }
-        // The full-text and catalog triggers too: `create_indexes` fills both once.
+        // The full-text triggers too: `create_indexes` fills the index once.
         self.tx.execute_batch(drop_triggers)?;
-        crate::catalog::drop_triggers(self.tx)?;
         Ok(())
     }
 
@@ -799,23 +794,12 @@ impl IngestTx<'_> {
         }
         self.tx.execute_batch(fill)?;
         self.tx.execute_batch(triggers)?;
-        crate::catalog::fill(self.tx)?;
-        crate::catalog::create_triggers(self.tx)?;
         Ok(())
     }
 
     /// Removes all code facts (nodes with a file, the repository node, refs, files); knowledge
     /// nodes stay unless `everything`.
     pub fn clear(&self, everything: bool) -> Result<()> {
-        // The catalog is counted again once the rest is gone (cheaper than a trigger per
-        // deleted row).
-        crate::catalog::drop_triggers(self.tx)?;
-        self.clear_rows(everything)?;
-        crate::catalog::fill(self.tx)?;
-        crate::catalog::create_triggers(self.tx)
-    }
-
-    fn clear_rows(&self, everything: bool) -> Result<()> {
         if everything {
             self.tx.execute_batch(
                 "DELETE FROM edges; DELETE FROM nodes; DELETE FROM refs; DELETE FROM files; DELETE FROM skipped;
