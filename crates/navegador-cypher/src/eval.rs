@@ -171,6 +171,13 @@ impl Guard {
         }
     }
 
+    /// Counts `bytes` allocated for this query on another thread (the parser's) as held
+    /// by it, within its budget.
+    pub fn adopt(&self, bytes: i64) -> Result<()> {
+        self.meter.adopt(bytes);
+        self.memory(0)
+    }
+
     fn memory(&self, more: u64) -> Result<()> {
         self.meter.check(more).map_err(|r| {
             self.note_stop();

@@ -111,7 +111,7 @@ pub fn execute_read(
 /// The plan of a query (without `EXPLAIN` in front) with row estimates.
 pub fn explain(graph: &dyn GraphRead, query: &str) -> Result<Plan, CypherError> {
     let guard = eval::Guard::standalone(Duration::from_secs(10));
-    let stmt = parser::parse_within(query, Some(&guard.stop))?;
+    let stmt = parser::parse_within(query, &guard)?;
     semantic::check(&stmt.query, &guard)?;
     plan::plan(&stmt.query, &graph.stats()?, &guard)
 }
@@ -127,7 +127,7 @@ fn run(
         opts.cancel.clone(),
     );
     let guard = eval::Guard::new(stop, opts.max_memory, opts.memory_pool.clone())?;
-    let stmt = parser::parse_within(query, Some(&guard.stop))?;
+    let stmt = parser::parse_within(query, &guard)?;
     let read_only = opts.read_only || matches!(g, exec::GraphHandle::Read(_));
     if read_only {
         semantic::check_read_only(&stmt.query)?;

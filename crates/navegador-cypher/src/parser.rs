@@ -9,7 +9,8 @@ use navegador_graph::Value;
 
 use crate::ast::*;
 use crate::error::{syntax, CypherError, Result};
-use crate::eval::Stop;
+use crate::eval::{Guard, Stop};
+use crate::memory;
 use crate::lexer::{lex, Tok, Token};
 
 const MAX_DEPTH: usize = 100;
@@ -20,20 +21,33 @@ const MAX_CHAIN: usize = 100;
 
 /// Parses a whole statement (`[EXPLAIN] query [;]`).
 pub fn parse(text: &str) -> Result<Statement> {
-    parse_within(text, None)
+    parse_on_own_thread(text, None).0
 }
 
-/// `parse`, stopping with `Timeout` or `Cancelled` when `stop` says so.
-pub fn parse_within(text: &str, stop: Option<&Stop>) -> Result<Statement> {
+/// `parse` within a query's budgets: stops with `Timeout` or `Cancelled` when its clock
+/// says so, and the tree, built on the parser's thread, counts as memory the query holds.
+pub fn parse_within(text: &str, guard: &Guard) -> Result<Statement> {
+    let (stmt, kept) = parse_on_own_thread(text, Some(&guard.stop));
+    let stmt = stmt?;
+    guard.adopt(kept)?;
+    Ok(stmt)
+}
+
+/// The statement and the bytes the parser's thread allocated and did not free (the tree).
+fn parse_on_own_thread(text: &str, stop: Option<&Stop>) -> (Result<Statement>, i64) {
     // Recursive descent in debug builds uses large frames; a dedicated thread with a
     // big stack keeps `MAX_DEPTH` safe whatever stack the caller runs on.
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(PARSER_STACK)
-            .spawn_scoped(s, || parse_on_this_thread(text, stop))
-            .map_err(|e| CypherError::Unsupported(format!("cannot start the parser thread: {e}")))?
-            .join()
-            .unwrap_or_else(|_| Err(CypherError::Unsupported("the parser panicked".into())))
+            .spawn_scoped(s, || {
+                let before = memory::thread_allocated();
+                let stmt = parse_on_this_thread(text, stop);
+                (stmt, memory::thread_allocated() - before)
+            })
+            .map_err(|e| CypherError::Unsupported(format!("cannot start the parser thread: {e}")))
+            .and_then(|h| h.join().map_err(|_| CypherError::Unsupported("the parser panicked".into())))
+            .unwrap_or_else(|e| (Err(e), 0))
     })
 }
 
