@@ -104,7 +104,95 @@ def prepare_effect():
     return dict(name="effect", lang="typescript", root=work, scip=out, prefix="", tool=f"scip-typescript {ver}")
 
 
-CORPORA = {"django": prepare_django, "effect": prepare_effect}
+JAVA_ORACLE = os.path.join(HERE, "JavacOracle.java")
+GO_ORACLE = os.path.join(HERE, "goracle", "main.go")
+ORACLE_TIMEOUT = 900  # seconds: an oracle run is bounded (javac on the JDK subset: ~40 s)
+
+
+def tool_output(cmd):
+    p = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return p.stdout + p.stderr
+
+
+def prepare_jdk():
+    """javac's attribution over java.base's java/util (its own files) and java/util/concurrent
+    (with atomic/ and locks/): a copy of those 212 files is both what javac compiles (as a
+    patch of java.base, so the rest of java.base comes from the JDK's own module) and what we
+    ingest."""
+    src = os.path.join(CORPUS, "jdk", "java.base")
+    work = os.path.join(CACHE, "jdk-src")
+    if not os.path.exists(os.path.join(work, "files.txt")):
+        shutil.rmtree(work, ignore_errors=True)
+        util = os.path.join(src, "java", "util")
+        os.makedirs(os.path.join(work, "java", "util"))
+        for f in sorted(os.listdir(util)):
+            if f.endswith(".java"):
+                shutil.copy(os.path.join(util, f), os.path.join(work, "java", "util", f))
+        shutil.copytree(os.path.join(util, "concurrent"), os.path.join(work, "java", "util", "concurrent"))
+        files = sorted(os.path.join(d, f) for d, _, fs in os.walk(work) for f in fs if f.endswith(".java"))
+        with open(os.path.join(work, "files.txt"), "w") as f:
+            f.write("\n".join(files) + "\n")
+    if not shutil.which("javac") or not shutil.which("java"):
+        sys.exit("javac/java not found: install a JDK 17 (apt-get install -y openjdk-17-jdk-headless)")
+    ver = tool_output(["javac", "-version"]).split()[-1]
+    out = os.path.join(CACHE, f"jdk.javac-{ver}.tsv")
+    if not os.path.exists(out):
+        log(f"javac {ver} attribution of {work} (under a minute)")
+        t0 = time.time()
+        subprocess.run(["java", JAVA_ORACLE, out + ".tmp", work, "--patch-module", f"java.base={work}", "-proc:none",
+                        "-implicit:none", "-Xlint:none", "-nowarn", "--", "@" + os.path.join(work, "files.txt")],
+                       check=True, timeout=ORACLE_TIMEOUT)
+        os.replace(out + ".tmp", out)
+        log(f"  done in {time.time() - t0:.0f} s")
+    return dict(name="jdk", lang="java", root=work, rows=out, prefix="", tool=f"javac {ver}")
+
+
+GO_PACKAGES = ["net/http", "encoding/json", "text/template", "text/template/parse"]
+
+
+def ensure_go():
+    """Debian's Go toolchain (the corpus is Go 1.19's standard library, Debian's golang-1.19-src)."""
+    if not shutil.which("go"):
+        log("installing Debian's Go toolchain (apt-get install -y golang-go)")
+        subprocess.run(["apt-get", "install", "-y", "-q", "golang-go"], check=True,
+                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, stdout=subprocess.DEVNULL)
+    ver = tool_output(["go", "version"]).split()[2]
+    want = "go1.19"
+    if not (ver == want or ver.startswith(want + ".")):
+        sys.exit(f"go/types must be the corpus's version ({want}.x), found {ver}: install golang-1.19-go and put it first on PATH")
+    return ver
+
+
+def prepare_go():
+    """go/types over a few packages of the Go standard library, type-checked from the corpus's
+    sources; we ingest a copy of exactly the files it checks (the host platform's, no tests)
+    with the corpus's go.mod (`module std`)."""
+    ver = ensure_go()
+    src = os.path.join(CORPUS, "go")
+    work = os.path.join(CACHE, "go-src")
+    env = {**os.environ, "GO111MODULE": "off", "GOFLAGS": "", "CGO_ENABLED": "0"}
+    if not os.path.exists(os.path.join(work, "go.mod")):
+        shutil.rmtree(work, ignore_errors=True)
+        listing = subprocess.run(["go", "list", "-f", "{{.ImportPath}} {{join .GoFiles \" \"}}", *GO_PACKAGES],
+                                 check=True, capture_output=True, text=True, env=env, cwd="/").stdout
+        for line in listing.splitlines():
+            pkg, *names = line.split()
+            os.makedirs(os.path.join(work, pkg))
+            for n in names:
+                shutil.copy(os.path.join(src, pkg, n), os.path.join(work, pkg, n))
+        shutil.copy(os.path.join(src, "go.mod"), os.path.join(work, "go.mod"))
+    out = os.path.join(CACHE, f"go.go-types-{ver}.tsv")
+    if not os.path.exists(out):
+        log(f"go/types ({ver}) on {', '.join(GO_PACKAGES)} (seconds)")
+        t0 = time.time()
+        subprocess.run(["go", "run", GO_ORACLE, out + ".tmp", src, *GO_PACKAGES], check=True, env=env, cwd="/",
+                       timeout=ORACLE_TIMEOUT)
+        os.replace(out + ".tmp", out)
+        log(f"  done in {time.time() - t0:.0f} s")
+    return dict(name="go", lang="go", root=work, rows=out, prefix="", tool=f"go/types {ver}")
+
+
+CORPORA = {"django": prepare_django, "effect": prepare_effect, "jdk": prepare_jdk, "go": prepare_go}
 
 
 def ingest(c, skip):
@@ -351,20 +439,72 @@ def build_oracle(c, ix):
     return truth, sites, stats, kinds_called
 
 
+def read_rows(c):
+    """The javac / go/types oracles' rows (JavacOracle.java, goracle/main.go: one per site)."""
+    rows = []
+    with open(c["rows"], encoding="utf-8") as f:
+        for line in f:
+            p = line.rstrip("\n").split("\t")
+            if len(p) == 10:
+                rows.append(dict(file=p[0], line=int(p[1]), col=int(p[2]), name=p[3], kind=p[4], cfile=p[5],
+                                 cls="" if p[6] == "-" else p[6], cname=p[7], desc=p[8], dline=int(p[9])))
+    return rows
+
+
+def build_oracle_rows(c, rows, files):
+    """(truth, sites, stats, kinds, decl) from a compiler's rows, as build_oracle does from SCIP:
+    a call of a method / function / constructor declared in a file we ingest is an oracle
+    edge to (file, class, name) (a constructor: the class, as our graph links `new C(…)`);
+    every other row (a callee outside the ingested files, a builtin, a called value, a Go
+    conversion `T(x)` or literal `T{…}`, a Java method reference) is a site the oracle
+    decides but no edge of the truth. decl: {(site, key): the callee's declaration lines},
+    to tell overloads apart."""
+    truth = collections.defaultdict(set)
+    sites = collections.defaultdict(set)
+    decl = collections.defaultdict(set)
+    stats = collections.Counter()
+    kinds = collections.Counter()
+    for r in rows:
+        site = (r["file"], r["line"], r["name"])
+        inside = r["cfile"] in files
+        key = (r["cfile"], r["cls"], r["cname"]) if inside else ("<external>", "", f"{r['cls']}.{r['cname']}{r['desc']}")
+        sites[site].add(key)
+        if r["kind"] not in ("call", "new"):
+            kinds[r["kind"] + (" (corpus type)" if inside else "")] += 1
+            continue
+        stats["call sites (oracle)"] += 1
+        if not inside:
+            kinds["external or non-callable"] += 1
+            continue
+        kind = "class" if r["kind"] == "new" else "function"
+        kinds[kind] += 1
+        truth[site].add(key)
+        decl[(site, key)].add(r["dline"])
+    return truth, sites, stats, kinds, decl
+
+
 # ---- our graph -------------------------------------------------------------------------
 
 def load_ours(db, files):
     con = sqlite3.connect(db)
     nodes = {}
-    for nid, label, name, qn, fp, parent in con.execute(
-            "select id, label, name, qualified_name, file_path, parent from nodes where file_path is not null"):
+    span = {}
+    owner = {}
+    for nid, label, name, qn, fp, parent, ls, le, cls in con.execute(
+            "select id, label, name, qualified_name, file_path, parent, line_start, line_end, "
+            "json_extract(props, '$.class_name') from nodes where file_path is not null"):
         nodes[nid] = (label, name, qn, fp, parent)
+        span[nid] = (ls or 0, le or 0)
+        if cls:
+            owner[nid] = cls
 
     def key(nid):
         # (file, nearest enclosing class, name): scip-python files a function nested in a
         # method under the method's class, so the nearest class is what both sides know.
         label, name, qn, fp, parent = nodes[nid]
         container = ""
+        if parent not in nodes and nid in owner:
+            return (fp, owner[nid], name)  # a Go method declared apart from its type: its receiver's type
         while parent in nodes:
             if nodes[parent][0] == "Class":
                 container = nodes[parent][1]
@@ -383,15 +523,16 @@ def load_ours(db, files):
     for rid, dst, res in con.execute("select ref_id, dst, resolution from edges where type = 'CALLS' and ref_id is not null"):
         r = refs.get(rid)
         if r is not None and dst in nodes:
-            r["targets"].append((key(dst), res, nodes[dst][0]))
+            r["targets"].append((key(dst), res, nodes[dst][0], span[dst]))
     # function ranges per file for the caller of a site
     fns = collections.defaultdict(list)
+    overloads = collections.Counter(key(nid) for nid, n in nodes.items() if n[0] in ("Function", "Method") and n[3] in files)
     for nid, fp, ls, le, qn in con.execute(
             "select id, file_path, line_start, line_end, qualified_name from nodes where label in ('Function', 'Method')"):
         if fp in files:
             fns[fp].append((ls, le, qn))
     con.close()
-    return refs, fns
+    return refs, fns, overloads
 
 
 def caller_of(fns, file, line):
@@ -422,7 +563,7 @@ def recv_kind(r):
 
 # ---- comparison ------------------------------------------------------------------------
 
-def compare(c, truth, sites, refs, fns):
+def compare(c, truth, sites, refs, fns, overloads=None, decl=None):
     res = collections.Counter()
     miss = collections.Counter()
     miss_ex = collections.defaultdict(list)
@@ -463,6 +604,15 @@ def compare(c, truth, sites, refs, fns):
             res["oracle edges"] += 1
             got = [t for r in rs for t in r["targets"] if t[0] == k]
             status = {t[1] for t in got}
+            if decl is not None and overloads.get(k, 0) > 1:
+                # several declarations share our key (Java overloads): which one did we link?
+                res["overloaded edges"] += 1
+                ei = [t for t in got if t[1] in ("exact", "inferred")]
+                lines = decl.get((s, k), set())
+                if ei and any(t[3][0] <= dl <= t[3][1] for t in ei for dl in lines):
+                    res["overloaded, found with the right declaration"] += 1
+                if ei and all(not (t[3][0] <= dl <= t[3][1]) for t in ei for dl in lines):
+                    res["overloaded, found with another declaration only"] += 1
             if status & {"exact", "inferred"}:
                 res["found (exact/inferred)"] += 1
                 continue
@@ -488,7 +638,7 @@ def compare(c, truth, sites, refs, fns):
     n_pairs, n_dec = set(), set()
     for s, rs in by_site.items():
         for r in rs:
-            for k, resn, _ in r["targets"]:
+            for k, resn, *_ in r["targets"]:
                 if resn in ("exact", "inferred"):
                     p = (s[0], caller_of(fns, s[0], s[1]), k)
                     n_pairs.add(p)
@@ -498,19 +648,100 @@ def compare(c, truth, sites, refs, fns):
     return dict(recall=res, per_res=per_res, miss=miss, miss_ex=miss_ex, fp=fp, fp_ex=fp_ex, pairs=pairs)
 
 
+SERVED_SAMPLE, SERVED_SEED, SERVED_PAGE = 40, 15, 25  # the sample of functions; trace_callers' default limit
+VENV_PYTHON = os.path.join(ROOT, ".venv-test", "bin", "python")
+
+
+def served(c, db, truth, sites, n):
+    """Served precision: `code.trace_callers` at default arguments, through navigation-mcp
+    (over our graph of the corpus, --no-watch), for a seeded sample of the corpus's functions
+    and methods that the oracle calls and our graph has a node for. A returned caller
+    (path, line) is right when the oracle calls the target there, wrong when the oracle
+    decides a site of that name there and it is something else, undecidable otherwise; recall
+    is over the oracle's (path, line) call sites of the target."""
+    import random
+    if not os.path.exists(VENV_PYTHON):
+        sys.exit(f"{VENV_PYTHON} not found: create it with `python3 -m venv .venv-test && .venv-test/bin/pip install "
+                 f"-r tests/mcp/requirements.txt` (or pass --no-served)")
+    if not os.path.exists(NAV_BIN):
+        sys.exit(f"{NAV_BIN} not found: `cargo build --release -p navegador-cli` builds it (or pass --nav-bin)")
+    con = sqlite3.connect(db)
+    ours = set()
+    for label, name, fp, parent_label, parent_name, cls in con.execute(
+            "select n.label, n.name, n.file_path, p.label, p.name, json_extract(n.props, '$.class_name') "
+            "from nodes n left join nodes p on p.id = n.parent where n.label in ('Function', 'Method')"):
+        ours.add((fp, parent_name if parent_label == "Class" else (cls or "") if parent_label is None else "", name))
+    con.close()
+    callers = collections.defaultdict(set)
+    for s, keys in truth.items():
+        for k in keys:
+            callers[k].add((s[0], s[1]))
+    cands = sorted(k for k in callers if k in ours)
+    sample = random.Random(SERVED_SEED).sample(cands, min(n, len(cands)))
+    queries = [dict(path=k[0], symbol=f"{k[1]}.{k[2]}" if k[1] else k[2]) for k in sample]
+    spec = dict(server=[NAV_BIN, "--transport", "stdio", "--db", db, "--no-watch", "--workspace-root", c["root"]],
+                queries=queries, timeout=600)
+    tmp = os.path.join(CACHE, f"served-{c['name']}.json")
+    with open(tmp, "w") as f:
+        json.dump(spec, f)
+    t0 = time.time()
+    subprocess.run([VENV_PYTHON, os.path.join(HERE, "served.py"), tmp, tmp + ".out"], check=True, timeout=900)
+    with open(tmp + ".out") as f:
+        answers = json.load(f)
+    named = collections.defaultdict(set)
+    for s in sites:
+        named[(s[0], s[1])].add(s[2])
+    res = collections.Counter(functions=len(sample), seed=SERVED_SEED, errors=0, oracle=0, oracle_paged=0, found=0, right=0, wrong=0, undecidable=0)
+    examples = collections.defaultdict(list)
+    for k, q, a in zip(sample, queries, answers):
+        want = callers[k]
+        got = {(i["path"], i["line"]) for i in a["items"]}
+        how = {(i["path"], i["line"]): f"{i.get('resolution')}, {i.get('relation')}" for i in a["items"]}
+        if a["status"] == "error":
+            res["errors"] += 1
+            examples["errors"].append(f"{q['path']} `{q['symbol']}`: {a['errors']}")
+        res["oracle"] += len(want)
+        res["oracle_paged"] += min(len(want), SERVED_PAGE)
+        res["found"] += len(want & got)
+        for g in got:
+            if g in want:
+                res["right"] += 1
+            elif k[2] in named.get(g, ()):
+                res["wrong"] += 1
+                there = sorted({o for o in sites.get((g[0], g[1], k[2]), ()) if o != k})
+                same = [o for o in there if o[2] == k[2] and o[0] != "<external>"]
+                cat = f"{how[g]}; oracle: {'the same name in another class (override / dispatch)' if same else 'something else'}"
+                res["wrong: " + cat] += 1
+                if len(examples[cat]) < 2:
+                    examples[cat].append(f"{g[0]}:{g[1]} listed as a caller of {q['symbol']} ({k[0]}); oracle: "
+                                         f"{[(o[1] + '.' if o[1] else '') + o[2] + ' (' + o[0] + ')' for o in there][:2]}")
+            else:
+                res["undecidable"] += 1
+    log(f"  served: {len(sample)} trace_callers in {time.time() - t0:.1f} s")
+    out = dict(res)
+    out["examples"] = dict(examples)
+    return out
+
+
 def ratio(a, b):
     return f"{a / b:.3f}" if b else "—"
 
 
-def report(c, ix, stats, kinds, out):
+def report(c, stats, kinds, out):
     rec, pr = out["recall"], out["per_res"]
     ei_right = pr["exact"]["right"] + pr["inferred"]["right"]
     ei_dec = ei_right + pr["exact"]["wrong"] + pr["inferred"]["wrong"]
     lines = [f"### {c['name']} ({c['lang']}, oracle {c['tool']})", ""]
-    lines.append(f"Oracle: {len(ix.documents)} documents, {stats['call sites (oracle)']} references in call position, "
-                 f"{stats['oracle name mismatch (site left undecidable)']} sites whose text differs from the symbol's name (left undecidable); "
-                 f"callees: {dict(kinds)} (`value` = a called variable/constant of function type, e.g. "
-                 f"`const f = dual(…)`: not a function node in our graph, counted apart).")
+    if "scip" in c:
+        lines.append(f"Oracle: {c['documents']} documents, {stats['call sites (oracle)']} references in call position, "
+                     f"{stats['oracle name mismatch (site left undecidable)']} sites whose text differs from the symbol's name (left undecidable); "
+                     f"callees: {dict(kinds)} (`value` = a called variable/constant of function type, e.g. "
+                     f"`const f = dual(…)`: not a function node in our graph, counted apart).")
+    else:
+        lines.append(f"Oracle: {c['documents']} files, {stats['call sites (oracle)']} calls; sites by callee: {dict(kinds)} "
+                     f"(`external or non-callable` = declared outside the ingested files; the other kinds are sites, not edges: "
+                     f"`value` = a called variable, field or parameter of function type, `builtin` = Go's `len`, `append`, …, "
+                     f"`conversion`/`literal` = Go's `T(x)` / `T{{…}}`, `ref` = a Java method reference).")
     lines.append("")
     lines.append("| measure | value |")
     lines.append("|---|---|")
@@ -523,6 +754,23 @@ def report(c, ix, stats, kinds, out):
         lines.append(f"| {k}: right / wrong / undecidable | {p['right']} / {p['wrong']} / {p['undecidable']} (precision {ratio(p['right'], p['right'] + p['wrong'])}) |")
     pa = out["pairs"]
     lines.append(f"| caller->callee pairs: recall / precision (exact+inferred) | {ratio(pa['found'], pa['oracle'])} / {ratio(pa['right'], pa['ours'])} |")
+    if rec["overloaded edges"]:
+        lines.append(f"| edges to an overloaded name (our key is coarser): found with the right declaration / another only / all | "
+                     f"{rec['overloaded, found with the right declaration']} / {rec['overloaded, found with another declaration only']} / {rec['overloaded edges']} |")
+    sv = out.get("served")
+    if sv:
+        lines.append(f"| **served** `code.trace_callers` at default arguments, {sv['functions']} functions (seed {sv['seed']}): precision / recall | "
+                     f"**{ratio(sv['right'], sv['right'] + sv['wrong'])}** ({sv['right']}/{sv['right'] + sv['wrong']}, {sv['undecidable']} undecidable) / "
+                     f"{ratio(sv['found'], sv['oracle'])} ({sv['found']}/{sv['oracle']}; within the first page: {ratio(sv['found'], sv['oracle_paged'])}) |")
+        wrong = sorted(((v, k[len("wrong: "):]) for k, v in sv.items() if k.startswith("wrong: ")), reverse=True)
+        if wrong or sv["errors"]:
+            lines.append("")
+            lines.append("Served callers the oracle contradicts (resolution, relation; what the oracle binds there):")
+            lines.append("")
+            for v, cat in wrong:
+                lines.append(f"- {v} {cat}: " + "; ".join(sv["examples"].get(cat, [])))
+            if sv["errors"]:
+                lines.append(f"- {sv['errors']} answers were errors: " + "; ".join(sv["examples"].get("errors", [])[:3]))
     lines.append("")
     lines.append("Misses (oracle edges not found as exact/inferred), largest first:")
     lines.append("")
@@ -538,30 +786,47 @@ def report(c, ix, stats, kinds, out):
     summary = dict(corpus=c["name"], lang=c["lang"], tool=c["tool"], oracle_edges=rec["oracle edges"],
                    recall=rec["found (exact/inferred)"] / max(rec["oracle edges"], 1),
                    precision=ei_right / max(ei_dec, 1), right=ei_right, decided=ei_dec,
-                   per_res={k: dict(v) for k, v in pr.items()}, pairs=pa,
+                   per_res={k: dict(v) for k, v in pr.items()}, pairs=pa, served=out.get("served"),
+                   overloads={k: rec[k] for k in rec if k.startswith("overloaded")},
                    miss=dict(out["miss"]), fp=dict(out["fp"]))
     return "\n".join(lines), summary
 
 
 def main(argv):
-    global BIN
+    global BIN, NAV_BIN
     if "--bin" in argv:  # another build of navegador (e.g. a baseline), its graphs kept apart
         BIN = os.path.abspath(argv[argv.index("--bin") + 1])
-    names = [a for a in argv if a in CORPORA] or ["django", "effect"]
+    if "--nav-bin" in argv:  # the navigation-mcp that serves code.trace_callers (default: beside --bin)
+        NAV_BIN = os.path.abspath(argv[argv.index("--nav-bin") + 1])
+    else:
+        NAV_BIN = os.path.join(os.path.dirname(BIN), "navigation-mcp")
+    names = [a for a in argv if a in CORPORA] or list(CORPORA)
     skip = "--no-ingest" in argv
+    served_n = 0 if "--no-served" in argv else int(argv[argv.index("--served") + 1]) if "--served" in argv else SERVED_SAMPLE
     os.makedirs(CACHE, exist_ok=True)
-    ensure_tools()
+    if {"django", "effect"} & set(names):
+        ensure_tools()
     texts, summaries = [], []
     for n in names:
         c = CORPORA[n]()
         db = ingest(c, skip)
         t0 = time.time()
-        ix = scip.read_index(c["scip"])
-        truth, sites, stats, kinds = build_oracle(c, ix)
-        files = {c["prefix"] + d.relative_path for d in ix.documents}
-        refs, fns = load_ours(db, files)
-        out = compare(c, truth, sites, refs, fns)
-        text, summary = report(c, ix, stats, kinds, out)
+        decl = None
+        if "scip" in c:
+            ix = scip.read_index(c["scip"])
+            truth, sites, stats, kinds = build_oracle(c, ix)
+            files = {c["prefix"] + d.relative_path for d in ix.documents}
+        else:
+            rows = read_rows(c)
+            files = {os.path.relpath(os.path.join(d, f), c["root"]) for d, _, fs in os.walk(c["root"])
+                     for f in fs if f.endswith((".java", ".go"))}
+            truth, sites, stats, kinds, decl = build_oracle_rows(c, rows, files)
+        c["documents"] = len(files)
+        refs, fns, overloads = load_ours(db, files)
+        out = compare(c, truth, sites, refs, fns, overloads, decl)
+        if served_n:
+            out["served"] = served(c, db, truth, sites, served_n)
+        text, summary = report(c, stats, kinds, out)
         log(f"  {n}: compared in {time.time() - t0:.1f} s")
         print(text)
         texts.append(text)
