@@ -626,7 +626,7 @@ def compare(c, truth, sites, refs, fns, overloads=None, decl=None):
                 if r["targets"]:
                     cat = f"resolved elsewhere ({r['targets'][0][1]}): {recv_kind(r)}"
                 else:
-                    cat = f"unresolved: {recv_kind(r)}"
+                    cat = f"{r['status']}: {recv_kind(r)}"  # unresolved, or external (a builtin, outside the workspace)
             miss[cat] += 1
             if len(miss_ex[cat]) < 3:
                 r = rs[0] if rs else None
