@@ -1,19 +1,29 @@
 #!/usr/bin/env python3
-"""Call-graph accuracy against compiler-grade indexes (SCIP), on demand (not a unit test).
+"""Call-graph accuracy against compiler-grade oracles, on demand (not a unit test).
 
-Usage:  python3 scripts/accuracy/run.py [django] [effect] [--no-ingest] [--write-doc] [--json OUT] [--bin NAVEGADOR]
+Usage:  python3 scripts/accuracy/run.py [django] [effect] [jdk] [go] [--no-ingest] [--write-doc]
+            [--json OUT] [--bin NAVEGADOR] [--nav-bin NAVIGATION_MCP] [--served N | --no-served]
 
-  - installs the pinned indexers (scripts/accuracy/package.json + package-lock.json) into
-    scripts/accuracy/node_modules with `npm ci` when missing;
-  - runs scip-python on Django's `django/` package and scip-typescript on effect's `src/`
-    once, caching the .scip under ~/.cache/navegador-accuracy/ (re-used until the indexer
-    version changes; delete the file to force a new run);
-  - builds our graph with `target/release/navegador ingest` (a fresh --clear build into
-    the same cache dir; --no-ingest reuses the last one);
-  - decodes the SCIP protobuf with scip.py (our own wire-format reader), derives the call
-    edges from it, compares them with our CALLS edges, prints the table and the miss /
-    false-positive categories, and with --write-doc refreshes the generated section of
-    docs/ACCURACY.md.
+With no corpus named, all four. For each corpus it
+  - runs the oracle once, caching its output under ~/.cache/navegador-accuracy/ (re-used
+    until the tool's version changes; delete the file to force a new run; each run bounded):
+      django: scip-python on the `django/` package; effect: scip-typescript on `src/` (both
+        installed from scripts/accuracy/package.json + package-lock.json into
+        scripts/accuracy/node_modules with `npm ci` when missing);
+      jdk: javac 17's attribution (JavacOracle.java, `java FILE.java`) of java.base's
+        java/util and java/util/concurrent, compiled as a patch of java.base;
+      go: go/types (goracle/main.go, `go run`) on net/http, encoding/json, text/template and
+        text/template/parse; installs Debian's Go toolchain (`apt-get install -y golang-go`,
+        with sudo when not root) when `go` is not on PATH;
+  - builds our graph with `navegador ingest` (a fresh --clear build into the same cache dir;
+    --no-ingest reuses the last one);
+  - derives the oracle's call edges (SCIP decoded by scip.py, our own wire-format reader;
+    the javac / go/types rows directly), compares them with our CALLS edges;
+  - asks `code.trace_callers` at default arguments, through navigation-mcp and the official
+    MCP Python SDK (.venv-test, tests/mcp/requirements.txt; served.py), for a seeded sample
+    of N functions (default 40) and scores what it lists against the oracle's callers;
+  - prints the table and the miss / false-positive categories, and with --write-doc
+    refreshes the generated section of docs/ACCURACY.md.
 
 Environment: NAVEGADOR_CORPUS (default ~/.cache/navegador-corpus),
 NAVEGADOR_ACCURACY_CACHE (default ~/.cache/navegador-accuracy).
@@ -154,8 +164,11 @@ def ensure_go():
     """Debian's Go toolchain (the corpus is Go 1.19's standard library, Debian's golang-1.19-src)."""
     if not shutil.which("go"):
         log("installing Debian's Go toolchain (apt-get install -y golang-go)")
-        subprocess.run(["apt-get", "install", "-y", "-q", "golang-go"], check=True,
-                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, stdout=subprocess.DEVNULL)
+        sudo = [] if os.geteuid() == 0 else ["sudo"]
+        p = subprocess.run([*sudo, "apt-get", "install", "-y", "-q", "golang-go"],
+                           env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, stdout=subprocess.DEVNULL)
+        if p.returncode != 0 or not shutil.which("go"):
+            sys.exit("could not install golang-go: install Debian's Go 1.19 toolchain (apt-get install -y golang-go) and re-run")
     ver = tool_output(["go", "version"]).split()[2]
     want = "go1.19"
     if not (ver == want or ver.startswith(want + ".")):
@@ -677,6 +690,7 @@ def served(c, db, truth, sites, n):
         for k in keys:
             callers[k].add((s[0], s[1]))
     cands = sorted(k for k in callers if k in ours)
+    log(f"  served: {len(cands)} of the oracle's {len(callers)} callees (classes included) are functions of ours to ask about")
     sample = random.Random(SERVED_SEED).sample(cands, min(n, len(cands)))
     queries = [dict(path=k[0], symbol=f"{k[1]}.{k[2]}" if k[1] else k[2]) for k in sample]
     spec = dict(server=[NAV_BIN, "--transport", "stdio", "--db", db, "--no-watch", "--workspace-root", c["root"]],
