@@ -14,12 +14,13 @@ from mcp.client.stdio import StdioServerParameters
 
 HERE = Path(__file__).resolve().parent
 BIN = str(HERE.parent.parent / "target" / "release" / "navegador")
-DROP = {"id", "language", "line_end", "signature", "kind", "docstring"}
+# Ids stay: an edge names its ends by id (each node is named once, by its entry).
+DROP = {"language", "line_end", "signature", "kind", "docstring"}
 
 
 def abridge(v, depth=0):
     if isinstance(v, dict):
-        return {k: abridge(x, depth + 1) for k, x in v.items() if k not in DROP and not (k in ("source", "target") and isinstance(x, int))}
+        return {k: abridge(x, depth + 1) for k, x in v.items() if k not in DROP}
     if isinstance(v, list):
         keep = [abridge(x, depth + 1) for x in v[:2]]
         return keep + (["…"] if len(v) > 2 else [])

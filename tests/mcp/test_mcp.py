@@ -174,13 +174,22 @@ def test_client_sees_schemas_and_annotations(target):
 # -- every tool ------------------------------------------------------------------------------
 
 
+def ends(r: dict, e: dict) -> tuple[str, str]:
+    """An edge's two ends by name: a listed node is named once, by its entry (the target or
+    one of `nodes`); an edge names only the ends listed nowhere else."""
+    named = {n["id"]: n.get("qualified_name", n["name"]) for n in [r["target"], *r["nodes"]]}
+    return e.get("source_name", named.get(e["source"])), e.get("target_name", named.get(e["target"]))
+
+
 def test_function(target):
     async def body(c):
         r = ok(await c.call_tool("function", {"name": "User.rename"}))
         assert r["target"]["qualified_name"] == "app.models.User.rename"
         assert r["target"]["signature"] == "def rename(self, name)"
         calls = [e for e in r["edges"] if e["type"] == "CALLS"]
-        callees = {e["target_name"] for e in calls if e["source_name"] == "app.models.User.rename"}
+        callees = {ends(r, e)[1] for e in calls if ends(r, e)[0] == "app.models.User.rename"}
+        # Each node is named once: the edges between listed nodes carry ids only.
+        assert all("source_name" not in e and "target_name" not in e for e in r["edges"])
         assert {"app.util.clean", "app.util.log", "app.base.Base.save"} <= callees
         assert all(e["line"] and e["resolution"] and e["file_path"] for e in calls)
         callers = [n for n in r["nodes"] if n["relation"] == "caller"]
@@ -263,8 +272,8 @@ def test_explain(target):
     async def body(c):
         r = ok(await c.call_tool("explain", {"name": "Base"}))
         assert r["target"]["qualified_name"] == "app.base.Base"
-        assert any(e["type"] == "INHERITS" and e["source_name"] == "app.models.User" for e in r["edges"])
-        assert any(e["type"] == "CONTAINS" and e["target_name"] == "app.base.Base.save" for e in r["edges"])
+        assert any(e["type"] == "INHERITS" and ends(r, e)[0] == "app.models.User" for e in r["edges"])
+        assert any(e["type"] == "CONTAINS" and ends(r, e)[1] == "app.base.Base.save" for e in r["edges"])
         r = ok(await c.call_tool("explain", {"name": "app/util.py"}))
         assert r["target"]["type"] == "File"
         r = ok(await c.call_tool("explain", {"name": "Shape"}))

@@ -433,9 +433,9 @@ impl<'s> Builder<'s> {
         };
         ContextEdge {
             source: e.src,
-            source_name: name(self, e.src),
+            source_name: Some(name(self, e.src)),
             target: e.dst,
-            target_name: name(self, e.dst),
+            target_name: Some(name(self, e.dst)),
             edge_type: e.edge_type.clone(),
             resolution: e.resolution.clone(),
             file_path: e.line.map(|_| site_file.to_string()).filter(|f| !f.is_empty()),
@@ -673,6 +673,15 @@ impl<'s> Builder<'s> {
                 .cmp(&(&b.edge_type, &b.source_name, &b.target_name, &b.file_path, b.line, &b.resolution))
         });
         edges.dedup();
+        // Each node is named once: by its entry in `nodes` (or as the target).
+        for e in &mut edges {
+            if listed_ids.contains(&e.source) {
+                e.source_name = None;
+            }
+            if listed_ids.contains(&e.target) {
+                e.target_name = None;
+            }
+        }
         // The unresolved sites, one page.
         self.sites.sort_by(|a, b| (&a.file_path, a.line, a.col).cmp(&(&b.file_path, b.line, b.col)));
         let sites: Vec<SiteRow> = if only.as_deref().is_none_or(|o| o == UNRESOLVED) {

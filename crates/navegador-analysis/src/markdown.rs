@@ -79,7 +79,8 @@ pub fn bundle_markdown(b: &ContextBundle) -> String {
                 extra.push(format!("{f}:{l}"));
             }
             let extra = if extra.is_empty() { String::new() } else { format!(" ({})", extra.join(", ")) };
-            let _ = writeln!(s, "- `{}` —{}→ `{}`{extra}", e.source_name, e.edge_type, e.target_name);
+            let (from, to) = b.edge_names(e);
+            let _ = writeln!(s, "- `{from}` —{}→ `{to}`{extra}", e.edge_type);
         }
         s.push('\n');
     }

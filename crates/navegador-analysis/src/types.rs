@@ -62,13 +62,17 @@ pub struct ContextNode {
     pub resolution: Option<String>,
 }
 
-/// A relationship; both ends are named by id and by name.
+/// A relationship between two nodes, named by id. Each node is named once per answer: an
+/// end that is the answer's target or one of its `nodes` carries no name here (its node
+/// does, [`ContextBundle::name_of`]); an end listed nowhere else is named.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ContextEdge {
     pub source: i64,
-    pub source_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_name: Option<String>,
     pub target: i64,
-    pub target_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_name: Option<String>,
     /// CALLS, REFERENCES, INHERITS, IMPLEMENTS, IMPORTS, CONTAINS, DEFINES, DECORATES, ...
     #[serde(rename = "type")]
     pub edge_type: String,
@@ -161,6 +165,23 @@ pub struct ContextBundle {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceText>,
     pub metadata: Metadata,
+}
+
+impl ContextBundle {
+    /// The name of a node the answer lists (the target or one of `nodes`): its qualified
+    /// name, else its name. Edges name their ends by id with it.
+    pub fn name_of(&self, id: i64) -> Option<&str> {
+        std::iter::once(&self.target)
+            .chain(&self.nodes)
+            .find(|n| n.id == id)
+            .map(|n| n.qualified_name.as_deref().unwrap_or(n.name.as_str()))
+    }
+
+    /// An edge's two ends by name: its own names, else the listed nodes'.
+    pub fn edge_names<'a>(&'a self, e: &'a ContextEdge) -> (&'a str, &'a str) {
+        let end = |named: &'a Option<String>, id: i64| named.as_deref().or_else(|| self.name_of(id)).unwrap_or("");
+        (end(&e.source_name, e.source), end(&e.target_name, e.target))
+    }
 }
 
 /// The arguments that select one candidate: pass them instead of the ambiguous name.

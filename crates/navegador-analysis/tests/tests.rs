@@ -214,7 +214,7 @@ fn key_facts() {
     let t = Target::named;
     // Callers and callees with resolution and line.
     let b = analysis::function(&store, &t("User.rename"), &o, &l).unwrap();
-    let callee = |q: &str| b.edges.iter().any(|e| e.edge_type == "CALLS" && e.target_name == q && e.resolution.as_deref() == Some("exact"));
+    let callee = |q: &str| b.edges.iter().any(|e| e.edge_type == "CALLS" && b.edge_names(e).1 == q && e.resolution.as_deref() == Some("exact"));
     assert!(callee("app.util.clean") && callee("app.util.log") && callee("app.base.Base.save"), "{:#?}", b.edges);
     assert!(b.nodes.iter().any(|n| n.relation.as_deref() == Some("caller") && n.name == "promote"));
     // Depth 2 reaches a caller's caller.
@@ -275,7 +275,7 @@ fn served_truth_addressing_decorators_budgets() {
     let b = analysis::function(&store, &t("Query.join"), &all, &l).unwrap();
     let build = b.nodes.iter().find(|n| n.name == "build").expect("build calls .join on unknown receivers");
     assert_eq!(build.resolution.as_deref(), Some("ambiguous"));
-    assert!(b.edges.iter().any(|e| e.source_name == "pkg.query.build" && e.resolution.as_deref() == Some("ambiguous")));
+    assert!(b.edges.iter().any(|e| b.edge_names(e).0 == "pkg.query.build" && e.resolution.as_deref() == Some("ambiguous")));
     // Whole segments: Field.deconstruct is not CharField.deconstruct.
     let b = analysis::function(&store, &t("Field.deconstruct"), &o, &l).unwrap();
     assert_eq!(b.target.qualified_name.as_deref(), Some("pkg.fields.Field.deconstruct"));
