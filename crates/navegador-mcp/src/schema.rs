@@ -9,7 +9,9 @@
 //!   others are named by the shortest unique end of their names;
 //! - `anyOf [X, {type: null}]` is `X` with `null` added to its `type` (or `enum`) when
 //!   X's other keywords only constrain values of its own type;
-//! - `anyOf [{type: T, ...}, {type: T}]` is `{type: T}` (the first is a subset).
+//! - `anyOf [{type: T, ...}, {type: T}]` is `{type: T}` (the first is a subset);
+//! - a subschema written in several places (within one schema) is written once, as a
+//!   definition the places name by `$ref`, when that is shorter.
 //!
 //! [`outline`] goes further for answers whose shape is documented elsewhere (navegador's
 //! 11 tools, `docs/mcp.md`): their type, an object. Still true of every answer, no longer
@@ -51,6 +53,105 @@ pub fn compact(schema: &mut Map<String, Value>, side: Side) {
     walk(&mut v, side);
     if let Value::Object(m) = v {
         *schema = m;
+    }
+    share_repeated(schema);
+}
+
+/// Writes each subschema that stands in several places once, in `$defs`, while that makes
+/// the schema shorter (the repeat that saves most first). Each tool's schema stays
+/// standalone: definitions are shared within it, never across tools.
+fn share_repeated(schema: &mut Map<String, Value>) {
+    loop {
+        let mut seen: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+        for_each_subschema(&Value::Object(schema.clone()), &mut |sub| {
+            *seen.entry(sub.to_string()).or_default() += 1;
+        });
+        let defs_cost = if schema.contains_key("$defs") { 0 } else { r#""$defs":{},"#.len() };
+        let taken = |n: &str| schema.get("$defs").is_some_and(|d| d.get(n).is_some());
+        let best = seen
+            .iter()
+            .filter(|(_, n)| **n > 1)
+            .filter_map(|(text, n)| {
+                let body: Value = serde_json::from_str(text).ok()?;
+                let name = definition_name(&body, taken);
+                let by_ref = format!(r#"{{"$ref":"{}"}}"#, pointer(&name)).len();
+                let saved = n * text.len().saturating_sub(by_ref);
+                let cost = name.len() + 4 + text.len() + defs_cost;
+                (saved > cost).then(|| (saved - cost, name, body))
+            })
+            .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(&a.1)));
+        let Some((_, name, body)) = best else { return };
+        let mut root = Value::Object(std::mem::take(schema));
+        replace_subschema(&mut root, &body, &serde_json::json!({"$ref": pointer(&name)}));
+        let Value::Object(mut m) = root else { return };
+        if let Value::Object(defs) = m.entry("$defs").or_insert_with(|| Value::Object(Map::new())) {
+            defs.insert(name, body);
+        }
+        *schema = m;
+    }
+}
+
+/// A short name for a shared subschema: its JSON type (`Int`, `StrNull`, `List`, `Enum`),
+/// numbered when taken.
+fn definition_name(body: &Value, taken: impl Fn(&str) -> bool) -> String {
+    let short = |t: &str| match t {
+        "integer" => "Int",
+        "number" => "Num",
+        "string" => "Str",
+        "boolean" => "Bool",
+        "array" => "List",
+        "object" => "Obj",
+        "null" => "Null",
+        _ => "Schema",
+    };
+    let base = match body.get("type") {
+        _ if body.get("enum").is_some() => "Enum".to_string(),
+        Some(Value::String(t)) => short(t).to_string(),
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).map(short).collect(),
+        _ => "Schema".to_string(),
+    };
+    (1..).map(|i| if i == 1 { base.clone() } else { format!("{base}{i}") }).find(|n| !taken(n)).expect("some name is free")
+}
+
+/// Calls `f` on every subschema below the root (a definition's own body excepted: it is
+/// already written once), in document order.
+fn for_each_subschema(v: &Value, f: &mut dyn FnMut(&Value)) {
+    let Value::Object(m) = v else { return };
+    for (k, s) in m {
+        let is_def = k == "$defs" || k == "definitions";
+        let children: Vec<&Value> = match s {
+            Value::Object(map) if SCHEMA_MAP.contains(&k.as_str()) => map.values().collect(),
+            Value::Array(list) if SCHEMA_LIST.contains(&k.as_str()) => list.iter().collect(),
+            x if ONE_SCHEMA.contains(&k.as_str()) => vec![x],
+            _ => continue,
+        };
+        for c in children {
+            if c.is_object() && !is_def {
+                f(c);
+            }
+            for_each_subschema(c, f);
+        }
+    }
+}
+
+/// Replaces every subschema equal to `body` (outside `$defs` bodies themselves) by `by`.
+fn replace_subschema(v: &mut Value, body: &Value, by: &Value) {
+    let Value::Object(m) = v else { return };
+    for (k, s) in m.iter_mut() {
+        let (is_map, is_def) = (SCHEMA_MAP.contains(&k.as_str()), k == "$defs" || k == "definitions");
+        let children: Vec<&mut Value> = match s {
+            Value::Object(map) if is_map => map.values_mut().collect(),
+            Value::Array(list) if SCHEMA_LIST.contains(&k.as_str()) => list.iter_mut().collect(),
+            x if ONE_SCHEMA.contains(&k.as_str()) => vec![x],
+            _ => continue,
+        };
+        for c in children {
+            if !is_def && c == body {
+                *c = by.clone();
+            } else {
+                replace_subschema(c, body, by);
+            }
+        }
     }
 }
 
@@ -429,6 +530,30 @@ mod tests {
                    "c": {"$ref": "#/$defs/OtherNode"}, "d": {"$ref": "#/$defs/OtherNode"}},
                    "$defs": {"RecursiveNode": {"type": "string"}, "OtherNode": {"type": "integer"}}}),
         );
+    }
+
+    #[test]
+    fn a_repeated_subschema_is_written_once_when_shorter() {
+        let count = json!({"type": "integer", "minimum": 0});
+        let props: Map<String, Value> = ["a", "b", "c", "d"].iter().map(|k| (k.to_string(), count.clone())).collect();
+        let mut inner = props.clone();
+        inner.insert("s".into(), json!({"type": "string"}));
+        let before = json!({"type": "object", "properties": {"n": {"type": "object", "properties": inner}, "m": {"type": "object", "properties": props},
+                            "one": {"type": "string"}}});
+        let mut m = before.as_object().unwrap().clone();
+        compact(&mut m, Side::Output);
+        let int = json!({"$ref": "#/$defs/Int"});
+        assert_eq!(m["$defs"], json!({"Int": count}));
+        assert_eq!(m["properties"]["m"]["properties"]["a"], int);
+        assert_eq!(m["properties"]["n"]["properties"]["d"], int);
+        // `{type: string}` twice is shorter written in place.
+        assert_eq!(m["properties"]["one"], json!({"type": "string"}));
+        assert!(Value::Object(m.clone()).to_string().len() < before.to_string().len());
+        // Compacting again changes nothing; a name already defined is not reused.
+        let again = m.clone();
+        compact(&mut m, Side::Output);
+        assert_eq!(m, again);
+        assert_eq!(definition_name(&count, |n| n == "Int"), "Int2");
     }
 
     #[test]

@@ -87,7 +87,7 @@ fn describe(name: &str, original: &str) -> String {
 /// default say it all (`language`, `limit`, `regex`, ...).
 fn describe_inputs(input: &mut Value) {
     const SAID: &[(&str, Option<&str>)] = &[
-        ("path", Some("Relative or absolute.")),
+        ("path", None),
         ("symbol", None),
         ("query", Some("Text, or a regex with regex: true.")),
         ("language", None),
@@ -193,8 +193,9 @@ fn by_resolution() -> Value {
 fn trace_inputs(input: &mut Value) {
     add_input(input, "include_ambiguous", json!({"type": "boolean", "default": false,
         "description": "List ambiguous edges too (always counted)."}));
-    add_input(input, "min_resolution", json!({"anyOf": [{"enum": ["exact", "inferred", "ambiguous"], "type": "string"}, {"type": "null"}],
-        "default": null, "description": "Default inferred."}));
+    // `min_resolution` is accepted but not published (`tools/list` is paid by every
+    // session): `include_ambiguous` is the published way to the same lists, as on the
+    // graph tools.
     add_input(input, "exclude_tests", json!({"type": "boolean", "default": false}));
     add_input(input, "limit", json!({"type": "integer", "default": 25, "minimum": 1, "maximum": 500, "description": "Page size of each list."}));
     add_input(input, "offset", json!({"type": "integer", "default": 0, "minimum": 0, "maximum": 1_000_000}));
