@@ -100,8 +100,10 @@ fn three() -> i64 {
     3
 }
 
+/// The node a question is about: a name, narrowed by `file` and `line` when it names
+/// several (the "matches several nodes" answer gives each candidate's).
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct FunctionParams {
+pub struct NodeArgs {
     pub name: String,
     /// Path, or path:line
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -110,6 +112,19 @@ pub struct FunctionParams {
     #[serde(default)]
     #[schemars(with = "i64")]
     pub line: Option<u32>,
+}
+
+impl NodeArgs {
+    /// The analysis target, with `file` as the caller made it (workspace-relative).
+    pub fn target<'a>(&'a self, file: Option<&'a str>) -> navegador_analysis::Target<'a> {
+        navegador_analysis::Target { name: &self.name, file, line: self.line }
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct FunctionParams {
+    #[serde(flatten)]
+    pub node: NodeArgs,
     #[serde(default = "one")]
     pub depth: i64,
     #[serde(default)]
@@ -118,32 +133,11 @@ pub struct FunctionParams {
     pub list: ListArgs,
 }
 
+/// `class` and `explain`: a node, its lists, its source on request.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct ClassParams {
-    pub name: String,
-    /// Path, or path:line
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "String")]
-    pub file: Option<String>,
-    #[serde(default)]
-    #[schemars(with = "i64")]
-    pub line: Option<u32>,
-    #[serde(default)]
-    pub include_source: bool,
+pub struct NodeParams {
     #[serde(flatten)]
-    pub list: ListArgs,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct ExplainParams {
-    pub name: String,
-    /// Path, or path:line
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "String")]
-    pub file: Option<String>,
-    #[serde(default)]
-    #[schemars(with = "i64")]
-    pub line: Option<u32>,
+    pub node: NodeArgs,
     #[serde(default)]
     pub include_source: bool,
     #[serde(flatten)]
@@ -152,14 +146,8 @@ pub struct ExplainParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct BlastRadiusParams {
-    pub name: String,
-    /// Path, or path:line
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "String")]
-    pub file: Option<String>,
-    #[serde(default)]
-    #[schemars(with = "i64")]
-    pub line: Option<u32>,
+    #[serde(flatten)]
+    pub node: NodeArgs,
     #[serde(default = "three")]
     pub depth: i64,
     #[serde(default)]

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use navegador_analysis::{
     self as analysis, AnalysisError, BlastRadius, ContextBundle, CypherError, IngestionResult, OwnersAnswer, QueryAnswer,
-    QueryLimits, RationaleAnswer, SearchAsk, SearchLayers, SearchResults, Target,
+    QueryLimits, RationaleAnswer, SearchAsk, SearchLayers, SearchResults,
 };
 use navegador_index::{IngestConfig, Progress};
 use navegador_store::{Store, StoreError};
@@ -28,7 +28,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::params::{
-    BlastRadiusParams, ClassParams, ContextParams, ExplainParams, Format, FunctionParams, IngestParams, OwnersParams,
+    BlastRadiusParams, ContextParams, Format, FunctionParams, IngestParams, NodeParams, OwnersParams,
     QueryParams, RationaleParams, SearchKnowledgeParams, SearchParams,
 };
 use crate::{paths, schema, NavegadorServer};
@@ -41,6 +41,20 @@ pub struct Call {
     pub progress: Option<ProgressSink>,
     /// Cancelled when the client cancels the request or the connection closes.
     pub cancel: CancellationToken,
+}
+
+impl Call {
+    /// A flag the blocking work polls, set when the request is cancelled, and the task
+    /// that sets it (abort it when the work is done).
+    fn cancel_flag(&self) -> (Arc<AtomicBool>, tokio::task::JoinHandle<()>) {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (ct, flag) = (self.cancel.clone(), cancel.clone());
+        let watcher = tokio::spawn(async move {
+            ct.cancelled().await;
+            flag.store(true, Ordering::Relaxed);
+        });
+        (cancel, watcher)
+    }
 }
 
 /// A client's progress token and the peer to notify.
@@ -331,26 +345,26 @@ pub fn builtin_tools() -> Vec<ToolDef> {
             Ok(reply)
         }),
         ToolDef::read::<FunctionParams, ContextBundle, _>("function", FUNCTION_DESC, |store, p, server| {
-            let file = file_arg(server, p.file.as_deref())?;
-            let target = Target { name: &p.name, file: file.as_deref(), line: p.line };
+            let file = file_arg(server, p.node.file.as_deref())?;
+            let target = p.node.target(file.as_deref());
             let opts = sourced(server, p.list.options(p.depth), p.include_source);
             Ok(Reply::json(&analysis::function(store, &target, &opts, &server.options().limits)?))
         }),
-        ToolDef::read::<ClassParams, ContextBundle, _>("class", CLASS_DESC, |store, p, server| {
-            let file = file_arg(server, p.file.as_deref())?;
-            let target = Target { name: &p.name, file: file.as_deref(), line: p.line };
+        ToolDef::read::<NodeParams, ContextBundle, _>("class", CLASS_DESC, |store, p, server| {
+            let file = file_arg(server, p.node.file.as_deref())?;
+            let target = p.node.target(file.as_deref());
             let opts = sourced(server, p.list.options(1), p.include_source);
             Ok(Reply::json(&analysis::class(store, &target, &opts, &server.options().limits)?))
         }),
-        ToolDef::read::<ExplainParams, ContextBundle, _>("explain", EXPLAIN_DESC, |store, p, server| {
-            let file = file_arg(server, p.file.as_deref())?;
-            let target = Target { name: &p.name, file: file.as_deref(), line: p.line };
+        ToolDef::read::<NodeParams, ContextBundle, _>("explain", EXPLAIN_DESC, |store, p, server| {
+            let file = file_arg(server, p.node.file.as_deref())?;
+            let target = p.node.target(file.as_deref());
             let opts = sourced(server, p.list.options(1), p.include_source);
             Ok(Reply::json(&analysis::explain(store, &target, &opts, &server.options().limits)?))
         }),
         ToolDef::read::<BlastRadiusParams, BlastRadius, _>("blast_radius", BLAST_DESC, |store, p, server| {
-            let file = file_arg(server, p.file.as_deref())?;
-            let target = Target { name: &p.name, file: file.as_deref(), line: p.line };
+            let file = file_arg(server, p.node.file.as_deref())?;
+            let target = p.node.target(file.as_deref());
             let opts = analysis::Options {
                 exclude_tests: p.exclude_tests,
                 include_imports: p.include_imports,
@@ -419,14 +433,7 @@ async fn query(call: Call, p: QueryParams) -> CallToolResult {
     let started = std::time::Instant::now();
     let server = call.server.clone();
     let opts = server.options();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let watcher = {
-        let (ct, flag) = (call.cancel.clone(), cancel.clone());
-        tokio::spawn(async move {
-            ct.cancelled().await;
-            flag.store(true, Ordering::Relaxed);
-        })
-    };
+    let (cancel, watcher) = call.cancel_flag();
     let limits = QueryLimits {
         read_only: opts.read_only,
         max_complexity: opts.max_query_complexity,
@@ -514,14 +521,7 @@ async fn ingest(call: Call, p: IngestParams) -> CallToolResult {
             }
         })
     });
-    let cancel = Arc::new(AtomicBool::new(false));
-    let watcher = {
-        let (ct, flag) = (call.cancel.clone(), cancel.clone());
-        tokio::spawn(async move {
-            ct.cancelled().await;
-            flag.store(true, Ordering::Relaxed);
-        })
-    };
+    let (cancel, watcher) = call.cancel_flag();
     let db = opts.db_path.clone();
     let clear = p.clear;
     let progress = ChannelProgress { tx: call.progress.is_some().then_some(tx), state: Mutex::new((String::new(), 0, 0)), done: AtomicU64::new(0) };
