@@ -196,6 +196,8 @@ fn trace_inputs(input: &mut Value) {
     // `min_resolution` is accepted but not published (`tools/list` is paid by every
     // session): `include_ambiguous` is the published way to the same lists, as on the
     // graph tools.
+    add_input(input, "include_dispatch", json!({"type": "boolean", "default": false,
+        "description": "List possible dispatch too (always counted in dispatchCount)."}));
     add_input(input, "exclude_tests", json!({"type": "boolean", "default": false}));
     add_input(input, "limit", json!({"type": "integer", "default": 25, "minimum": 1, "maximum": 500, "description": "Page size of each list."}));
     add_input(input, "offset", json!({"type": "integer", "default": 0, "minimum": 0, "maximum": 1_000_000}));
@@ -213,6 +215,7 @@ fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
             add_prop(output, "TraceCallersData", "unresolved", unresolved_schema());
             add_prop(output, "TraceCallersData", "unresolvedCount", count());
             add_prop(output, "TraceCallersData", "externalCount", count());
+            add_prop(output, "TraceCallersData", "dispatchCount", count());
         }
         "code.trace_symbol" => {
             trace_inputs(input);
@@ -228,6 +231,7 @@ fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
             add_prop(output, "TraceSymbolData", "unresolved", unresolved_schema());
             add_prop(output, "TraceSymbolData", "unresolvedCount", count());
             add_prop(output, "TraceSymbolData", "externalCount", count());
+            add_prop(output, "TraceSymbolData", "dispatchCount", count());
         }
         "code.find_symbol" => {
             add_input(input, "include_source", json!({"type": "boolean", "default": false,

@@ -12,7 +12,7 @@ use crate::{backend_error, index_notes, Context};
 pub(crate) fn callers_empty(path: &str, symbol: &str) -> Value {
     json!({"target": {"path": path, "symbol": symbol, "language": language_of(path)}, "count": 0, "returnedCount": 0,
            "totalMatched": 0, "byResolution": {"exact": 0, "inferred": 0, "ambiguous": 0},
-           "items": [], "recursive": null, "unresolved": [], "unresolvedCount": 0, "externalCount": 0})
+           "items": [], "recursive": null, "unresolved": [], "unresolvedCount": 0, "externalCount": 0, "dispatchCount": 0})
 }
 
 fn caller_record(inc: &Incoming, snippets: &mut Snippets, ws: &Workspace) -> Value {
@@ -70,7 +70,13 @@ pub fn trace_callers(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     all.sort_by(|a, b| (&a.caller.path, a.line, a.col).cmp(&(&b.caller.path, b.line, b.col)));
     all.dedup_by(|a, b| a.caller.id == b.caller.id && a.line == b.line && a.col == b.col);
     let mut tally = Tally::default();
-    let listed: Vec<&Incoming> = all.iter().filter(|i| tally.count(&f, &i.resolution, &i.caller.path, i.has_receiver)).collect();
+    let listed: Vec<&Incoming> = all
+        .iter()
+        .filter(|i| {
+            let via = i.dispatch.as_ref().filter(|_| !i.determined).map(|(_, m)| m.display.as_str());
+            tally.count_dispatch(&f, &i.resolution, &i.caller.path, i.has_receiver, via)
+        })
+        .collect();
     let total = listed.len();
     let items: Vec<Value> = f.page(&listed).iter().map(|i| caller_record(i, &mut snippets, ws)).collect();
     let returned = items.len();
@@ -132,13 +138,15 @@ pub fn trace_callers(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     t.start.count("ambiguousCount", Some(tally.by_resolution[2]));
     t.start.count("unresolvedCount", Some(unbound.unresolved));
     t.start.count("externalCount", Some(unbound.external));
+    t.start.count("dispatchCount", Some(tally.dispatch));
     if f.exclude_tests {
         t.start.count("excludedTestCount", Some(tally.tests));
     }
     // Large parts are moved in after `json!`, which would deep-copy them.
     let mut data = json!({"target": target_json, "count": returned, "returnedCount": returned, "totalMatched": total,
                           "byResolution": tally.json(), "items": null, "recursive": null, "unresolved": null,
-                          "unresolvedCount": unbound.unresolved, "externalCount": unbound.external});
+                          "unresolvedCount": unbound.unresolved, "externalCount": unbound.external,
+                          "dispatchCount": tally.dispatch});
     data["items"] = Value::Array(items);
     data["recursive"] = rec_json;
     data["unresolved"] = Value::Array(unbound.items);
@@ -292,7 +300,7 @@ fn recurse(
         let mut incoming = Vec::new();
         for s in &syms {
             // Only the edges the answer lists are followed.
-            incoming.extend(w.incoming(s)?.into_iter().filter(|i| f.keeps_path(&i.caller.path) && f.admits(&i.resolution)));
+            incoming.extend(w.incoming(s)?.into_iter().filter(|i| f.keeps_path(&i.caller.path) && f.lists(&i.resolution, i.determined)));
         }
         nodes[i].has_callers = !incoming.is_empty();
         let key = nodes[i].sym.key();
@@ -367,7 +375,7 @@ fn recurse(
     let called: HashSet<i64> = w.store.ids_with_calls_into(&leaf_ids, f.min).map_err(backend_error)?.into_iter().collect();
     for &i in &leaves {
         let sym = nodes[i].sym.clone();
-        nodes[i].has_callers = w.has_incoming(&sym, Some(called.contains(&sym.id)), f.min)?;
+        nodes[i].has_callers = w.has_incoming(&sym, Some(called.contains(&sym.id)), f.min, f.include_dispatch)?;
     }
     // Entry-point evidence of every node, read in two statements.
     let ids: Vec<i64> = nodes.iter().skip(1).map(|n| n.sym.id).collect();

@@ -12,7 +12,7 @@ use crate::{backend_error, index_notes, Context};
 pub(crate) fn symbol_empty(path: &str, symbol: &str) -> Value {
     json!({"entrypoint": {"path": path, "symbol": symbol, "language": language_of(path)}, "fileCount": 0, "totalFileCount": 0,
            "items": [], "steps": [], "totalStepCount": 0, "byResolution": {"exact": 0, "inferred": 0, "ambiguous": 0},
-           "unresolved": [], "unresolvedCount": 0, "externalCount": 0})
+           "unresolved": [], "unresolvedCount": 0, "externalCount": 0, "dispatchCount": 0})
 }
 
 pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
@@ -81,10 +81,19 @@ pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
                     Ok(v) => v,
                     Err(e) => return fail(&s, e),
                 };
+                // Known when the bound method has no body and one implementation; any
+                // other implementation is only possible (counted, `include_dispatch`).
+                let bound_bodyless = match store.node(to.id) {
+                    Ok(Some(row)) => w.bodyless(&row).unwrap_or(false),
+                    _ => false,
+                };
+                let bodies = impls.iter().filter(|(_, (_, _, bodyless))| !bodyless).count();
                 let mut next = vec![to.clone()];
-                for (_, m) in impls {
+                for (_, (_, m, bodyless)) in impls {
                     let weak = weaker(e.resolution.as_deref(), "inferred");
-                    if !tally.count(&f, &weak, &m.path, e.receiver.is_some()) {
+                    let determined = bound_bodyless && !bodyless && bodies == 1;
+                    let via = (!determined).then_some(to.display.as_str());
+                    if !tally.count_dispatch(&f, &weak, &m.path, e.receiver.is_some(), via) {
                         continue;
                     }
                     add(&m, &weak);
@@ -117,6 +126,7 @@ pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     s.count("ambiguousCount", Some(tally.by_resolution[2]));
     s.count("unresolvedCount", Some(unbound.unresolved));
     s.count("externalCount", Some(unbound.external));
+    s.count("dispatchCount", Some(tally.dispatch));
     let mut summary = format!(
         "Traced '{display}' forward to {} over {}",
         plural(file_total, "related file", "related files"),
@@ -156,6 +166,6 @@ pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     summary.push('.');
     let data = json!({"entrypoint": entry, "fileCount": n, "totalFileCount": file_total, "items": items, "steps": shown_steps,
                       "totalStepCount": step_total, "byResolution": tally.json(), "unresolved": unbound.items,
-                      "unresolvedCount": unbound.unresolved, "externalCount": unbound.external});
+                      "unresolvedCount": unbound.unresolved, "externalCount": unbound.external, "dispatchCount": tally.dispatch});
     Envelope::ok(s.tool, summary, data, errors, s.meta)
 }

@@ -175,13 +175,30 @@ struct Incoming {
     has_receiver: bool,
     /// Set for dispatch through the hierarchy: (kind, the type whose method the call bound).
     dispatch: Option<(String, Sym)>,
+    /// A direct edge, or a dispatch the workspace determines (see [`Related`]); any other
+    /// dispatch is only possible: counted, listed with `include_dispatch`.
+    determined: bool,
+}
+
+/// A same-named method up or down the class hierarchy of a target: calls bound to it may
+/// dispatch to the target.
+#[derive(Debug, Clone)]
+struct Related {
+    /// `interface_dispatch` or `override_dispatch`.
+    kind: String,
+    sym: Sym,
+    /// The dispatch is known, not only possible: the call's bound method declares no body
+    /// of its own (an interface or abstract method) and the target is its only
+    /// implementation in the workspace. A base method with a body, or one of several
+    /// implementations, leaves it to the runtime type: possible, not known.
+    determined: bool,
 }
 
 /// The graph walks of one answer, with a node cache.
 struct Walker<'a> {
     store: &'a Store,
     nodes: HashMap<i64, Option<Sym>>,
-    related: HashMap<i64, Vec<(String, Sym)>>,
+    related: HashMap<i64, Vec<Related>>,
     parents: HashMap<i64, Option<NodeRow>>,
     types: HashMap<(i64, bool), std::rc::Rc<Vec<NodeRow>>>,
     /// The decorator names of a class (entry-point evidence shared by its methods).
@@ -239,14 +256,55 @@ impl<'a> Walker<'a> {
     }
 
     /// Same-named methods in the super and sub types of a method's class, each with the
-    /// dispatch kind that links them (`interface_dispatch` when either side is an interface).
-    fn dispatch_related(&mut self, target: &Sym) -> Result<Vec<(String, Sym)>, ErrorItem> {
+    /// dispatch kind that links them (`interface_dispatch` when either side is an interface)
+    /// and whether the workspace determines the dispatch (only upwards: a call bound to an
+    /// override never runs the base method it overrides).
+    fn dispatch_related(&mut self, target: &Sym) -> Result<Vec<Related>, ErrorItem> {
         if let Some(r) = self.related.get(&target.id) {
             return Ok(r.clone());
         }
-        let out = self.hierarchy_methods(target, &[false, true])?;
+        let mut out = Vec::new();
+        for (sub, (kind, m, bodyless)) in self.hierarchy_methods(target, &[false, true])? {
+            let determined = !sub && bodyless && self.only_implementation(&m)?.is_some_and(|i| i.id == target.id);
+            out.push(Related { kind, sym: m, determined });
+        }
         self.related.insert(target.id, out.clone());
         Ok(out)
+    }
+
+    /// The one method with a body that a call bound to `bound` can run, when there is
+    /// exactly one (itself, or a single implementation down its class's hierarchy).
+    fn only_implementation(&mut self, bound: &Sym) -> Result<Option<Sym>, ErrorItem> {
+        let Some(bound_row) = self.store.node(bound.id).map_err(backend_error)? else { return Ok(None) };
+        if !self.bodyless(&bound_row)? {
+            return Ok(Some(bound.clone()));
+        }
+        let mut bodies = Vec::new();
+        for (_, (_, m, bodyless)) in self.hierarchy_methods(bound, &[true])? {
+            if !bodyless {
+                bodies.push(m);
+            }
+        }
+        Ok(if bodies.len() == 1 { bodies.pop() } else { None })
+    }
+
+    /// Whether a method declares no body of its own: marked `abstract` (`abstract` in its
+    /// signature, or an `abstractmethod` decorator), or a declaration whose whole text is
+    /// its signature (an interface method, `m();`). Conservative: a multi-line declaration
+    /// without a marker counts as having a body (its dispatch stays only possible).
+    fn bodyless(&mut self, m: &NodeRow) -> Result<bool, ErrorItem> {
+        let sig = m.props.get("signature").and_then(Value::as_str).unwrap_or("");
+        if sig.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "abstract") {
+            return Ok(true);
+        }
+        let col = |k: &str| m.props.get(k).and_then(Value::as_u64);
+        if let (Some(a), Some(b), Some(s), Some(e)) = (m.line_start, m.line_end, col("column_start"), col("column_end")) {
+            if a == b && !sig.is_empty() && e.saturating_sub(s) <= sig.chars().count() as u64 + 1 {
+                return Ok(true);
+            }
+        }
+        let decorated = self.store.decorators_of(m.id).map_err(backend_error)?;
+        Ok(decorated.iter().any(|(n, _)| n.rsplit('.').next() == Some("abstractmethod")))
     }
 
     /// The super (`sub` false) or sub types of a class, transitively up to `HIERARCHY_DEPTH`
@@ -279,8 +337,9 @@ impl<'a> Walker<'a> {
         Ok(out)
     }
 
-    /// Same-named methods up (`false`) and/or down (`true`) the hierarchy of a method's class.
-    fn hierarchy_methods(&mut self, target: &Sym, directions: &[bool]) -> Result<Vec<(String, Sym)>, ErrorItem> {
+    /// Same-named methods up (`false`) and/or down (`true`) the hierarchy of a method's class:
+    /// (the direction, (dispatch kind, method, whether it declares no body)).
+    fn hierarchy_methods(&mut self, target: &Sym, directions: &[bool]) -> Result<Vec<(bool, (String, Sym, bool))>, ErrorItem> {
         let mut out = Vec::new();
         if target.label == "Method" {
             if let Some(class) = self.parent(target.id)? {
@@ -301,7 +360,8 @@ impl<'a> Walker<'a> {
                         for m in by_parent.remove(&t.id).unwrap_or_default() {
                             if m.label == "Method" {
                                 let kind = if class_is_iface || is_interface(t) { "interface_dispatch" } else { "override_dispatch" };
-                                out.push((kind.to_string(), Sym::of(&m)));
+                                let bodyless = self.bodyless(&m)?;
+                                out.push((sub, (kind.to_string(), Sym::of(&m), bodyless)));
                             }
                         }
                     }
@@ -313,7 +373,7 @@ impl<'a> Walker<'a> {
 
     /// Whether `incoming(target)` would be non-empty, without reading the callers;
     /// `direct` says whether the target itself has callers (known from a batch read).
-    fn has_incoming(&mut self, target: &Sym, direct: Option<bool>, max_rank: u8) -> Result<bool, ErrorItem> {
+    fn has_incoming(&mut self, target: &Sym, direct: Option<bool>, max_rank: u8, include_dispatch: bool) -> Result<bool, ErrorItem> {
         let direct = match direct {
             Some(d) => d,
             None => self.store.has_calls_into(target.id, max_rank).map_err(backend_error)?,
@@ -321,8 +381,8 @@ impl<'a> Walker<'a> {
         if direct {
             return Ok(true);
         }
-        for (_, m) in self.dispatch_related(target)? {
-            if self.store.has_calls_into(m.id, max_rank).map_err(backend_error)? {
+        for r in self.dispatch_related(target)? {
+            if (r.determined || include_dispatch) && self.store.has_calls_into(r.sym.id, max_rank).map_err(backend_error)? {
                 return Ok(true);
             }
         }
@@ -330,15 +390,16 @@ impl<'a> Walker<'a> {
     }
 
     /// Every edge into `target`: direct ones, and calls bound to a related method in the
-    /// hierarchy (weakened to at most `inferred`: the runtime type decides).
+    /// hierarchy (weakened to at most `inferred`; `determined` says whether the workspace
+    /// decides the dispatch or only the runtime type can).
     fn incoming(&mut self, target: &Sym) -> Result<Vec<Incoming>, ErrorItem> {
         let mut out = Vec::new();
         let mut seen = HashSet::new();
-        let mut sources: Vec<(Sym, Option<(String, Sym)>)> = vec![(target.clone(), None)];
-        for (kind, m) in self.dispatch_related(target)? {
-            sources.push((m.clone(), Some((kind, m))));
+        let mut sources: Vec<(Sym, Option<(String, Sym)>, bool)> = vec![(target.clone(), None, true)];
+        for r in self.dispatch_related(target)? {
+            sources.push((r.sym.clone(), Some((r.kind, r.sym)), r.determined));
         }
-        for (via, dispatch) in sources {
+        for (via, dispatch, determined) in sources {
             let edges = self.store.calls_into(via.id).map_err(backend_error)?;
             self.prefetch(edges.iter().map(|e| e.src))?;
             for e in edges {
@@ -353,7 +414,7 @@ impl<'a> Walker<'a> {
                 };
                 let receiver_type = e.receiver_type.clone().or_else(|| dispatch.as_ref().map(|(_, m)| class_of(&m.display)));
                 let has_receiver = e.receiver.is_some();
-                out.push(Incoming { caller, callee: target.clone(), line: e.line, col: e.col, relation: rel, resolution, receiver_type, has_receiver, dispatch: dispatch.clone() });
+                out.push(Incoming { caller, callee: target.clone(), line: e.line, col: e.col, relation: rel, resolution, receiver_type, has_receiver, dispatch: dispatch.clone(), determined });
             }
         }
         out.sort_by(|a, b| (&a.caller.path, a.line, a.col).cmp(&(&b.caller.path, b.line, b.col)));
@@ -456,10 +517,13 @@ struct Filter {
     /// The caller chose `limit` (byte budgets then give way to it).
     limit_given: bool,
     offset: usize,
+    /// List possible dispatch too (`include_dispatch`), not only determined dispatch.
+    include_dispatch: bool,
 }
 
 impl Filter {
-    /// Reads `include_ambiguous`, `min_resolution`, `exclude_tests`, `limit` and `offset`.
+    /// Reads `include_ambiguous`, `min_resolution`, `include_dispatch`, `exclude_tests`,
+    /// `limit` and `offset`.
     fn read(s: &mut Start<'_>) -> Filter {
         let include_ambiguous = s.args.bool("include_ambiguous", false);
         let asked = s.args.optional_enum("min_resolution", &RESOLUTIONS);
@@ -472,11 +536,12 @@ impl Filter {
         }
         let min = asked.unwrap_or_else(|| if include_ambiguous { "ambiguous" } else { "inferred" }.to_string());
         s.args.echo("min_resolution", json!(min));
+        let include_dispatch = s.args.bool("include_dispatch", false);
         let exclude_tests = s.args.bool("exclude_tests", false);
         let limit_given = s.args.given("limit");
         let limit = s.args.int("limit", DEFAULT_LIMIT, 1, MAX_LIMIT) as usize;
         let offset = s.args.int("offset", 0, 0, MAX_OFFSET) as usize;
-        Filter { min: rank(&min), exclude_tests, limit, limit_given, offset }
+        Filter { min: rank(&min), exclude_tests, limit, limit_given, offset, include_dispatch }
     }
 
     fn keeps_path(&self, path: &str) -> bool {
@@ -485,6 +550,12 @@ impl Filter {
 
     fn admits(&self, resolution: &str) -> bool {
         rank(resolution) <= self.min
+    }
+
+    /// Whether an edge is followed and listed: sure enough, and a known edge (possible
+    /// dispatch only with `include_dispatch`).
+    fn lists(&self, resolution: &str, determined: bool) -> bool {
+        self.admits(resolution) && (determined || self.include_dispatch)
     }
 
     /// The page of a list.
@@ -503,13 +574,29 @@ struct Tally {
     ambiguous_with_receiver: usize,
     /// Edges from test files left out (`exclude_tests`).
     tests: usize,
+    /// Possible dispatch left out (`include_dispatch` lists it), by the method the calls bound.
+    dispatch: usize,
+    dispatch_via: Vec<String>,
 }
 
 impl Tally {
     /// Counts one edge; true when the filter lists it.
     fn count(&mut self, f: &Filter, resolution: &str, path: &str, has_receiver: bool) -> bool {
+        self.count_dispatch(f, resolution, path, has_receiver, None)
+    }
+
+    /// Counts one edge that may be a possible dispatch (`via`: the method the call bound),
+    /// which is counted apart and listed only with `include_dispatch`.
+    fn count_dispatch(&mut self, f: &Filter, resolution: &str, path: &str, has_receiver: bool, via: Option<&str>) -> bool {
         if !f.keeps_path(path) {
             self.tests += 1;
+            return false;
+        }
+        if let (Some(via), false) = (via, f.include_dispatch) {
+            self.dispatch += 1;
+            if !self.dispatch_via.iter().any(|v| v == via) {
+                self.dispatch_via.push(via.to_string());
+            }
             return false;
         }
         let r = rank(resolution) as usize;
@@ -541,6 +628,18 @@ impl Tally {
         }
         if f.min < 1 && self.by_resolution[1] > 0 {
             out.push(format!("{} not listed (min_resolution: inferred lists them)", plural(self.by_resolution[1], &format!("inferred {what} is"), &format!("inferred {what}s are"))));
+        }
+        if self.dispatch > 0 {
+            let mut via: Vec<String> = self.dispatch_via.iter().take(3).map(|v| format!("`{v}`")).collect();
+            if self.dispatch_via.len() > 3 {
+                via.push(format!("{} more", self.dispatch_via.len() - 3));
+            }
+            out.push(format!(
+                "{} bound to {} may dispatch {} (the runtime type decides), counted, not listed (dispatchCount; include_dispatch: true lists them)",
+                plural(self.dispatch, what, &format!("{what}s")),
+                via.join(", "),
+                if name.is_some() { "here" } else { "to further implementations" }
+            ));
         }
         if self.tests > 0 {
             out.push(format!("{} in test files left out (exclude_tests)", plural(self.tests, what, &format!("{what}s"))));
