@@ -50,6 +50,10 @@
 
 (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.function
 
+; an object's member whose value is a function, as the method shorthand is:
+; `{ isMounted: function (c) {…}, useState: (s) => … }`
+(pair key: [(property_identifier) (string (string_fragment))] @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function
+
 ; a named function or class expression passed, returned, wrapped in parentheses or made
 ; by an arrow: `createErrorClass((_super) => function AjaxErrorImpl() {…})`, `return
 ; function piped() {…}`, `f(function* gen() {…})`, `return class Impl extends B {}`. Its
