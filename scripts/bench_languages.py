@@ -31,6 +31,8 @@ LANGS = {
     "python": (f"{CORPUS}/django/django", "Python", {"class", "function", "member"}, ("py",)),
     "typescript": (f"{CORPUS}/effect/src", "TypeScript", {"class", "function", "interface", "enum", "method"}, ("ts",)),
     "javascript": (f"{CORPUS}/rxjs/dist/esm", "JavaScript", {"class", "function", "method", "getter", "setter", "generator"}, ("js",)),
+    # Flow-typed JavaScript (`@flow`: the flow pack)
+    "javascript-flow": (f"{CORPUS}/react-native/Libraries", "JavaScript", {"class", "function", "method", "getter", "setter", "generator"}, ("js",)),
     "java": (f"{CORPUS}/jdk/java.base", "Java", {"class", "interface", "enum", "method", "annotation"}, ("java",)),
     "go": (f"{CORPUS}/go/net", "Go", {"func", "struct", "interface", "methodSpec"}, ("go",)),
     "rust": (f"{REGISTRY}tokio-1.54.1/src", "Rust", {"function", "method", "struct", "enum", "interface"}, ("rs",)),
@@ -82,7 +84,7 @@ def ctags_defs(tree, lang, kinds, exts):
     out = subprocess.run(["ctags", *extra, "-R", f"--languages={lang}", "--output-format=json", "--fields=+nKEZ", "-f", "-", "."],
                          cwd=tree, capture_output=True, text=True, check=True).stdout
     secs = cpu() - t0
-    defs = []
+    defs, objects = [], [0]
     for line in out.splitlines():
         t = json.loads(line)
         path = t.get("path", "").removeprefix("./")
@@ -93,10 +95,17 @@ def ctags_defs(tree, lang, kinds, exts):
         # the regex Swift parser reads `class func f` / `class var x` as a class
         if lang == "Swift" and t["name"] in ("func", "var", "let", "subscript"):
             continue
+        # ctags' JavaScript parser calls an object literal a class (`const config = {…}`,
+        # `e_1 = { error: e }`): a value (ours is a Variable when module-level), not counted
+        if lang == "JavaScript" and t.get("kind") == "class" and re.search(rf"{re.escape(t['name'])}\s*=\s*{{", t.get("pattern", "")):
+            objects[0] += 1
+            continue
         # ctags names anonymous functions (AnonymousFunction0d1a...): nothing to compare
         name = ctags_name(lang, t["name"])
         if name and t.get("kind") in kinds and ext_of(path, exts) and "anonymous" not in t.get("extras", ""):
             defs.append((path, name, t["line"], t["kind"]))
+    if objects[0]:
+        print(f"({lang}: {objects[0]} object literals ctags calls classes not counted)", file=sys.stderr)
     return defs, secs
 
 

@@ -22,6 +22,9 @@ pub(crate) struct PackSpec {
     pub implicit_members: bool,
     pub types: TypeRules,
     pub export: ExportRule,
+    /// `pragmas`: a file of this pack whose leading comment carries the pragma (`@flow`)
+    /// is read by the other pack named (`flow`), in manifest order.
+    pub pragmas: Vec<(String, String)>,
     /// The list files `builtins` names (`"builtins.txt"`, `"../javascript/builtins.txt"`):
     /// their names join the inline ones.
     pub builtins_files: Vec<String>,
@@ -69,7 +72,7 @@ pub(crate) struct TypeRules {
 
 const TOP_KEYS: &[&str] = &[
     "name", "family", "extensions", "shebangs", "markers", "separator", "receiver", "constructors", "builtins",
-    "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types",
+    "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types", "pragmas",
 ];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
 const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member"];
@@ -134,9 +137,6 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         skip_minified: r.bool(top, "skip_minified")?.unwrap_or(false),
         shared_globals: r.bool(top, "shared_globals")?.unwrap_or(false),
     };
-    if info.extensions.is_empty() && info.shebangs.is_empty() {
-        return Err(PackError { file: file.into(), line: 1, message: "claims no file: give `extensions` or `shebangs`".into() });
-    }
     if let Some(e) = info.extensions.iter().find(|e| e.starts_with('.') || e.contains('/')) {
         return Err(r.error(&top["extensions"], &format!("extension `{e}` is written without its dot")));
     }
@@ -181,6 +181,18 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
             None => r.strings(top, "builtins")?.into_iter().filter(|b| b.ends_with(".txt")).collect(),
         },
         export,
+        pragmas: match top.get("pragmas") {
+            None => Vec::new(),
+            Some(item) => {
+                let t = item.as_table_like().ok_or_else(|| r.error(item, "`pragmas` must be a table (`[pragmas]`, \"@flow\" = \"flow\")"))?;
+                let mut out = Vec::new();
+                for (k, v) in t.iter() {
+                    let pack = v.as_str().ok_or_else(|| r.error(v, &format!("pragma `{k}` must name a pack (a string)")))?;
+                    out.push((k.to_string(), pack.to_string()));
+                }
+                out
+            }
+        },
         tags: r.strings(top, "tags")?,
         locals: r.strings(top, "locals")?,
         drop_local_uses: r.bool(top, "drop_local_uses")?.unwrap_or(false),

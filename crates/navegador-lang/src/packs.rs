@@ -11,6 +11,8 @@ mod c;
 mod cpp;
 #[path = "../languages/csharp/hooks.rs"]
 mod csharp;
+#[path = "../languages/flow/hooks.rs"]
+mod flow;
 #[path = "../languages/go/hooks.rs"]
 mod go;
 #[path = "../languages/java/hooks.rs"]
@@ -41,6 +43,7 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "typescript", grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(), hooks: &typescript::HOOKS },
     PackDef { id: "tsx", grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(), hooks: &typescript::TSX },
     PackDef { id: "javascript", grammar: || tree_sitter_javascript::LANGUAGE.into(), hooks: &javascript::HOOKS },
+    PackDef { id: "flow", grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(), hooks: &flow::HOOKS },
     PackDef { id: "java", grammar: || tree_sitter_java::LANGUAGE.into(), hooks: &java::HOOKS },
     PackDef { id: "python", grammar: || tree_sitter_python::LANGUAGE.into(), hooks: &Hooks::NONE },
     PackDef { id: "go", grammar: || tree_sitter_go::LANGUAGE.into(), hooks: &go::HOOKS },

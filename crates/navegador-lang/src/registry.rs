@@ -85,6 +85,21 @@ impl Registry {
             let language = Language::new(Box::leak(Box::new(info)));
             packs.push(Pack { language, spec, def, query_files, compiled: OnceLock::new() });
         }
+        // every pack claims files: by extension, `#!` line, or another pack's pragma
+        for p in &packs {
+            let path = format!("{}/language.toml", p.def.id);
+            for (pragma, id) in &p.spec.pragmas {
+                if !packs.iter().any(|q| q.def.id == id && q.def.id != p.def.id) {
+                    let line = manifest::line_of_value(file(files, &path).unwrap_or(""), id);
+                    return Err(PackError { file: path, line, message: format!("pragma `{pragma}` names no other pack (`{id}`)") });
+                }
+            }
+            let info = p.language.info();
+            let by_pragma = packs.iter().any(|q| q.spec.pragmas.iter().any(|(_, id)| id == p.def.id));
+            if info.extensions.is_empty() && info.shebangs.is_empty() && !by_pragma {
+                return Err(PackError { file: path, line: 1, message: "claims no file: give `extensions` or `shebangs`, or name it in another pack's `pragmas`".into() });
+            }
+        }
         let languages = packs.iter().map(|p| p.language).collect();
         Ok(Registry { packs, languages })
     }
@@ -164,7 +179,20 @@ impl Registry {
     ///   in the first 16 KiB, the first registered one on a tie (none found: C for `.h`);
     /// - no extension: the interpreter of a `#!` line (`#!/usr/bin/env python3`), matched
     ///   against the packs' `shebangs`.
+    ///
+    /// Then the chosen pack's `pragmas`: a pragma in the file's leading comments (`@flow`)
+    /// hands it to the pack it names.
     pub fn detect(&self, path: &str, head: &[u8]) -> Option<Language> {
+        let lang = self.detect_pack(path, head)?;
+        let pragmas = &self.pack(lang).spec.pragmas;
+        if pragmas.is_empty() {
+            return Some(lang);
+        }
+        let comments = leading_comments(head);
+        Some(pragmas.iter().find(|(p, _)| has_pragma(comments, p)).and_then(|(_, id)| self.by_id(id)).unwrap_or(lang))
+    }
+
+    fn detect_pack(&self, path: &str, head: &[u8]) -> Option<Language> {
         let claim = self.claimants(path);
         match claim.len() {
             0 => {
@@ -206,6 +234,37 @@ fn shebang(head: &[u8]) -> Option<String> {
         prog = words.find(|w| !w.starts_with('-'))?;
     }
     Some(prog.to_string())
+}
+
+/// The comments a file starts with (after a `#!` line): `//` lines and `/* */` blocks.
+fn leading_comments(head: &[u8]) -> &[u8] {
+    let mut i = 0;
+    if head.starts_with(b"#!") {
+        i = head.iter().position(|&c| c == b'\n').unwrap_or(head.len());
+    }
+    loop {
+        while i < head.len() && head[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if head[i..].starts_with(b"//") {
+            i += head[i..].iter().position(|&c| c == b'\n').unwrap_or(head.len() - i);
+        } else if head[i..].starts_with(b"/*") {
+            match head[i + 2..].windows(2).position(|w| w == b"*/") {
+                Some(p) => i += 2 + p + 2,
+                None => return head,
+            }
+        } else {
+            return &head[..i];
+        }
+    }
+}
+
+/// `pragma` as a word of `text` (`@flow` in `@flow strict`, not in `@flowtype`).
+fn has_pragma(text: &[u8], pragma: &str) -> bool {
+    let p = pragma.as_bytes();
+    text.windows(p.len()).enumerate().any(|(at, w)| {
+        w == p && !text.get(at + p.len()).is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+    })
 }
 
 fn file(files: &'static [(&'static str, &'static str)], path: &str) -> Option<&'static str> {

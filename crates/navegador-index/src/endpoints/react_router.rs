@@ -18,7 +18,11 @@ use navegador_store::{IngestTx, StoreError};
 use super::util::{join, named_children, normalize_path, text, unquote};
 use super::{Derived, EndpointFact, Handler, ROUTE};
 
-const EXTS: [&str; 6] = ["tsx", "ts", "jsx", "js", "mts", "mjs"];
+/// A route module's extensions: the JS/TS packs' (their manifests).
+fn exts() -> &'static [&'static str] {
+    crate::resolve::js_extensions()
+}
+
 const EXPORTS: [&str; 4] = ["loader", "action", "clientLoader", "clientAction"];
 
 /// The URL path of a flat-route id (a file name under `app/routes/` without extension, or a
@@ -185,9 +189,9 @@ fn file_routes(app: &str, files: &BTreeSet<&str>) -> Vec<(String, String)> {
     for f in files.range(dir.as_str()..).take_while(|f| f.starts_with(&dir)) {
         let rest = &f[dir.len()..];
         let id = match rest.split_once('/') {
-            None => rest.rsplit_once('.').filter(|(_, e)| EXTS.contains(e)).map(|(s, _)| s),
+            None => rest.rsplit_once('.').filter(|(_, e)| exts().contains(e)).map(|(s, _)| s),
             Some((folder, file)) => {
-                let stem = file.rsplit_once('.').filter(|(_, e)| EXTS.contains(e)).map(|(s, _)| s);
+                let stem = file.rsplit_once('.').filter(|(_, e)| exts().contains(e)).map(|(s, _)| s);
                 if stem == Some("route") && !file.contains('/') { Some(folder) } else { None }
             }
         };
@@ -204,7 +208,7 @@ fn apps(files: &BTreeSet<&str>) -> BTreeMap<String, Option<String>> {
     for f in files {
         let (dir, name) = f.rsplit_once('/').unwrap_or(("", f));
         let is_app = |d: &str| d == "app" || d.ends_with("/app");
-        if is_app(dir) && name.rsplit_once('.').is_some_and(|(s, e)| s == "routes" && EXTS.contains(&e)) {
+        if is_app(dir) && name.rsplit_once('.').is_some_and(|(s, e)| s == "routes" && exts().contains(&e)) {
             out.insert(dir.to_string(), Some(f.to_string()));
         } else if let Some(i) = f.find("app/routes/").filter(|&i| i == 0 || f.as_bytes()[i - 1] == b'/') {
             out.entry(f[..i + 3].to_string()).or_insert(None);
@@ -229,7 +233,7 @@ pub(super) fn derive(tx: &IngestTx<'_>, root: &Path, files: &[(String, i64, Stri
                     let rel = r.file.trim_start_matches("./");
                     let mut p = format!("{app}/{rel}");
                     if !set.contains(p.as_str()) {
-                        if let Some(e) = EXTS.iter().find(|e| set.contains(format!("{p}.{e}").as_str())) {
+                        if let Some(e) = exts().iter().find(|e| set.contains(format!("{p}.{e}").as_str())) {
                             p = format!("{p}.{e}");
                         }
                     }

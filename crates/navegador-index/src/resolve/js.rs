@@ -59,20 +59,38 @@ impl Js {
     }
 }
 
+/// The file extensions of the family's packs, from their manifests, in registry order
+/// (`ts mts cts tsx js jsx mjs cjs`): what an import may leave out.
+pub(crate) fn extensions() -> &'static [&'static str] {
+    static EXTS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    EXTS.get_or_init(|| {
+        let mut out: Vec<&'static str> = Vec::new();
+        for l in navegador_lang::registry().languages().iter().filter(|l| l.family() == "js") {
+            for e in &l.info().extensions {
+                if !out.contains(&e.as_str()) {
+                    out.push(e.as_str());
+                }
+            }
+        }
+        out
+    })
+}
+
 /// A workspace path as an import names it: exact, with an extension, or its index file.
+/// An import may name the compiled file: `./a.js` is `a.ts` when only that exists.
 fn file_at(t: &Table, joined: &str) -> Option<String> {
-    let stem = joined.strip_suffix(".js").or_else(|| joined.strip_suffix(".jsx")).or_else(|| joined.strip_suffix(".mjs")).unwrap_or(joined);
-    const EXTS: [&str; 8] = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
     if t.files.contains_key(joined) {
         return Some(joined.to_string());
     }
-    for e in EXTS {
+    let exts = extensions();
+    let stem = joined.rsplit_once('.').filter(|(s, e)| !s.ends_with('/') && exts.contains(e)).map_or(joined, |(s, _)| s);
+    for e in exts {
         let p = format!("{stem}.{e}");
         if t.files.contains_key(&p) {
             return Some(p);
         }
     }
-    for e in EXTS {
+    for e in exts {
         let p = format!("{joined}/index.{e}");
         if t.files.contains_key(&p) {
             return Some(p);

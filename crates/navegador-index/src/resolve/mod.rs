@@ -35,6 +35,7 @@ use navegador_store::{ImportRow, IngestTx, RefRow, RefStatus, StoreError};
 
 use crate::ingest::Changes;
 pub(crate) use system::Config;
+pub(crate) use js::extensions as js_extensions;
 use table::{Table, Target};
 
 pub(crate) struct ResolveStats {

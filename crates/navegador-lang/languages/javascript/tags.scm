@@ -50,6 +50,27 @@
 
 (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.function
 
+; an object's member whose value is a function, as the method shorthand is:
+; `{ isMounted: function (c) {…}, useState: (s) => … }`
+(pair key: [(property_identifier) (string (string_fragment))] @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function
+
+; a named function or class expression passed, returned, wrapped in parentheses or made
+; by an arrow: `createErrorClass((_super) => function AjaxErrorImpl() {…})`, `return
+; function piped() {…}`, `f(function* gen() {…})`, `return class Impl extends B {}`. Its
+; name is what stack traces and the function itself use. (As a variable's value, the
+; variable names it: `const f = function g() {}` is `f`, above.)
+; (`memo(function Badge() {})` is the variable's, above)
+((call_expression function: (_) @_w
+  arguments: (arguments [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)] @definition.function))
+  (#not-match? @_w "^(React\\.)?(memo|forwardRef)$"))
+(new_expression arguments: (arguments [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)] @definition.function))
+(arrow_function body: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)] @definition.function)
+(return_statement [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)] @definition.function)
+(parenthesized_expression [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)] @definition.function)
+(arguments (class name: (_) @name) @definition.class)
+(arrow_function body: (class name: (_) @name) @definition.class)
+(return_statement (class name: (_) @name) @definition.class)
+
 ; module-level `const`/`let`/`var` (not functions, not `require` bindings: those are imports)
 ((program (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @_v) @definition.variable))
   (#not-match? @_v "^(require|import)\\s*\\("))

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use crate::hooks::*;
 
-fn ts_post(root: Node, src: &str, facts: &mut FileFacts) {
+pub(crate) fn ts_post(root: Node, src: &str, facts: &mut FileFacts) {
     super::javascript::post(root, src, facts);
     parameter_properties(root, src.as_bytes(), facts);
     for sym in &mut facts.symbols {

@@ -1,0 +1,247 @@
+//! Flow: the TSX grammar reads Flow-typed JavaScript once the syntax only Flow has is
+//! rewritten into TypeScript's, in place and byte for byte the same length (every line and
+//! column stays). Outside comments and strings:
+//! - exact objects `{| … |}` become `{  … }`; an inexact object's `...` (before `}` `,` `|`
+//!   `)`) becomes spaces;
+//! - a spread in an object type, `{...Props, a: T}` (a capitalized or `$` type), is
+//!   blanked with its comma; another spread in an object, `{...props}`, becomes a member
+//!   `{_: props}` (in a literal or a pattern it stays valid JavaScript);
+//! - the maybe type `?T` (a `?` after `:` `<` `,` `(` `|` `&` `=` `>` `[`) loses its `?`;
+//! - variance `+p:` / `-p:` on a member loses its sign;
+//! - a function type's one unparenthesized parameter `: T => U` takes the spaces around
+//!   it as parentheses, `:(T)=> U`; an unnamed rest parameter `(...A) => R` is named,
+//!   `(_: A) => R`;
+//! - `opaque type`, `import typeof`, `%checks` become `type`, `import type`, nothing.
+//!
+//! Still unread (a syntax error, facts outside it kept): `T => U` without spaces, bounds on type parameters (`<T: B>`), `declare
+//! export`, casts `(x: T)`.
+
+use crate::hooks::Hooks;
+
+pub(crate) static HOOKS: Hooks = Hooks {
+    post: super::typescript::ts_post,
+    prepare: flow_prepare,
+};
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
+fn ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Which bytes are code (not in a comment, a string or a template literal).
+fn code_mask(b: &[u8]) -> Vec<bool> {
+    let n = b.len();
+    let mut code = vec![true; n];
+    let mut i = 0;
+    while i < n {
+        let end = match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p),
+            b'/' if b.get(i + 1) == Some(&b'*') => b[i + 2..].windows(2).position(|w| w == b"*/").map_or(n, |p| i + 2 + p + 2),
+            q @ (b'\'' | b'"' | b'`') => {
+                let mut j = i + 1;
+                while j < n && b[j] != q && (q == b'`' || b[j] != b'\n') {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                (j + 1).min(n)
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        code[i..end].fill(false);
+        i = end;
+    }
+    code
+}
+
+fn flow_prepare(src: &str) -> Option<String> {
+    let mut b = src.as_bytes().to_vec();
+    let code = code_mask(&b);
+    let n = b.len();
+    let orig = b.clone();
+    let prev = |i: usize| -> u8 {
+        let mut k = i;
+        while k > 0 {
+            k -= 1;
+            if !ws(orig[k]) {
+                return orig[k];
+            }
+        }
+        b'\n'
+    };
+    let line_start = |i: usize| -> bool {
+        let mut k = i;
+        while k > 0 && matches!(orig[k - 1], b' ' | b'\t') {
+            k -= 1;
+        }
+        k == 0 || orig[k - 1] == b'\n'
+    };
+    // open brackets: (byte, whether a `{` opens an object type or literal)
+    let mut stack: Vec<(u8, bool)> = Vec::new();
+    let mut i = 0;
+    while i < n {
+        if !code[i] {
+            i += 1;
+            continue;
+        }
+        match orig[i] {
+            b'{' => {
+                let object = matches!(prev(i), b'=' | b':' | b'<' | b'&' | b'|' | b'(' | b',' | b'[' | b'?');
+                stack.push((b'{', object));
+                if orig.get(i + 1) == Some(&b'|') {
+                    b[i + 1] = b' ';
+                    i += 1;
+                }
+            }
+            b'(' if orig[i + 1..].starts_with(b"...") && matches!(prev(i), b':' | b'<' | b'|' | b'&') => {
+                // a function type's unnamed rest parameter: `(...Args) => R` is `(_: Args) => R`
+                stack.push((b'(', false));
+                b[i + 1..i + 4].copy_from_slice(b"_: ");
+                i += 4;
+                continue;
+            }
+            b'(' | b'[' => stack.push((orig[i], false)),
+            b'o' if word_at(&orig, i, b"opaque") && next_word(&orig, i + 6) == Some(&b"type"[..]) => b[i..i + 6].fill(b' '),
+            b'i' if word_at(&orig, i, b"import") && next_word(&orig, i + 6) == Some(&b"typeof"[..]) => {
+                let t = i + 6 + orig[i + 6..].iter().position(|&c| !ws(c)).unwrap_or(0);
+                b[t..t + 6].copy_from_slice(b"type  ");
+            }
+            c if is_ident(c) && !c.is_ascii_digit() && i >= 2 && b[i - 1] == b' ' && (i < 2 || !is_ident(orig[i - 1])) => {
+                // a function type's one unparenthesized parameter, `: T => U`: the spaces
+                // around it become its parentheses, `:(T)=> U` (an arrow function stays one)
+                let e = i + orig[i..].iter().position(|&c| !is_ident(c)).unwrap_or(n - i);
+                let before = b[..i - 1].iter().rposition(|&c| !ws(c)).map(|k| b[k]);
+                if e + 2 < n && orig[e] == b' ' && orig[e + 1..].starts_with(b"=>") && code[e] && matches!(before, Some(b':' | b'=' | b',' | b'|' | b'&' | b'<' | b'('))
+                {
+                    b[i - 1] = b'(';
+                    b[e] = b')';
+                }
+                i = e;
+                continue;
+            }
+            b'}' | b')' | b']' => {
+                stack.pop();
+            }
+            b'|' if orig.get(i + 1) == Some(&b'}') => b[i] = b' ',
+            b'.' if orig[i..].starts_with(b"...") && (i == 0 || orig[i - 1] != b'.') => {
+                let mut k = i + 3;
+                while k < n && ws(orig[k]) {
+                    k += 1;
+                }
+                if k >= n || matches!(orig[k], b'}' | b',' | b'|' | b')') {
+                    b[i..i + 3].fill(b' ');
+                } else if stack.last() == Some(&(b'{', true)) && matches!(prev(i), b'{' | b',' | b'|') {
+                    if orig[k].is_ascii_uppercase() || orig[k] == b'$' {
+                        // a type's spread (`...ViewProps,`): gone, with its comma
+                        let e = spread_end(&orig, k);
+                        for c in &mut b[i..e] {
+                            if *c != b'\n' {
+                                *c = b' ';
+                            }
+                        }
+                        i = e;
+                        continue;
+                    }
+                    b[i..i + 3].copy_from_slice(b"_: ");
+                }
+                i += 3;
+                continue;
+            }
+            b'?' => {
+                let next = orig.get(i + 1).copied().unwrap_or(b' ');
+                if matches!(prev(i), b':' | b'<' | b',' | b'(' | b'|' | b'&' | b'=' | b'>' | b'[') && !matches!(next, b'.' | b'?' | b':') {
+                    b[i] = b' ';
+                }
+            }
+            b'+' | b'-' if (matches!(prev(i), b'{' | b',' | b';' | b'|') || line_start(i)) && variance_member(&orig[i + 1..]) => b[i] = b' ',
+            b'%' if orig[i + 1..].starts_with(b"checks") && !orig.get(i + 7).is_some_and(|&c| is_ident(c)) => b[i..i + 7].fill(b' '),
+            _ => {}
+        }
+        i += 1;
+    }
+    if b == orig { None } else { String::from_utf8(b).ok() }
+}
+
+/// Where a spread's type that starts at `k` ends: after its `,`, or at the `}` / `|}` that
+/// closes the object (brackets nested inside skipped; `=>` is no bracket).
+fn spread_end(b: &[u8], mut k: usize) -> usize {
+    let mut depth = 0i32;
+    while k < b.len() {
+        match b[k] {
+            b'<' | b'(' | b'[' | b'{' => depth += 1,
+            b'>' if k > 0 && b[k - 1] == b'=' => {}
+            b'>' | b')' | b']' => depth -= 1,
+            b'}' | b'|' if depth == 0 => return k,
+            b'}' => depth -= 1,
+            b',' if depth == 0 => return k + 1,
+            _ => {}
+        }
+        k += 1;
+    }
+    k
+}
+
+/// `name:`, `name?:` or `[k: K]:` after a variance sign.
+fn variance_member(rest: &[u8]) -> bool {
+    let mut k = 0;
+    if rest.first() == Some(&b'[') {
+        k = rest.iter().take(200).position(|&c| c == b']' || c == b'\n').filter(|&p| rest[p] == b']').map_or(0, |p| p + 1);
+        if k == 0 {
+            return false;
+        }
+    } else {
+        while k < rest.len() && is_ident(rest[k]) {
+            k += 1;
+        }
+        if k == 0 || rest[0].is_ascii_digit() {
+            return false;
+        }
+    }
+    if rest.get(k) == Some(&b'?') {
+        k += 1;
+    }
+    while k < rest.len() && matches!(rest[k], b' ' | b'\t') {
+        k += 1;
+    }
+    rest.get(k) == Some(&b':')
+}
+
+fn word_at(b: &[u8], i: usize, w: &[u8]) -> bool {
+    b[i..].starts_with(w) && (i == 0 || !is_ident(b[i - 1])) && !b.get(i + w.len()).is_some_and(|&c| is_ident(c))
+}
+
+/// The identifier after `i` and the spaces there.
+fn next_word(b: &[u8], i: usize) -> Option<&[u8]> {
+    let s = i + b.get(i..)?.iter().position(|&c| !ws(c))?;
+    let e = s + b[s..].iter().position(|&c| !is_ident(c)).unwrap_or(b.len() - s);
+    (e > s && s > i).then(|| &b[s..e])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flow_prepare;
+
+    #[test]
+    fn flow_syntax_becomes_typescript_of_the_same_length() {
+        for (flow, ts) in [
+            ("type P = {| +a: ?string, -b?: number |};", "type P = {   a:  string,  b?: number  };"),
+            ("type Q = {...P, c: T, ...};", "type Q = {      c: T,    };"),
+            ("type R = {...$ReadOnly<{a: A, b: B}>, ...Base};", "type R = {                                   };"),
+            ("export opaque type Id = string;", "export        type Id = string;"),
+            ("import typeof X from 'x';", "import type   X from 'x';"),
+            ("function f(x: mixed): boolean %checks {}", "function f(x: mixed): boolean         {}"),
+            ("f(...args); const {a, ...rest} = o; x = a ? b : c; y = {...o};", "f(...args); const {a, ...rest} = o; x = a ? b : c; y = {_: o};"),
+            ("type F = {f: number => mixed, g: (...Array<T>) => void};", "type F = {f:(number)=> mixed, g: (_: Array<T>) => void};"),
+            ("const inc = x => x + 1;", "const inc =(x)=> x + 1;"),
+            ("// {| ?x |} in a comment\nlet s = '{|';", "// {| ?x |} in a comment\nlet s = '{|';"),
+        ] {
+            let out = flow_prepare(flow).unwrap_or_else(|| flow.to_string());
+            assert_eq!(out, ts, "{flow}");
+            assert_eq!(out.len(), flow.len());
+        }
+    }
+}
