@@ -1,9 +1,10 @@
 //! The generic binder: reads a pack's locals query — scopes, the names they bind with
 //! their declared types, class members, typed expressions, type parameters — and gives
 //! each call's receiver its type (`x.m()` where `x: Foo`, `new Foo().m()`, `this.repo.m()`,
-//! `self.conn.m()`), the one mechanism for every language. With `drop_local_uses`, a call
-//! of, or a value passed from, a local binding (a closure, a parameter) is dropped: it
-//! names no symbol.
+//! `self.conn.m()`, `", ".join()` where the literal has its builtin type), the one
+//! mechanism for every language. With `drop_local_uses`, a call of, or a value passed
+//! from, a local binding (a closure, a parameter; not a module's binding nor a local
+//! import) is dropped: it names no symbol.
 //!
 //! Scopes nest as their nodes do. In an ordered scope (a block, a function) a name is
 //! visible after its definition and the nearest one before the site wins; in a hoisted
@@ -35,6 +36,8 @@ pub(crate) struct Locals<'t> {
     /// Typed expressions by byte range.
     values: HashMap<(usize, usize), Option<String>>,
     type_params: Vec<Node<'t>>,
+    /// Names bound by a function-local import (the resolver reads what they denote).
+    imports: Vec<Node<'t>>,
 }
 
 impl<'t> Locals<'t> {
@@ -65,6 +68,10 @@ impl<'t> Locals<'t> {
 
     pub(crate) fn type_parameter(&mut self, n: Node<'t>) {
         self.type_params.push(n);
+    }
+
+    pub(crate) fn import(&mut self, n: Node<'t>) {
+        self.imports.push(n);
     }
 }
 
@@ -137,6 +144,15 @@ struct Scope {
 struct Def {
     at: usize,
     ty: Option<String>,
+    /// Bound by a local import: a use of it names what the import does.
+    import: bool,
+}
+
+/// A binding found in scope: its type, and whether it is a local that names no symbol of
+/// the graph (bound in a function or block, not by an import).
+struct Found {
+    ty: Option<String>,
+    local: bool,
 }
 
 /// Scopes sorted by (start, longest first), so that nesting is a sweep and the innermost
@@ -186,6 +202,8 @@ impl Tree {
         }
         let mut t = Tree { scopes, defs: Vec::new(), values: locals.values };
         let mut defs = locals.defs;
+        defs.extend(locals.imports.iter().map(|&n| (n, None, true, false)));
+        let imported: std::collections::HashSet<usize> = locals.imports.iter().map(|n| n.id()).collect();
         defs.sort_by_key(|(n, ..)| (n.start_byte(), n.id()));
         // One definition per name node: the first type any of its matches gives.
         let mut merged: Vec<(Node, Option<String>, bool, bool)> = Vec::with_capacity(defs.len());
@@ -203,7 +221,7 @@ impl Tree {
         }
         for (n, ty, binds, member) in merged {
             let i = t.defs.len();
-            t.defs.push(Def { at: n.start_byte(), ty });
+            t.defs.push(Def { at: n.start_byte(), ty, import: imported.contains(&n.id()) });
             let name = text(n, src).to_string();
             if binds {
                 if let Some(s) = t.scope_of(n) {
@@ -259,6 +277,12 @@ impl Tree {
     /// The binding of `name` visible at byte `at` from scope `from`: `Some(None)` when it is
     /// bound but its type is unknown (it still shadows outer bindings).
     fn lookup(&self, from: Option<usize>, at: usize, name: &str) -> Option<Option<String>> {
+        self.find(from, at, name).map(|f| f.ty)
+    }
+
+    /// The binding of `name` visible at `at`, and whether it is a local (a binding of a
+    /// hoisted scope, a module's, is a symbol of the graph: not local).
+    fn find(&self, from: Option<usize>, at: usize, name: &str) -> Option<Found> {
         for s in self.chain(from) {
             let Some(list) = s.names.get(name) else { continue };
             let found = match s.kind {
@@ -266,7 +290,8 @@ impl Tree {
                 ScopeKind::Hoisted | ScopeKind::Class => list.first(),
             };
             if let Some(&d) = found {
-                return Some(self.defs[d].ty.clone());
+                let local = s.kind != ScopeKind::Hoisted && !self.defs[d].import;
+                return Some(Found { ty: self.defs[d].ty.clone(), local });
             }
         }
         None
@@ -349,7 +374,7 @@ pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals,
             .filter(|r| member != "->" && r.contains("->"))
             .map(|r| r.replace("->", "."));
         let Some(recv) = arrow.as_deref().or(r.receiver.as_deref()) else {
-            if rules.drop_local_uses && tree.lookup(scope, at, &r.name).is_some() {
+            if rules.drop_local_uses && tree.find(scope, at, &r.name).is_some_and(|f| f.local) {
                 drop[ri] = true;
             }
             continue;

@@ -53,6 +53,8 @@ enum Role {
     LocalSelf,
     LocalDef,
     LocalMember,
+    /// A name a function-local import binds: local, but what it denotes is the resolver's.
+    LocalImport,
     LocalType,
     LocalValue,
     LocalTypeParam,
@@ -125,6 +127,7 @@ fn role_of(capture: &str) -> Role {
         "local.self" => Role::LocalSelf,
         "local.definition" => Role::LocalDef,
         "local.member" => Role::LocalMember,
+        "local.import" => Role::LocalImport,
         "local.type" => Role::LocalType,
         "local.value" => Role::LocalValue,
         "local.type_parameter" => Role::LocalTypeParam,
@@ -168,7 +171,7 @@ impl Compiled {
         })?;
         let roles: Vec<Role> = query.capture_names().iter().map(|n| role_of(n)).collect();
         let is_local = |r: &Role| {
-            matches!(r, Role::LocalScope(_) | Role::LocalSelf | Role::LocalDef | Role::LocalMember | Role::LocalType | Role::LocalValue | Role::LocalTypeParam)
+            matches!(r, Role::LocalScope(_) | Role::LocalSelf | Role::LocalDef | Role::LocalMember | Role::LocalImport | Role::LocalType | Role::LocalValue | Role::LocalTypeParam)
         };
         let mut locals = vec![false; query.pattern_count()];
         let mut local_type = vec![None; query.pattern_count()];
@@ -219,6 +222,8 @@ struct RawDef {
     owner: Option<String>,
     /// The `@instance_of` of a variable.
     instance_of: Option<String>,
+    /// How a function value was made (`(#set! definition.kind "lambda")`): its `kind`.
+    made: Option<&'static str>,
     /// The definition node's id (for `@exported`, `@doc.owner`).
     node: usize,
 }
@@ -357,6 +362,10 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
                 let mut def = raw_def(kind, node, name_node, name, src, opts);
                 def.owner = owner.map(|o| strip_generics(text(o, src)).to_string()).filter(|o| !o.is_empty());
                 def.instance_of = instance_of.map(|n| text(n, src).to_string());
+                def.made = c.query.property_settings(m.pattern_index).iter().find_map(|p| {
+                    let v = (&*p.key == "definition.kind").then_some(p.value.as_deref()).flatten()?;
+                    FUNCTION_VALUE_KINDS.iter().copied().find(|k| *k == v)
+                });
                 defs.push(def);
             }
             Role::Exported => {
@@ -450,6 +459,7 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
 fn local_match<'t>(m: &tree_sitter::QueryMatch<'_, 't>, c: &Compiled, types: &crate::manifest::TypeRules, src: &[u8], out: &mut Locals<'t>) {
     let (mut scope, mut own, mut value) = (None, None, None);
     let mut defs: Vec<(Node<'t>, bool, bool)> = Vec::new();
+    let mut imported: Vec<Node<'t>> = Vec::new();
     let mut tys: Vec<(usize, Option<String>)> = Vec::new();
     for cap in m.captures() {
         let n = cap.node;
@@ -467,6 +477,7 @@ fn local_match<'t>(m: &tree_sitter::QueryMatch<'_, 't>, c: &Compiled, types: &cr
                     None => defs.push((n, !member, member)),
                 }
             }
+            Role::LocalImport => imported.push(n),
             Role::LocalType => tys.push((n.start_byte(), binder::read_type(n, types, src))),
             Role::LocalValue => value = Some(n),
             Role::LocalTypeParam => out.type_parameter(n),
@@ -485,6 +496,9 @@ fn local_match<'t>(m: &tree_sitter::QueryMatch<'_, 't>, c: &Compiled, types: &cr
     }
     if let Some(v) = value {
         out.value(v, tys.first().cloned().flatten());
+    }
+    for n in imported {
+        out.import(n);
     }
     if !defs.is_empty() {
         defs.sort_by_key(|d| d.0.start_byte());
@@ -524,9 +538,14 @@ fn raw_def(
         name,
         owner: None,
         instance_of: None,
+        made: None,
         node: node.id(),
     }
 }
+
+/// The `kind`s a tags pattern may give a function value with `(#set! definition.kind …)`:
+/// how it was made (docs/graph-model.md). Another value is no kind.
+pub(crate) const FUNCTION_VALUE_KINDS: &[&str] = &["lambda", "arrow", "function", "call"];
 
 /// Folds raw captures into symbols with containers, qualified names and reference sites.
 fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite>, info: &navegador_model::LanguageInfo) {
@@ -538,8 +557,20 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
     });
     // Two patterns may capture one definition (a decorated and a plain function): keep the
     // outer capture, whose range includes decorators and modifiers.
+    // (A function value's `kind` may come from either.)
+    let mut made: std::collections::HashMap<u32, &'static str> = std::collections::HashMap::new();
+    for d in &defs {
+        if let Some(k) = d.made {
+            made.entry(d.name_range.start_byte).or_insert(k);
+        }
+    }
     let mut seen = std::collections::HashSet::new();
     defs.retain(|d| seen.insert(d.name_range.start_byte));
+    for d in &mut defs {
+        if d.kind == DefKind::Function && d.made.is_none() {
+            d.made = made.get(&d.name_range.start_byte).copied();
+        }
+    }
 
     // Parents by a sweep over a stack of open definitions.
     let mut parent: Vec<Option<usize>> = Vec::with_capacity(defs.len());
@@ -574,7 +605,7 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
                 (Label::Method, Some(if ctor { "constructor" } else { "method" }))
             }
             DefKind::Method => (Label::Method, Some("method")),
-            DefKind::Function => (Label::Function, None),
+            DefKind::Function => (Label::Function, d.made),
             DefKind::Variable | DefKind::Field => (Label::Variable, None),
         };
         if matches!(d.kind, DefKind::Variable | DefKind::Field)

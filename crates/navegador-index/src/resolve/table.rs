@@ -400,11 +400,20 @@ impl Table {
                     || fi.lang.info().receiver.as_deref() == Some(recv)
                     || fi.rules.self_names.contains(&recv);
                 let is_super = recv == "super" || recv.starts_with("super(") || fi.rules.super_names.contains(&recv);
-                if is_self || is_super {
+                if is_super {
+                    // `super(C, self)`: the hierarchy above C, which may be an ancestor of
+                    // the enclosing class
+                    let named = recv
+                        .strip_prefix("super(")
+                        .and_then(|a| a.split([',', ')']).next())
+                        .map(str::trim)
+                        .filter(|a| !a.is_empty())
+                        .and_then(|a| self.lookup_type(&r.file_path, fi, a, from_class));
+                    return self.super_member(r, named.or(from_class), exact);
+                }
+                if is_self {
                     if let Some(c) = from_class {
-                        let found: Vec<usize> = if is_super {
-                            self.bases.get(&self.syms[c].id).into_iter().flatten().flat_map(|b| self.member(*b, &r.name)).collect()
-                        } else {
+                        let found: Vec<usize> = {
                             self.member(self.syms[c].id, &r.name)
                         };
                         if found.is_empty() && self.inherits_outside(self.syms[c].id) {
@@ -520,6 +529,35 @@ impl Table {
             }
             scope = scope.rsplit_once(sep).map_or("", |(s, _)| s);
         }
+    }
+
+    /// `super().m()`, `super(C, self).m()`, `super.m()`: the next definition up the
+    /// hierarchy — the first base, in declared order, that has `m` itself or through its
+    /// own bases (Python's MRO for the common shapes, the chain elsewhere). Never a
+    /// sibling, a subclass or the caller itself: what the bases lack is `external` when one
+    /// is outside the workspace, otherwise unresolved, and no same-named method elsewhere.
+    fn super_member(
+        &self,
+        r: &RefRow,
+        from_class: Option<usize>,
+        exact: impl Fn(Vec<usize>) -> Option<(RefStatus, Vec<usize>)>,
+    ) -> (RefStatus, Vec<usize>) {
+        let Some(c) = from_class else { return (RefStatus::Unresolved, vec![]) };
+        let id = self.syms[c].id;
+        let caller = r.from_node;
+        for &b in self.bases.get(&id).into_iter().flatten() {
+            if b == id {
+                continue;
+            }
+            let found: Vec<usize> = self.member(b, &r.name).into_iter().filter(|&i| Some(self.syms[i].id) != caller).collect();
+            if !found.is_empty() {
+                return exact(found).unwrap_or((RefStatus::Unresolved, vec![]));
+            }
+        }
+        if self.inherits_outside(id) {
+            return (RefStatus::External, vec![]);
+        }
+        (RefStatus::Unresolved, vec![])
     }
 
     /// A member of a workspace class as a site binds it: found, or `external` when the
@@ -651,7 +689,7 @@ impl Table {
         if let Some(v) = self.top.get(&(r.file_path.clone(), name.to_string())) {
             return Some(v.clone());
         }
-        if let Some(t) = self.binding(&r.file_path, name) {
+        if let Some(t) = self.binding_at(&r.file_path, name, r.line) {
             return match t {
                 Target::Symbol(i) => Some(vec![i]),
                 _ => None,
@@ -707,13 +745,29 @@ impl Table {
 
     /// What a local name bound by an import denotes.
     fn binding(&self, file: &str, name: &str) -> Option<Target> {
+        self.binding_at(file, name, 0)
+    }
+
+    /// What a local name bound by an import denotes at a line: where several imports bind
+    /// it (`from .testing import FlaskClient as cls` in one function, `… FlaskCliRunner as
+    /// cls` in the next), the nearest one before the line; otherwise (or at line 0) the
+    /// first.
+    fn binding_at(&self, file: &str, name: &str, line: u32) -> Option<Target> {
+        let mut pick: Option<&ImportRow> = None;
         for imp in self.imports.get(file).into_iter().flatten() {
             if self.local_name(imp) != Some(name) {
                 continue;
             }
-            return self.sys(self.files.get(file)?.fam).bound_target(self, imp);
+            match pick {
+                None => pick = Some(imp),
+                Some(p) if line > 0 && imp.line <= line && imp.line >= p.line => pick = Some(imp),
+                Some(_) => {}
+            }
+            if line == 0 {
+                break;
+            }
         }
-        None
+        self.sys(self.files.get(file)?.fam).bound_target(self, pick?)
     }
 
     /// A dotted receiver (`os.path`, `models.User`, `pkg`) -> what it denotes.

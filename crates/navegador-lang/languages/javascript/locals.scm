@@ -33,3 +33,19 @@
 
 ; `new C().m()`
 (new_expression constructor: [(identifier) (member_expression)] @local.type) @local.value
+
+; ---- literals: their builtin types (javascript/builtins.txt), whose methods are `external`
+
+; `", ".split()`, `[].push()`, `({}).hasOwnProperty()`, `` `a`.trim() ``
+((member_expression object: [(string) (template_string)] @local.value) (#set! local.type "String"))
+((member_expression object: (array) @local.value) (#set! local.type "Array"))
+((member_expression object: (object) @local.value) (#set! local.type "Object"))
+((member_expression object: (parenthesized_expression (object)) @local.value) (#set! local.type "Object"))
+((member_expression object: (number) @local.value) (#set! local.type "Number"))
+((member_expression object: (regex) @local.value) (#set! local.type "RegExp"))
+; `const xs = []`, `let s = ""` (a declared type wins: typescript/locals.scm; an object
+; literal may hold the project's functions, so it stays untyped)
+((variable_declarator name: (identifier) @local.definition value: [(string) (template_string)]) (#set! local.type "String"))
+((variable_declarator name: (identifier) @local.definition value: (array)) (#set! local.type "Array"))
+((variable_declarator name: (identifier) @local.definition value: (number)) (#set! local.type "Number"))
+((variable_declarator name: (identifier) @local.definition value: (regex)) (#set! local.type "RegExp"))

@@ -13,6 +13,20 @@
 (module (expression_statement (assignment left: (identifier) @name right: (call function: [(identifier) (attribute)] @instance_of)?) @definition.variable))
 (class_definition body: (block (expression_statement (assignment left: (identifier) @name right: (call function: [(identifier) (attribute)] @instance_of)?) @definition.field)))
 
+; function values: `f = lambda …` (kind `lambda`) at module or class level; at module level
+; `_ = lazy(gettext, str)`, `x = partial(f, …)`, `g = wraps(f)(h)` — a call whose first argument
+; names a function (kind `call`: not a class's constructor, a builtin that makes a value, a
+; dunder or a CONSTANT). A name captured as a function and a variable is a function.
+((module (expression_statement (assignment left: (identifier) @name right: (lambda)) @definition.function))
+  (#set! definition.kind "lambda"))
+(class_definition body: (block (expression_statement (assignment left: (identifier) @name right: (lambda)) @definition.function)))
+((module (expression_statement (assignment left: (identifier) @name
+   right: (call function: [(identifier) (attribute)] @_f arguments: (argument_list . [(identifier) (attribute)] @_arg))) @definition.function))
+  (#not-match? @_f "(^|[.])[A-Z][A-Za-z0-9_]*$")
+  (#not-match? @_arg "(^|[.])(__[a-z_]+__|[A-Z][A-Z0-9_]*)$")
+  (#not-any-of? @_f "getattr" "list" "dict" "set" "frozenset" "tuple" "sorted" "reversed" "len" "str" "bytes" "int" "float" "bool" "type" "iter" "next" "open" "object" "vars" "id" "repr" "hash" "min" "max" "sum" "any" "all" "enumerate" "zip" "map" "filter" "isinstance" "issubclass" "copy" "deepcopy" "copy.copy" "copy.deepcopy")
+  (#set! definition.kind "call"))
+
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @reference.inherits))
 
 (call function: (identifier) @name) @reference.call
