@@ -346,16 +346,20 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
             }
         }
         // `(#set! import.name "default")`: a name no node spells (ES default imports).
-        let set_name = c.query.property_settings(m.pattern_index).iter().find_map(|p| {
-            (&*p.key == "import.name").then(|| p.value.as_deref().map(str::to_string)).flatten()
-        });
+        let setting = |key: &str| {
+            c.query.property_settings(m.pattern_index).iter().find_map(|p| (&*p.key == key).then(|| p.value.as_deref().map(str::to_string)).flatten())
+        };
+        let set_name = setting("import.name");
+        // `(#set! name "class@anonymous")`: a definition's name no node spells (its `@name`
+        // node still gives the name range)
+        let def_name = setting("name");
         let Some((role, node)) = primary else { continue };
         match role {
             Role::Def(kind) => {
                 let Some(name_node) = name else { continue };
                 // an operator method (`def <=>`, `def []`) is no generic: its name stays
                 let raw = text(name_node, src);
-                let name = Some(strip_generics(raw)).filter(|n| !n.is_empty()).unwrap_or(raw.trim()).to_string();
+                let name = def_name.unwrap_or_else(|| Some(strip_generics(raw)).filter(|n| !n.is_empty()).unwrap_or(raw.trim()).to_string());
                 if name.is_empty() {
                     continue;
                 }

@@ -2,7 +2,7 @@
 //! A hook is for what a query and the manifest cannot say: a `prepare` rewrite around a
 //! grammar gap, a `post` pass for a real language rule (JS export lists, Rust `use` trees).
 
-use navegador_model::{FileFacts, SymbolFact, SymbolIdx};
+use navegador_model::{FileFacts, Label, SymbolFact, SymbolIdx};
 use tree_sitter::Node;
 
 pub(crate) use crate::extract::leading_comment;
@@ -28,6 +28,35 @@ impl Hooks {
 pub(crate) fn no_prepare(_: &str) -> Option<String> {
     None
 }
+
+/// Blanks (same length, so every position stays) a conditional-compilation line (one of
+/// `directives`: `#if`, `#endif`, …, with its `\` continuation lines) that follows an
+/// unfinished line, one ending in a word or one of `open` (`,`, `(`): `f(a\n#if TRACE\n, b\n
+/// #endif\n)`, which the grammars reject inside an expression or a parameter list. Both
+/// branches stay, as arguments. Another directive (`#define X 1`) finishes its line.
+pub(crate) fn blank_inline_conditionals(src: &str, directives: &[&str], open: &[u8]) -> Option<String> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut at = 0;
+    let mut last = b';';
+    let mut continued = false;
+    for line in src.split_inclusive('\n') {
+        let t = line.trim();
+        let directive = continued || directives.iter().any(|d| t.strip_prefix(d).is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '('])));
+        if directive {
+            if continued || last.is_ascii_alphanumeric() || last == b'_' || open.contains(&last) {
+                let o = out.get_or_insert_with(|| src.as_bytes().to_vec());
+                o[at..at + line.trim_end().len()].fill(b' ');
+                continued = t.ends_with('\\');
+            }
+        } else if t.starts_with('#') {
+            last = b';';
+        } else if let Some(&c) = t.split("//").next().unwrap_or("").trim_end().as_bytes().last() {
+            last = c;
+        }
+        at += line.len();
+    }
+    out.map(|o| String::from_utf8(o).expect("only whole lines were blanked"))
+}
 pub(crate) fn text<'a>(n: Node, src: &'a [u8]) -> &'a str {
     std::str::from_utf8(&src[n.byte_range()]).unwrap_or("")
 }
@@ -52,6 +81,67 @@ pub(crate) fn insert_symbol(facts: &mut FileFacts, at: usize, sym: SymbolFact) {
         r.from.as_mut().map(shift);
     }
     facts.symbols.insert(at, sym);
+}
+
+/// A field a constructor parameter declares (a TypeScript parameter property, a PHP
+/// promoted parameter).
+pub(crate) struct ParamField<'t> {
+    /// The parameter (the field's range) and its name.
+    pub param: Node<'t>,
+    pub name: Node<'t>,
+    pub type_annotation: Option<String>,
+    /// Not public (`private`, `protected`).
+    pub hidden: bool,
+    pub decorators: Vec<(String, Option<String>, u32)>,
+}
+
+/// For each constructor whose definition node is of `def_kind` and whose class is known,
+/// the fields `read` finds in its parameter list, inserted right after it as `Variable`s of
+/// the class (`<class><separator><name>`, exported with the class unless hidden).
+pub(crate) fn parameter_fields<'t>(
+    root: Node<'t>,
+    src: &[u8],
+    facts: &mut FileFacts,
+    def_kind: &str,
+    separator: &str,
+    read: impl Fn(Node<'t>) -> Vec<ParamField<'t>>,
+) {
+    let mut i = 0;
+    while i < facts.symbols.len() {
+        let ctor = &facts.symbols[i];
+        let def = def_node(root, ctor).filter(|d| ctor.kind == Some("constructor") && d.kind() == def_kind);
+        let (Some(params), Some(class)) = (def.and_then(|d| d.child_by_field_name("parameters")), ctor.parent) else {
+            i += 1;
+            continue;
+        };
+        let (class_q, class_exported) = {
+            let c = &facts.symbols[class as usize];
+            (c.qualified_name.clone(), c.is_exported)
+        };
+        i += 1;
+        for f in read(params) {
+            let n = text(f.name, src).to_string();
+            let field = SymbolFact {
+                label: Label::Variable,
+                kind: None,
+                qualified_name: format!("{class_q}{separator}{n}"),
+                name: n,
+                parent: Some(class),
+                range: crate::extract::span(f.param),
+                name_range: crate::extract::span(f.name),
+                docstring: None,
+                signature: None,
+                class_name: None,
+                type_annotation: f.type_annotation,
+                is_async: false,
+                is_exported: class_exported && !f.hidden,
+                is_default_export: false,
+                decorators: f.decorators,
+            };
+            insert_symbol(facts, i, field);
+            i += 1;
+        }
+    }
 }
 
 /// `@A("x") @B public void f()` -> `public void f()`.
@@ -82,6 +172,32 @@ pub(crate) fn strip_annotations(sig: &str) -> &str {
             after = &after[close..];
         }
         s = after.trim_start();
+    }
+    s
+}
+
+/// Attributes written before a declaration, each `opener … ]` with its brackets balanced,
+/// stripped: C# `[A] [B(1)] public void F()` (opener `[`), PHP `#[A] #[B(1)] public
+/// function f()` (opener `#[`) -> `public …`.
+pub(crate) fn strip_attributes<'a>(sig: &'a str, opener: &str) -> &'a str {
+    let mut s = sig.trim_start();
+    while s.starts_with(opener) {
+        let mut depth = 0;
+        let mut end = s.len();
+        for (i, c) in s.char_indices() {
+            match c {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        s = s[end..].trim_start();
     }
     s
 }

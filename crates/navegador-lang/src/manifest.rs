@@ -72,7 +72,8 @@ pub(crate) struct TypeRules {
 
 const TOP_KEYS: &[&str] = &[
     "name", "family", "extensions", "shebangs", "markers", "separator", "receiver", "constructors", "builtins",
-    "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types", "pragmas",
+    "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types",
+    "pragmas", "frameworks", "implied_by", "call_relation",
 ];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
 const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member"];
@@ -136,7 +137,13 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         },
         skip_minified: r.bool(top, "skip_minified")?.unwrap_or(false),
         shared_globals: r.bool(top, "shared_globals")?.unwrap_or(false),
+        frameworks: r.strings(top, "frameworks")?,
+        implied_by: r.strings(top, "implied_by")?,
+        call_relation: r.string(top, "call_relation")?,
     };
+    if let Some(f) = info.implied_by.iter().find(|f| !info.frameworks.contains(f)) {
+        return Err(r.error(&top["implied_by"], &format!("`implied_by` names `{f}`, which `frameworks` does not list")));
+    }
     if let Some(e) = info.extensions.iter().find(|e| e.starts_with('.') || e.contains('/')) {
         return Err(r.error(&top["extensions"], &format!("extension `{e}` is written without its dot")));
     }

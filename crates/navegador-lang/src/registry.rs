@@ -100,6 +100,16 @@ impl Registry {
                 return Err(PackError { file: path, line: 1, message: "claims no file: give `extensions` or `shebangs`, or name it in another pack's `pragmas`".into() });
             }
         }
+        // a framework is implied by at most one pack
+        for (i, p) in packs.iter().enumerate() {
+            for f in &p.language.info().implied_by {
+                if let Some(q) = packs[..i].iter().find(|q| q.language.info().implied_by.contains(f)) {
+                    let path = format!("{}/language.toml", p.def.id);
+                    let line = file(files, &path).map_or(1, |t| manifest::line_of_value(t, f));
+                    return Err(PackError { file: path, line, message: format!("`{f}` is already implied by the {} pack", q.def.id) });
+                }
+            }
+        }
         let languages = packs.iter().map(|p| p.language).collect();
         Ok(Registry { packs, languages })
     }
@@ -124,6 +134,22 @@ impl Registry {
         for l in &self.languages {
             if !out.contains(&l.as_str()) {
                 out.push(l.as_str());
+            }
+        }
+        out
+    }
+
+    /// Every web framework a pack declares (the tools' `framework` enum, in registration
+    /// order) with the language name a request naming it and no language means: the pack
+    /// that says `implied_by`, else the first declaring it.
+    pub fn frameworks(&self) -> Vec<(&'static str, &'static str)> {
+        let mut out: Vec<(&'static str, &'static str)> = Vec::new();
+        for l in &self.languages {
+            for f in &l.info().frameworks {
+                if !out.iter().any(|(n, _)| n == f) {
+                    let implied = self.languages.iter().find(|m| m.info().implied_by.contains(f)).unwrap_or(l);
+                    out.push((f.as_str(), implied.as_str()));
+                }
             }
         }
         out
@@ -352,6 +378,11 @@ mod tests {
                 vec![("x/language.toml", "family = \"c\"\nextensions = [\"x\"]\ntags = [\"tags.scm\"]\n[module]\nrule = \"guess\"\n"), ("x/tags.scm", TAGS)],
                 "languages/x/language.toml:5: unknown module rule `guess`",
             ),
+            (
+                "implied by a framework the pack does not run",
+                vec![("x/language.toml", "family = \"c\"\nextensions = [\"x\"]\ntags = [\"tags.scm\"]\nframeworks = [\"a\"]\nimplied_by = [\"b\"]\n"), ("x/tags.scm", TAGS)],
+                "languages/x/language.toml:5: `implied_by` names `b`, which `frameworks` does not list",
+            ),
         ];
         for (what, files, want) in cases {
             let got = load(&["x"], files.clone()).and_then(|r| r.check()).expect_err(what).to_string();
@@ -377,6 +408,23 @@ mod tests {
         assert_eq!(r.by_id("b").unwrap().info().builtins, ["Object", "console"]);
         // names and list files (another pack's too), merged, sorted, once each
         assert_eq!(r.by_id("c").unwrap().info().builtins, ["Object", "console", "len", "string"]);
+    }
+
+    #[test]
+    fn frameworks_are_declared_by_packs() {
+        let pack = |ext: &str, fw: &str, implied: &str| {
+            format!("family = \"c\"\nextensions = [\"{ext}\"]\ntags = [\"../a/t.scm\"]\nframeworks = [{fw}]\nimplied_by = [{implied}]\n")
+        };
+        let (a, b) = (pack("a", "\"web\", \"orm\"", ""), pack("b", "\"rpc\", \"web\"", "\"web\""));
+        let files = vec![("a/language.toml", &*a.leak()), ("b/language.toml", &*b.leak()), ("a/t.scm", TAGS)];
+        let r = load(&["a", "b"], files.clone()).unwrap();
+        // in registration order, each once; `web` runs on both, and b is the one it implies
+        assert_eq!(r.frameworks(), [("web", "b"), ("orm", "a"), ("rpc", "b")]);
+        let twice = pack("c", "\"web\"", "\"web\"");
+        let mut files = files;
+        files.push(("c/language.toml", twice.leak()));
+        let err = load(&["a", "b", "c"], files).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(err, "languages/c/language.toml:4: `web` is already implied by the b pack");
     }
 
     #[test]
@@ -438,5 +486,9 @@ mod tests {
         assert_eq!(r.by_name("typescript").map(|l| l.id()), Some("typescript"));
         assert_eq!(r.by_name("tsx"), None, "a pack id is not a graph name");
         assert_eq!(r.by_name("cobol"), None);
+        let implied = |f: &str| r.frameworks().into_iter().find(|(n, _)| *n == f).map(|(_, l)| l);
+        assert_eq!(implied("express"), Some("javascript"));
+        assert_eq!(implied("nestjs"), Some("typescript"));
+        assert_eq!(implied("spring"), Some("java"));
     }
 }

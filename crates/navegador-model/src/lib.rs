@@ -60,6 +60,17 @@ pub struct LanguageInfo {
     /// globals), so the resolver may guess a bare name across modules; otherwise a module
     /// is closed: an unbound name is a builtin, a global or nothing.
     pub shared_globals: bool,
+    /// The web frameworks whose endpoints the index looks for in this language's files (the
+    /// `framework` enum values: `spring`, `express`); each names a detector of
+    /// `navegador-index/src/endpoints/`.
+    pub frameworks: Vec<String>,
+    /// Frameworks of `frameworks` for which this is the language a request means when it
+    /// names the framework and no language (JavaScript for `express`, which TypeScript also
+    /// runs); otherwise the first pack declaring a framework is.
+    pub implied_by: Vec<String>,
+    /// Every call's `code.*` relation is `<prefix>.<this>`, whatever its receiver (Java:
+    /// `direct_call`); otherwise it follows the receiver (`method_call`, `namespace_call`).
+    pub call_relation: Option<String>,
 }
 
 /// Where a file's module path comes from.
@@ -177,27 +188,6 @@ impl fmt::Debug for Language {
         write!(f, "Language({})", self.0.id)
     }
 }
-
-/// Every web framework whose endpoints the index finds (the `code.*` tools' `framework`
-/// enum, in its published order), with the language it implies when a request names the
-/// framework but no language. Express also runs on TypeScript; its endpoints carry their
-/// file's language.
-pub const FRAMEWORKS: &[(&str, &str)] = &[
-    ("react-router", "typescript"),
-    ("spring", "java"),
-    ("express", "javascript"),
-    ("nestjs", "typescript"),
-    ("fastapi", "python"),
-    ("flask", "python"),
-    ("django", "python"),
-    ("net-http", "go"),
-    ("gin", "go"),
-    ("chi", "go"),
-    ("aspnet", "csharp"),
-    ("laravel", "php"),
-    ("rails", "ruby"),
-    ("sinatra", "ruby"),
-];
 
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -116,16 +116,20 @@ pub fn in_scope(file: &str, scope: &str) -> bool {
     scope == "." || file == scope || (file.starts_with(scope) && file.as_bytes().get(scope.len()) == Some(&b'/'))
 }
 
-/// The `framework` values and the language each implies (`navegador_model::FRAMEWORKS`).
-pub use navegador_model::FRAMEWORKS;
-
 /// The `language` values: the registry's language names (`navegador_lang::registry`).
 pub fn language_names() -> Vec<&'static str> {
     navegador_lang::registry().names()
 }
 
+/// The `framework` values: the frameworks the packs declare (`Registry::frameworks`).
 pub fn framework_names() -> Vec<&'static str> {
-    FRAMEWORKS.iter().map(|(f, _)| *f).collect()
+    navegador_lang::registry().frameworks().into_iter().map(|(f, _)| f).collect()
+}
+
+/// The `code.*` relation of every call of a language whatever its receiver (Java:
+/// `direct_call`), if its pack says one.
+pub fn call_relation(language: Option<&str>) -> Option<&'static str> {
+    language.and_then(|l| navegador_lang::registry().by_name(l)).and_then(|l| l.info().call_relation.as_deref())
 }
 
 /// The language a file's extension says, if it is one of ours.
@@ -147,7 +151,7 @@ pub fn relation_prefix(language: Option<&str>) -> &'static str {
 pub fn effective_language(language: Option<&str>, framework: Option<&str>) -> Option<String> {
     language
         .map(str::to_string)
-        .or_else(|| framework.and_then(|f| FRAMEWORKS.iter().find(|(n, _)| *n == f)).map(|(_, l)| l.to_string()))
+        .or_else(|| framework.and_then(|f| navegador_lang::registry().frameworks().into_iter().find(|(n, _)| *n == f)).map(|(_, l)| l.to_string()))
 }
 
 /// True when a file of language `file_lang` passes a filter on `want`. TypeScript and
@@ -196,8 +200,9 @@ mod tests {
         assert_eq!(relation_prefix(Some("typescript")), "ts");
         assert_eq!(relation_prefix(None), "code");
         // every framework implies a language of the registry
-        for (f, l) in FRAMEWORKS {
+        for (f, l) in navegador_lang::registry().frameworks() {
             assert!(language_names().contains(&l), "{f}: {l}");
+            assert!(framework_names().contains(&f));
         }
         assert_eq!(language_of("README"), None);
         assert_eq!(effective_language(None, Some("spring")).as_deref(), Some("java"));

@@ -128,6 +128,15 @@ impl IngestTx<'_> {
         rows.collect()
     }
 
+    /// The classes of this qualified name, anywhere: (id, file).
+    pub fn classes_named(&self, qualified_name: &str) -> Result<Vec<(i64, String)>> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT id, file_path FROM nodes WHERE qualified_name = ?1 AND label = 'Class' AND file_path IS NOT NULL ORDER BY id",
+        )?;
+        let rows = st.query_map(params![qualified_name], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect()
+    }
+
     /// Import nodes of one file: (id, module, imported name, alias).
     pub fn imports_in_file(&self, path: &str) -> Result<Vec<(i64, String, Option<String>, Option<String>)>> {
         let mut st = self.tx.prepare_cached(

@@ -96,8 +96,8 @@ fn view_target(v: Node, src: &str, depth: usize) -> Option<Target> {
 
 /// The URL patterns of one URLconf.
 fn parse(src: &str) -> Vec<Entry> {
-    // A URLconf is Python: the pack of that name reads it.
-    let Some(python) = navegador_lang::registry().by_name("python") else { return Vec::new() };
+    // A URLconf is in the language that declares Django: its pack reads it.
+    let Some(python) = django_language() else { return Vec::new() };
     let Some(tree) = navegador_lang::parse(python, src) else { return Vec::new() };
     let mut out = Vec::new();
     for a in descendants(tree.root_node(), "assignment").into_iter().chain(descendants(tree.root_node(), "augmented_assignment")) {
@@ -110,9 +110,15 @@ fn parse(src: &str) -> Vec<Entry> {
     out
 }
 
+/// The pack whose manifest declares `django` (Python).
+fn django_language() -> Option<navegador_model::Language> {
+    navegador_lang::registry().languages().iter().copied().find(|l| l.info().frameworks.iter().any(|f| f == "django"))
+}
+
 pub(super) fn derive(root: &Path, files: &[(String, i64, String, Option<String>)]) -> Vec<Derived> {
+    let lang = django_language().map(|l| l.as_str());
     let confs: Vec<&(String, i64, String, Option<String>)> =
-        files.iter().filter(|f| f.2 == "python" && (f.0 == "urls.py" || f.0.ends_with("/urls.py"))).collect();
+        files.iter().filter(|f| Some(f.2.as_str()) == lang && (f.0 == "urls.py" || f.0.ends_with("/urls.py"))).collect();
     if confs.is_empty() {
         return Vec::new();
     }

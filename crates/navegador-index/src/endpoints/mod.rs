@@ -14,7 +14,8 @@
 //!
 //! Handlers are linked last (`link`), for every endpoint, from what resolution left in the
 //! graph: a symbol of the same file, a resolved reference site at the registration, or a
-//! name bound by a resolved import.
+//! name bound by a resolved import, or, where a language's names are global (Ruby), the
+//! one class of that name in the graph.
 
 mod aspnet;
 mod django;
@@ -31,7 +32,7 @@ mod util;
 use std::collections::HashMap;
 use std::path::Path;
 
-use navegador_model::{EdgeType, FileFacts, Label, Language, Resolution, SymbolIdx};
+use navegador_model::{EdgeType, FileFacts, Label, Language, ModuleRule, Resolution, SymbolIdx};
 use navegador_store::{IngestTx, NewNode, NodeRow, StoreError};
 use serde_json::{json, Map, Value};
 
@@ -64,40 +65,43 @@ pub struct EndpointFact {
     pub method: Option<String>,
     /// Normalized `/a/b`; `None` for GraphQL.
     pub path: Option<String>,
-    /// The `framework` enum value: `spring`, `react-router`, `express`, `nestjs`, `fastapi`,
-    /// `flask`, `django`, `net-http`, `gin`, `chi`, `aspnet`.
+    /// The `framework` enum value (`spring`, `react-router`, `express`): one a pack
+    /// declares (`navegador_lang::Registry::frameworks`).
     pub framework: &'static str,
     /// 1-based line of the registration (annotation, decorator, call, export).
     pub line: u32,
     pub handler: Handler,
 }
 
-/// Every `framework` value with the language it implies (the vocabulary lives in the model).
-pub use navegador_model::FRAMEWORKS;
+/// A per-file detector: (path, language, source, facts) -> the endpoints found.
+type Detect = fn(&str, Language, &str, &FileFacts) -> Vec<EndpointFact>;
 
-/// The per-file detectors that apply to this file (cheap gates first), run in order. A
-/// framework's detector reads the facts or trees of its module-system family (the pack's
-/// `family`): Spring's annotations on the JVM, decorators and registrations in JS/TS,
-/// Python and Go, ASP.NET's attribute routes on .NET.
+/// The per-file detectors, each with the frameworks it finds: it runs on a file whose
+/// pack declares one of them (`frameworks` in `language.toml`), so which language runs
+/// which detector is the registry's data. React Router and Django are derived across
+/// files (`derive_and_link`).
+const DETECTORS: &[(&[&str], Detect)] = &[
+    (&["spring"], |_, _, src, facts| spring::detect(src, facts)),
+    (&["fastapi", "flask"], |_, _, src, facts| python::detect(src, facts)),
+    (&["nestjs"], |_, _, _, facts| express::detect_nest(facts)),
+    (&["express"], |_, lang, src, facts| express::detect_express(lang, src, facts)),
+    (&["net-http", "gin", "chi"], |_, _, src, facts| go::detect(src, facts)),
+    (&["aspnet"], |_, _, src, facts| aspnet::detect(src, facts)),
+    (&["laravel"], |_, lang, src, facts| laravel::detect(lang, src, facts)),
+    (&["rails"], |path, lang, src, facts| rails::detect(lang, path, src, facts)),
+    (&["sinatra"], |_, lang, src, facts| sinatra::detect(lang, src, facts)),
+];
+
+/// The per-file detectors that apply to this file, run in order (each gates cheaply first:
+/// imports, annotations, a marker in the text).
 pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
-    let mut out = match lang.family() {
-        "jvm" => spring::detect(src, facts),
-        "python" => python::detect(src, facts),
-        "js" => {
-            let mut v = express::detect_nest(facts);
-            v.extend(express::detect_express(lang, src, facts));
-            v
+    let declared = &lang.info().frameworks;
+    let mut out = Vec::new();
+    for (frameworks, run) in DETECTORS {
+        if frameworks.iter().any(|f| declared.iter().any(|d| d == f)) {
+            out.extend(run(path, lang, src, facts));
         }
-        "go" => go::detect(src, facts),
-        "dotnet" => aspnet::detect(src, facts),
-        "php" => laravel::detect(lang, src, facts),
-        "ruby" => {
-            let mut v = rails::detect(lang, path, src, facts);
-            v.extend(sinatra::detect(lang, src, facts));
-            v
-        }
-        _ => Vec::new(),
-    };
+    }
     out.sort_by(|a, b| (a.line, &a.path, &a.method, &a.name).cmp(&(b.line, &b.path, &b.method, &b.name)));
     out.dedup();
     out
@@ -401,5 +405,44 @@ fn handler_of(tx: &IngestTx<'_>, cache: &mut Cache, e: &NodeRow) -> Result<Optio
             }
         }
     }
+    // 4. Where a language's names are global (no module: Ruby constants), the class the
+    // expression names wherever it is defined (Rails' `users#show` is
+    // `UsersController.show`, in app/controllers/), when one class has that name.
+    let global = e.props.get("language").and_then(Value::as_str).and_then(|l| navegador_lang::registry().by_name(l));
+    if global.is_some_and(|l| l.info().module == ModuleRule::None) {
+        let (class, method) = match segs.as_slice() {
+            [c] => (*c, None),
+            [c, m] => (*c, Some(*m)),
+            _ => return Ok(None),
+        };
+        if let [(id, tf)] = tx.classes_named(class)?.as_slice() {
+            let Some(m) = method else { return Ok(Some((*id, Resolution::Exact))) };
+            if let Some((s, _)) = cache.symbols(tx, tf)?.iter().find(|(s, _)| s.parent == Some(*id) && s.name == m) {
+                return Ok(Some((s.id, Resolution::Exact)));
+            }
+        }
+    }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The frameworks found across files, after ingest (`derive_and_link`).
+    const DERIVED: &[&str] = &["react-router", "django"];
+
+    /// Packs and detectors agree: a framework a pack declares has a detector, and a
+    /// detector finds frameworks some pack declares (else it would never run).
+    #[test]
+    fn every_declared_framework_has_a_detector() {
+        let declared: Vec<&str> = navegador_lang::registry().frameworks().into_iter().map(|(f, _)| f).collect();
+        for f in &declared {
+            let found = DETECTORS.iter().any(|(fs, _)| fs.contains(f)) || DERIVED.contains(f);
+            assert!(found, "a pack declares framework `{f}`, which no detector of endpoints/ finds");
+        }
+        for f in DETECTORS.iter().flat_map(|(fs, _)| fs.iter()).chain(DERIVED) {
+            assert!(declared.contains(f), "framework `{f}` has a detector but no pack declares it");
+        }
+    }
 }

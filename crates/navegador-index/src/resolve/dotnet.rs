@@ -26,12 +26,8 @@ impl ModuleSystem for Dotnet {
         declared.unwrap_or_default().to_string()
     }
 
-    fn package_of(&self, _path: &str, declared: Option<&str>) -> Option<String> {
-        declared.map(str::to_string)
-    }
-
-    fn package_node(&self, _path: &str, declared: Option<&str>) -> Option<String> {
-        Some(declared.unwrap_or_default().to_string())
+    fn declared_packages(&self) -> bool {
+        true
     }
 
     /// `Kv.Store` sees `Kv` too.

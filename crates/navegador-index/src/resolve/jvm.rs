@@ -23,12 +23,8 @@ impl ModuleSystem for Jvm {
         declared.unwrap_or_default().to_string()
     }
 
-    fn package_of(&self, _path: &str, declared: Option<&str>) -> Option<String> {
-        declared.map(str::to_string)
-    }
-
-    fn package_node(&self, _path: &str, declared: Option<&str>) -> Option<String> {
-        Some(declared.unwrap_or_default().to_string())
+    fn declared_packages(&self) -> bool {
+        true
     }
 
     fn resolve_import(&self, t: &Table, imp: &ImportRow, _depth: u32) -> Option<Target> {

@@ -61,8 +61,15 @@ pub(crate) trait ModuleSystem: Send + Sync {
 
     /// The package whose top-level definitions a file's bare names see without an import
     /// (a Java package, a Go directory); `None` when a file sees only itself.
-    fn package_of(&self, _path: &str, _declared: Option<&str>) -> Option<String> {
-        None
+    fn package_of(&self, _path: &str, declared: Option<&str>) -> Option<String> {
+        self.declared_packages().then(|| declared.map(str::to_string)).flatten()
+    }
+
+    /// A file's package is the one it declares (Java `package a.b;`, C# `namespace A.B`),
+    /// none being the unnamed package: then `package_of` is the declared package and
+    /// `package_node` it or the unnamed one, by default.
+    fn declared_packages(&self) -> bool {
+        false
     }
 
     /// The packages around a file's package whose top-level names its bare names see too,
@@ -73,8 +80,8 @@ pub(crate) trait ModuleSystem: Send + Sync {
 
     /// The package `Module` node a file belongs to (Python package, Java package, Go
     /// directory), if the family has packages.
-    fn package_node(&self, _path: &str, _declared: Option<&str>) -> Option<String> {
-        None
+    fn package_node(&self, _path: &str, declared: Option<&str>) -> Option<String> {
+        self.declared_packages().then(|| declared.unwrap_or_default().to_string())
     }
 
     /// What an import denotes: a file (module), a symbol, or a package.

@@ -22,11 +22,23 @@ const DECL_WORDS: &[&str] = &[
     "template", "std", "size_t",
 ];
 
+/// Rewrites (same length) what tree-sitter-cpp rejects: first the conditional-compilation
+/// lines in the middle of an expression, a parameter list or an initializer (`JSObjectRef
+/// obj\n#ifndef NDEBUG\n, counter\n#endif`, `.x =\n#if A\n true,`), then the macros.
+fn cpp_prepare(src: &str) -> Option<String> {
+    let conditionals = ["#if", "#ifdef", "#ifndef", "#elif", "#elifdef", "#elifndef", "#else", "#endif"];
+    match blank_inline_conditionals(src, &conditionals, b",(=") {
+        Some(blanked) => Some(cpp_macros(&blanked).unwrap_or(blanked)),
+        None => cpp_macros(src),
+    }
+}
+
 /// Blanks (same length, so every position stays) the macros that sit where the grammar
 /// expects a declaration to go on: `class|struct|union MACRO Name`, a line that starts with
 /// `MACRO` and goes on with a declaration word, a line that is only `MACRO`. A macro is an
 /// upper-case identifier of three or more characters (`JSI_EXPORT`, `FOLLY_PACK_ATTR`).
-fn cpp_prepare(src: &str) -> Option<String> {
+/// The file's own `extern "C"` guards too.
+fn cpp_macros(src: &str) -> Option<String> {
     let b = src.as_bytes();
     let mut out: Option<Vec<u8>> = None;
     let mut put = |from: usize, to: usize, byte: u8| {

@@ -14,26 +14,9 @@ pub(crate) static HOOKS: Hooks = Hooks {
     prepare: csharp_prepare,
 };
 
-/// Blanks (same length) a `#if` / `#elif` / `#else` / `#endif` line that follows an
-/// unfinished line (one ending in a word, `,` or `(`): both branches stay, as arguments.
+/// Conditional-compilation lines in the middle of an expression or a parameter list.
 fn csharp_prepare(src: &str) -> Option<String> {
-    let mut out: Option<Vec<u8>> = None;
-    let mut at = 0;
-    let mut last = b';';
-    for line in src.split_inclusive('\n') {
-        let t = line.trim();
-        let directive = ["#if", "#elif", "#else", "#endif"].iter().any(|d| t.strip_prefix(d).is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '('])));
-        if directive {
-            if last.is_ascii_alphanumeric() || matches!(last, b'_' | b',' | b'(') {
-                let o = out.get_or_insert_with(|| src.as_bytes().to_vec());
-                o[at..at + line.trim_end().len()].fill(b' ');
-            }
-        } else if let Some(&c) = t.split("//").next().unwrap_or("").trim_end().as_bytes().last() {
-            last = c;
-        }
-        at += line.len();
-    }
-    out.map(|o| String::from_utf8(o).expect("only whole lines were blanked"))
+    blank_inline_conditionals(src, &["#if", "#elif", "#else", "#endif"], b",(")
 }
 
 fn csharp_post(root: Node, src: &str, facts: &mut FileFacts) {
@@ -74,7 +57,7 @@ fn csharp_post(root: Node, src: &str, facts: &mut FileFacts) {
             sym.type_annotation = None;
         }
         if let Some(sig) = &mut sym.signature {
-            *sig = strip_attributes(sig).trim_end_matches(';').trim_end().to_string();
+            *sig = strip_attributes(sig, "[").trim_end_matches(';').trim_end().to_string();
         }
         if let Some(doc) = &mut sym.docstring {
             *doc = xml_doc(doc);
@@ -84,30 +67,6 @@ fn csharp_post(root: Node, src: &str, facts: &mut FileFacts) {
 
 fn has_modifier(node: Node, b: &[u8], word: &str) -> bool {
     named_children(node).iter().any(|c| c.kind() == "modifier" && text(*c, b) == word)
-}
-
-/// `[A] [B(1)] public void F()` -> `public void F()`.
-fn strip_attributes(sig: &str) -> &str {
-    let mut s = sig.trim_start();
-    while s.starts_with('[') {
-        let mut depth = 0;
-        let mut end = s.len();
-        for (i, c) in s.char_indices() {
-            match c {
-                '[' => depth += 1,
-                ']' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = i + 1;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        s = s[end..].trim_start();
-    }
-    s
 }
 
 /// `<summary>A converter.</summary>` and `<param name="x">…</param>` -> their text, tags

@@ -2,7 +2,8 @@
 //! gives as one flat list of identifiers; an unnamed companion object is `Companion` and
 //! its functions are `static`; a top-level extension function is a method of its receiver
 //! type declared outside it; annotations the grammar misreads as an annotated expression
-//! before a declaration are the declaration's; signatures without annotations.
+//! before a declaration are the declaration's; signatures without annotations; a
+//! property's declared type (`class A(val repo: Repo)`: field `repo` of type `Repo`).
 
 use navegador_model::{FileFacts, ImportFact, Label, RefFact, RefKind};
 use tree_sitter::Node;
@@ -42,6 +43,10 @@ fn kotlin_post(root: Node, src: &str, facts: &mut FileFacts) {
         });
     }
     facts.imports = imports;
+    // a property's type is its declaration's: `class A(val repo: Repo)`, `val x: Foo`
+    for sym in facts.symbols.iter_mut().filter(|s| s.label == Label::Variable && s.type_annotation.is_none()) {
+        sym.type_annotation = property_type(root, sym).map(|t| squash_ws(text(t, b)));
+    }
     // `companion object { … }` is the object `Companion`: the query names it by its
     // keyword; the names under it follow
     for i in 0..facts.symbols.len() {
@@ -181,4 +186,18 @@ fn misread_annotations(root: Node, b: &[u8], facts: &mut FileFacts) {
         found.extend(sym.decorators.drain(..));
         sym.decorators = found;
     }
+}
+
+/// The declared type of a property (a `val`/`var` constructor parameter, a property
+/// declaration): the type node after its name, if one is written.
+fn property_type<'t>(root: Node<'t>, sym: &navegador_model::SymbolFact) -> Option<Node<'t>> {
+    let name = root.descendant_for_byte_range(sym.name_range.start_byte as usize, sym.name_range.end_byte as usize)?;
+    let decl = name.parent().filter(|p| matches!(p.kind(), "class_parameter" | "variable_declaration"))?;
+    let mut c = decl.walk();
+    let found = decl
+        .named_children(&mut c)
+        .skip_while(|n| n.id() != name.id())
+        .skip(1)
+        .find(|n| n.kind().ends_with("_type"));
+    found
 }

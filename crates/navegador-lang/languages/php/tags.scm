@@ -8,6 +8,10 @@
 (interface_declaration name: (name) @name) @definition.interface
 (trait_declaration name: (name) @name) @definition.trait
 (enum_declaration name: (name) @name) @definition.enum
+; `new class(…) extends Base { … }`: the class PHP names `class@anonymous`, where its members
+; are (not the enclosing function's); no other file can name it
+((anonymous_class "class" @name) @definition.class
+  (#set! name "class@anonymous"))
 
 ; a function inside a class-like is a method (`__construct` the constructor, manifest)
 (method_declaration name: (name) @name) @definition.function
@@ -27,6 +31,8 @@
 (class_declaration (base_clause [(name) (qualified_name)] @reference.inherits))
 (interface_declaration (base_clause [(name) (qualified_name)] @reference.inherits))
 (class_declaration (class_interface_clause [(name) (qualified_name)] @reference.implementation))
+(anonymous_class (base_clause [(name) (qualified_name)] @reference.inherits))
+(anonymous_class (class_interface_clause [(name) (qualified_name)] @reference.implementation))
 (enum_declaration (class_interface_clause [(name) (qualified_name)] @reference.implementation))
 ; `use Macroable;` inside a class: the trait's members are the class's
 (use_declaration [(name) (qualified_name)] @reference.inherits)
@@ -70,6 +76,7 @@
 
 (namespace_definition name: (namespace_name) @module)
 ; public unless `private` / `protected` (no modifier is public)
+(anonymous_class) @hidden
 ((method_declaration (visibility_modifier) @_v) @hidden (#any-of? @_v "private" "protected"))
 ((property_declaration (visibility_modifier) @_v) @hidden (#any-of? @_v "private" "protected"))
 ((const_declaration (visibility_modifier) @_v) @hidden (#any-of? @_v "private" "protected"))

@@ -2,7 +2,7 @@
 //! annotation and signature trims, and `prepare`, which rewrites what
 //! tree-sitter-typescript 0.23 rejects although `tsc` accepts it.
 
-use navegador_model::{FileFacts, Label, SymbolFact};
+use navegador_model::FileFacts;
 use tree_sitter::Node;
 
 use crate::hooks::*;
@@ -37,20 +37,9 @@ pub(crate) fn ts_post(root: Node, src: &str, facts: &mut FileFacts) {
 /// `Variable` per parameter property, right after the constructor, with the parameter's
 /// decorators (`@Inject(TOKEN)`).
 fn parameter_properties(root: Node, b: &[u8], facts: &mut FileFacts) {
-    let mut i = 0;
-    while i < facts.symbols.len() {
-        let ctor = &facts.symbols[i];
-        let def = def_node(root, ctor).filter(|d| ctor.kind == Some("constructor") && d.kind() == "method_definition");
-        let (Some(params), Some(class)) = (def.and_then(|d| d.child_by_field_name("parameters")), ctor.parent) else {
-            i += 1;
-            continue;
-        };
-        let (class_q, class_exported) = {
-            let c = &facts.symbols[class as usize];
-            (c.qualified_name.clone(), c.is_exported)
-        };
-        let mut fields = Vec::new();
+    parameter_fields(root, b, facts, "method_definition", ".", |params| {
         let mut c = params.walk();
+        let mut out = Vec::new();
         for p in params.named_children(&mut c) {
             let mut c2 = p.walk();
             let mods: Vec<Node> = p
@@ -59,7 +48,6 @@ fn parameter_properties(root: Node, b: &[u8], facts: &mut FileFacts) {
                 .collect();
             let name = p.child_by_field_name("pattern").filter(|n| n.kind() == "identifier");
             let (Some(name), false) = (name, mods.is_empty()) else { continue };
-            let hidden = mods.iter().any(|m| m.kind() == "accessibility_modifier" && text(*m, b) != "public");
             let mut c3 = p.walk();
             let decorators = p
                 .children(&mut c3)
@@ -74,34 +62,16 @@ fn parameter_properties(root: Node, b: &[u8], facts: &mut FileFacts) {
                     Some((text(n, b).to_string(), args, d.start_position().row as u32 + 1))
                 })
                 .collect();
-            let n = text(name, b).to_string();
-            fields.push(SymbolFact {
-                label: Label::Variable,
-                kind: None,
-                qualified_name: format!("{class_q}.{n}"),
-                name: n,
-                parent: Some(class),
-                range: crate::extract::span(p),
-                name_range: crate::extract::span(name),
-                docstring: None,
-                signature: None,
-                class_name: None,
-                type_annotation: p.child_by_field_name("type").map(|t| {
-                    let t = text(t, b).trim_start_matches(':').trim_start();
-                    t.split_whitespace().collect::<Vec<_>>().join(" ")
-                }),
-                is_async: false,
-                is_exported: class_exported && !hidden,
-                is_default_export: false,
+            out.push(ParamField {
+                param: p,
+                name,
+                type_annotation: p.child_by_field_name("type").map(|t| squash_ws(text(t, b).trim_start_matches(':').trim_start())),
+                hidden: mods.iter().any(|m| m.kind() == "accessibility_modifier" && text(*m, b) != "public"),
                 decorators,
             });
         }
-        i += 1;
-        for f in fields {
-            insert_symbol(facts, i, f);
-            i += 1;
-        }
-    }
+        out
+    });
 }
 
 pub(crate) static HOOKS: Hooks = Hooks {

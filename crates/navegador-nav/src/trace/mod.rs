@@ -30,7 +30,7 @@ use navegador_store::{CallEdgeRow, NodeRow, SiteRow, Store};
 use serde_json::{json, Map, Value};
 
 use crate::envelope::{code, plural, Envelope, ErrorItem};
-use crate::workspace::{framework_names, language_names, language_of, relation_prefix, Workspace};
+use crate::workspace::{call_relation, framework_names, language_names, language_of, relation_prefix, Workspace};
 use crate::{backend_error, Context, Start};
 
 /// Safety caps of the recursive payload (the contract's); `limit` lowers them.
@@ -123,7 +123,8 @@ impl Snippets {
 
 /// How a caller reaches a callee: `<language>.<how>`.
 fn relation(caller: &Sym, callee: &Sym, e: &CallEdgeRow, dispatch: Option<&str>) -> String {
-    let prefix = relation_prefix(language_of(&caller.path));
+    let language = language_of(&caller.path);
+    let prefix = relation_prefix(language);
     if let Some(d) = dispatch {
         return format!("{prefix}.{d}");
     }
@@ -133,11 +134,11 @@ fn relation(caller: &Sym, callee: &Sym, e: &CallEdgeRow, dispatch: Option<&str>)
         // `@d` / `@d(...)` on a definition: the decorated symbol uses the decorator.
         (Some("decorator"), _) => "decorator",
         (Some("reference"), _) | (_, "REFERENCES") => if imported { "imported_reference" } else { "reference" },
-        _ if prefix == "java" => "direct_call",
-        _ => match e.receiver.as_deref() {
-            None => if imported { "imported_call" } else { "direct_call" },
-            Some(_) if callee.label != "Method" => "namespace_call",
-            Some(_) => "method_call",
+        _ => match (call_relation(language), e.receiver.as_deref()) {
+            (Some(every), _) => every,
+            (None, None) => if imported { "imported_call" } else { "direct_call" },
+            (None, Some(_)) if callee.label != "Method" => "namespace_call",
+            (None, Some(_)) => "method_call",
         },
     };
     format!("{prefix}.{how}")
