@@ -202,7 +202,7 @@ pub struct ChangedSymbol {
 /// A person or domain to ask, with why.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Reviewer {
-    /// `Person @alice`, `Domain billing`.
+    /// The person (`@alice`, `carol`) or domain.
     pub name: String,
     /// Owns changed code (true) or only affected code.
     pub owns_changed: bool,
@@ -656,7 +656,8 @@ fn report(store: &Store, root: &Path, change: git::Change, opts: &ChangesOptions
                 // Owners and governing knowledge of the changed code itself.
                 if let Ok(ow) = knowledge::find_owners(store, &name, Some(&gp)) {
                     for o in ow.items {
-                        let who = format!("{} {}", o.node.node_type, o.node.name);
+                        // Named as blast_radius names the owners of dependents, so one person is one reviewer.
+                        let who = o.node.name.clone();
                         let e = owners.entry(who).or_insert((true, Vec::new()));
                         e.0 = true;
                         e.1.push(format!("{} via {} ({} {})", o.source, o.via, cs.change, cs.name));
