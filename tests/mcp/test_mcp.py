@@ -27,6 +27,7 @@ IMPLEMENTED = [
     "class",
     "explain",
     "blast_radius",
+    "changes",
     "search",
     "query",
     "get_rationale",

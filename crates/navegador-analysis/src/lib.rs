@@ -10,6 +10,7 @@
 
 mod blast;
 mod bundle;
+pub mod changes;
 mod decorators;
 mod ingest;
 mod knowledge;

@@ -11,6 +11,7 @@ macro_rules! w {
 
 mod analysis_cmd;
 mod budgets;
+mod changes_cmd;
 mod check_cmd;
 mod editor_cmd;
 mod db;
@@ -75,6 +76,9 @@ enum Command {
     Schema(query_cmd::SchemaArgs),
     /// Run every rule's constraint; exit 1 when a critical rule is violated.
     Check(check_cmd::Args),
+    /// What a change touches (working tree, --staged, a range, or a patch on stdin): changed
+    /// symbols, their dependents, owners, rules, tests and a risk level.
+    Changes(changes_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -104,6 +108,7 @@ fn main() -> ExitCode {
         Command::Query(a) => query_cmd::query(a),
         Command::Schema(a) => query_cmd::schema(a),
         Command::Check(a) => check_cmd::run(a),
+        Command::Changes(a) => changes_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -212,3 +212,32 @@ pub struct SearchKnowledgeParams {
     #[serde(default = "twenty")]
     pub limit: i64,
 }
+
+/// `changes`: what a diff touches (working tree vs HEAD by default).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ChangesParams {
+    /// A range: main...HEAD, A..B, a commit
+    #[serde(default)]
+    #[schemars(with = "String")]
+    pub range: Option<String>,
+    /// Compare with this commit instead of HEAD
+    #[serde(default)]
+    #[schemars(with = "String")]
+    pub base: Option<String>,
+    /// The index instead of the working tree
+    #[serde(default)]
+    pub staged: bool,
+    /// A unified diff (instead of git)
+    #[serde(default)]
+    #[schemars(with = "String")]
+    pub diff: Option<String>,
+    #[serde(default = "three")]
+    pub depth: i64,
+    /// Changed symbols listed, default 20
+    #[serde(default)]
+    #[schemars(with = "i64")]
+    pub limit: Option<i64>,
+    #[serde(default)]
+    #[schemars(with = "i64")]
+    pub offset: Option<i64>,
+}

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use navegador_analysis::{
-    self as analysis, AnalysisError, BlastRadius, ContextBundle, CypherError, IngestionResult, OwnersAnswer, QueryAnswer,
+    self as analysis, changes, AnalysisError, BlastRadius, ContextBundle, CypherError, IngestionResult, OwnersAnswer, QueryAnswer,
     QueryLimits, RationaleAnswer, SearchAsk, SearchLayers, SearchResults,
 };
 use navegador_index::{IngestConfig, Progress};
@@ -28,7 +28,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::params::{
-    BlastRadiusParams, ContextParams, Format, FunctionParams, IngestParams, NodeParams, OwnersParams,
+    BlastRadiusParams, ChangesParams, ContextParams, Format, FunctionParams, IngestParams, NodeParams, OwnersParams,
     QueryParams, RationaleParams, SearchKnowledgeParams, SearchParams,
 };
 use crate::{paths, schema, NavegadorServer};
@@ -320,6 +320,7 @@ const FUNCTION_DESC: &str = "A function's callers, callees (to depth), decorator
 const CLASS_DESC: &str = "A class's bases, subclasses, implementations, members, references.";
 const EXPLAIN_DESC: &str = "Any node (code, file, concept, rule, decision) with its relations.";
 const BLAST_DESC: &str = "What a change to a node could break: dependents by distance and kind, tests, owners.";
+const CHANGES_DESC: &str = "What a diff touches (working tree vs HEAD, staged, a range or a patch): changed symbols, dependents, owners, rules, tests, risk.";
 const SEARCH_DESC: &str = "Search names (identifier words) and docstrings; docs/all add other layers.";
 const QUERY_DESC: &str = "Run openCypher; rows as objects. Writes in one transaction, refused read-only.";
 const RATIONALE_DESC: &str = "Decisions and rules governing a code node, nearest first.";
@@ -331,6 +332,47 @@ const INGEST_DESC: &str = "Index a repository (incremental), inside the workspac
 /// are outlined (an object; `docs/mcp.md` documents the fields) and
 /// their flags carry no `default: false`: every session pays for `tools/list`, and the
 /// answers show their shape anyway.
+/// The `changes` answer for the served workspace.
+pub fn changes_answer(store: &Store, p: ChangesParams, server: &NavegadorServer) -> Result<changes::ChangesReport, ToolError> {
+    let source = match (p.diff, p.range) {
+        (Some(_), Some(_)) => return Err(ToolError::msg("pass `diff` or `range`, not both")),
+        (Some(d), None) => changes::Source::Patch(d),
+        (None, Some(r)) if !p.staged && p.base.is_none() => changes::Source::Range(r),
+        (None, Some(_)) => return Err(ToolError::msg("a `range` names both sides; drop `staged` and `base`, or drop `range`")),
+        (None, None) if p.staged => changes::Source::Staged { base: p.base },
+        (None, None) => changes::Source::WorkingTree { base: p.base },
+    };
+    let limits = server.options().limits;
+    let mut notes = Vec::new();
+    let limit = match p.limit {
+        None => 20,
+        Some(l) if l < 1 => {
+            notes.push(format!("limit {l} raised to 1"));
+            1
+        }
+        Some(l) if l as usize > limits.max_limit => {
+            notes.push(format!("limit {l} clamped to {}", limits.max_limit));
+            limits.max_limit
+        }
+        Some(l) => l as usize,
+    };
+    let opts = changes::ChangesOptions {
+        depth: p.depth.clamp(1, limits.max_depth as i64),
+        limit,
+        offset: p.offset.unwrap_or(0).max(0) as usize,
+        ..changes::ChangesOptions::default()
+    };
+    let root = server.options().workspace_root.clone();
+    match changes::changes(store, &root, &source, &opts, &limits) {
+        Ok(mut r) => {
+            r.notes.extend(notes);
+            Ok(r)
+        }
+        Err(changes::ChangesFailure::Analysis(e)) => Err(e.into()),
+        Err(changes::ChangesFailure::Change(e)) => Err(ToolError::msg(e.to_string().replace("`navegador changes -`", "the `diff` argument"))),
+    }
+}
+
 pub fn builtin_tools() -> Vec<ToolDef> {
     let mut tools = vec![
         ToolDef::new::<IngestParams, IngestionResult, _, _>("ingest", INGEST_DESC, false, ingest),
@@ -372,6 +414,9 @@ pub fn builtin_tools() -> Vec<ToolDef> {
                 ..p.list.options(p.depth)
             };
             Ok(Reply::json(&analysis::blast_radius(store, &target, &opts, &server.options().limits)?))
+        }),
+        ToolDef::read::<ChangesParams, changes::ChangesReport, _>("changes", CHANGES_DESC, |store, p, server| {
+            Ok(Reply::json(&changes_answer(store, p, server)?))
         }),
         ToolDef::read::<SearchParams, SearchResults, _>("search", SEARCH_DESC, |store, p, _| {
             let layers = if p.all {
