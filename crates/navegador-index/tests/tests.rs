@@ -415,3 +415,227 @@ fn postgres_backend_builds_the_same_graph_as_sqlite() {
         same(&format!("restoring {path}"));
     }
 }
+
+/// A small seeded generator (xorshift64*), so a failing edit sequence can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// The line comment of a source file, by extension (`None`: data files, left alone).
+fn line_comment(path: &str) -> Option<&'static str> {
+    match path.rsplit('.').next()? {
+        "py" | "rb" => Some("#"),
+        "json" | "toml" | "mod" => None,
+        _ => Some("//"),
+    }
+}
+
+/// Names a file defines (`def x`, `function x`, `class X`, `fn x`, `func x`, …).
+fn defined_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for kw in ["def ", "function ", "class ", "fn ", "func ", "interface ", "struct "] {
+        for (i, _) in text.match_indices(kw) {
+            if i > 0 && text.as_bytes()[i - 1].is_ascii_alphanumeric() {
+                continue;
+            }
+            let rest = &text[i + kw.len()..];
+            let n: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if n.len() > 1 {
+                out.push(n);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Replaces a whole word.
+fn replace_word(text: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(from) {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + from.len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        out.push_str(if word(before) || word(after) { from } else { to });
+        rest = &rest[i + from.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One generated edit of the workspace `files`; returns what it did.
+fn random_edit(rng: &mut Rng, files: &mut Vec<(String, String)>, gone: &mut Vec<(String, String)>, step: usize) -> String {
+    let code: Vec<usize> = (0..files.len()).filter(|&i| line_comment(&files[i].0).is_some()).collect();
+    if code.is_empty() || (!gone.is_empty() && rng.below(6) == 0) {
+        let Some(f) = gone.pop() else { return "nothing".into() };
+        let what = format!("restore {}", f.0);
+        files.push(f);
+        return what;
+    }
+    let i = code[rng.below(code.len())];
+    let path = files[i].0.clone();
+    let names: Vec<String> = files.iter().flat_map(|(_, c)| defined_names(c)).collect();
+    let name = names.get(rng.below(names.len())).cloned().unwrap_or_else(|| "missing".into());
+    let py = path.ends_with(".py");
+    let js = [".ts", ".tsx", ".js"].iter().any(|e| path.ends_with(e));
+    match rng.below(8) {
+        0 => {
+            let c = line_comment(&path).unwrap();
+            files[i].1.push_str(&format!("{c} edit {step}\n"));
+            format!("comment at the end of {path}")
+        }
+        1 if py || js => {
+            let def = if py {
+                format!("\ndef gen_{step}():\n    return {name}()\n")
+            } else {
+                format!("\nexport function gen_{step}() {{\n  return {name}();\n}}\n")
+            };
+            files[i].1.push_str(&def);
+            format!("new function gen_{step} calling {name} in {path}")
+        }
+        2 => {
+            let own = defined_names(&files[i].1);
+            let Some(old) = own.get(rng.below(own.len())).cloned() else { return format!("no definition in {path}") };
+            let new = format!("{old}R{step}");
+            let everywhere = rng.below(2) == 0;
+            for (p, c) in files.iter_mut() {
+                if everywhere || *p == path {
+                    *c = replace_word(c, &old, &new);
+                }
+            }
+            format!("rename {old} -> {new} in {}", if everywhere { "every file" } else { &path })
+        }
+        3 => {
+            let f = files.remove(i);
+            gone.push(f);
+            format!("delete {path}")
+        }
+        4 => {
+            // Move the file beside another one, under a new name (same extension).
+            let j = code[rng.below(code.len())];
+            let dir = files[j].0.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+            let ext = path.rsplit('.').next().unwrap();
+            let to = if dir.is_empty() { format!("moved{step}.{ext}") } else { format!("{dir}/moved{step}.{ext}") };
+            if files.iter().any(|(p, _)| *p == to) {
+                return "nothing".into();
+            }
+            files[i].0 = to.clone();
+            format!("move {path} -> {to}")
+        }
+        5 => {
+            // An import line of a file in the same directory (so relative paths still
+            // hold), copied in; or one of the file's own import lines dropped.
+            let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+            let is_import = |l: &str| l.starts_with("import ") || l.starts_with("from ") || l.starts_with("use ") || l.starts_with("#include ") || l.starts_with("require");
+            let lines: Vec<String> = files
+                .iter()
+                .filter(|(p, _)| p.rsplit_once('/').map_or("", |(d, _)| d) == dir && p.rsplit('.').next() == path.rsplit('.').next())
+                .flat_map(|(_, c)| c.lines().filter(|l| is_import(l)).map(str::to_string).collect::<Vec<_>>())
+                .collect();
+            if rng.below(2) == 0 && !lines.is_empty() {
+                let l = &lines[rng.below(lines.len())];
+                let text = &files[i].1;
+                // After the first line (a Go `package`, a PHP `<?php` stay first).
+                let at = text.find('\n').map_or(text.len(), |n| n + 1);
+                files[i].1.insert_str(at, &format!("{l}\n"));
+                format!("import line `{l}` copied into {path}")
+            } else {
+                let own: Vec<&str> = files[i].1.lines().filter(|l| is_import(l)).collect();
+                let Some(l) = own.get(rng.below(own.len())).map(|l| l.to_string()) else { return format!("no import in {path}") };
+                files[i].1 = files[i].1.replacen(&format!("{l}\n"), "", 1);
+                format!("import line `{l}` dropped from {path}")
+            }
+        }
+        6 => {
+            // A body change: a call to some name appended to the file's last line that
+            // ends a block or a statement, or its first call removed.
+            let text = &files[i].1;
+            match text.find("()") {
+                Some(k) if rng.below(2) == 0 => {
+                    let start = text[..k].rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).map_or(0, |s| s + 1);
+                    let callee = text[start..k].to_string();
+                    files[i].1.replace_range(start..k + 2, "0");
+                    format!("call {callee}() replaced by 0 in {path}")
+                }
+                _ => {
+                    let c = line_comment(&path).unwrap();
+                    files[i].1 = files[i].1.replacen(&format!("{name}("), &format!("{c}\n{name}("), 1);
+                    format!("no-op body edit in {path}")
+                }
+            }
+        }
+        _ => {
+            // Cut the file at a line boundary: definitions and calls after it go.
+            let text = &files[i].1;
+            let lines: Vec<usize> = text.match_indices('\n').map(|(k, _)| k + 1).collect();
+            if lines.is_empty() {
+                return "nothing".into();
+            }
+            let cut = lines[rng.below(lines.len())];
+            files[i].1.truncate(cut);
+            format!("cut {path} after byte {cut}")
+        }
+    }
+}
+
+/// A few hundred generated edits (comments, new functions calling known names, renames in
+/// one file or everywhere, deleted and restored files, moved files, copied and dropped
+/// imports, removed calls, cut files) on every project; after each one the incremental
+/// graph equals a clean rebuild. Seeded: `EDIT_SEED=n` replays a run.
+#[test]
+fn random_edits_keep_incremental_equal_to_clean() {
+    const STEPS: usize = 24;
+    let seed: u64 = std::env::var("EDIT_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
+    let mut total = 0;
+    for (n, p) in projects().into_iter().enumerate() {
+        let mut files = parse_fixture(&std::fs::read_to_string(&p).unwrap());
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (n as u64 + 1) << 32 | 1);
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("ws");
+        write_tree(&root, &files);
+        let inc_db = tmp.path().join("inc.db");
+        index(&root, &inc_db);
+        let mut gone = Vec::new();
+        let mut done: Vec<String> = Vec::new();
+        for step in 0..STEPS {
+            let before: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+            done.push(random_edit(&mut rng, &mut files, &mut gone, step));
+            for p in &before {
+                if !files.iter().any(|(q, _)| q == p) {
+                    std::fs::remove_file(root.join(p)).unwrap();
+                }
+            }
+            write_tree(&root, &files);
+            let inc = index(&root, &inc_db).canonical_dump().unwrap();
+            let clean_db = tmp.path().join(format!("clean{step}.db"));
+            let clean = index(&root, &clean_db).canonical_dump().unwrap();
+            std::fs::remove_file(&clean_db).unwrap();
+            if inc != clean {
+                let only_inc: Vec<_> = inc.iter().filter(|l| !clean.contains(l)).collect();
+                let only_clean: Vec<_> = clean.iter().filter(|l| !inc.contains(l)).collect();
+                panic!(
+                    "{} (EDIT_SEED={seed}), step {step}: incremental != clean after\n{}\nonly incremental:\n{:#?}\nonly clean:\n{:#?}",
+                    p.display(),
+                    done.join("\n"),
+                    only_inc,
+                    only_clean
+                );
+            }
+            total += 1;
+        }
+    }
+    assert!(total >= 200, "{total} edits: too few to mean much");
+}
