@@ -274,27 +274,53 @@ pub(crate) struct Changes {
     after: HashMap<String, Vec<String>>,
     /// Reference sites elsewhere whose target was removed.
     pub orphaned: Vec<i64>,
-    /// Files that imported a removed or rewritten file.
+    /// Files that imported a file whose interface changed (see `reshaped`), before the
+    /// change.
     pub importers: HashSet<String>,
+    /// Changed files whose interface (what other files can see of them: definitions,
+    /// bindings, base classes, declared module) differs before and after, or that
+    /// appeared or disappeared. A comment or a body edit leaves a file's interface as it
+    /// was: then only its own sites and the sites bound into it are re-resolved.
+    pub reshaped: HashSet<String>,
+    /// Interfaces of rewritten files before the change, and their importers then, until
+    /// `learn` tells whether the interface moved.
+    interface_before: HashMap<String, (Vec<String>, Vec<String>)>,
 }
 
 impl Changes {
     /// Removes a file's facts, remembering what depended on them.
     fn forget(&mut self, tx: &IngestTx<'_>, path: &str, gone: bool) -> Result<(), navegador_store::StoreError> {
-        for (name, key) in tx.defs_in_file(path)? {
-            self.before.entry(name).or_default().push(key);
-        }
+        let defs = tx.defs_in_file(path)?;
+        let importers = tx.importers_of(&[path.to_string()])?;
         if gone {
             self.names.extend(tx.module_names_of(path)?);
+            self.importers.extend(importers);
+            self.reshaped.insert(path.to_string());
+        } else {
+            self.interface_before.insert(path.to_string(), (interface(tx, path, &defs)?, importers));
         }
-        self.importers.extend(tx.importers_of(&[path.to_string()])?);
+        for (name, key) in defs {
+            self.before.entry(name).or_default().push(key);
+        }
         self.orphaned.extend(tx.remove_file(path)?);
         Ok(())
     }
 
     /// Records what a freshly written file defines.
     fn learn(&mut self, tx: &IngestTx<'_>, path: &str, new: bool) -> Result<(), navegador_store::StoreError> {
-        for (name, key) in tx.defs_in_file(path)? {
+        let defs = tx.defs_in_file(path)?;
+        match self.interface_before.remove(path) {
+            Some((before, importers)) => {
+                if interface(tx, path, &defs)? != before {
+                    self.reshaped.insert(path.to_string());
+                    self.importers.extend(importers);
+                }
+            }
+            None => {
+                self.reshaped.insert(path.to_string());
+            }
+        }
+        for (name, key) in defs {
             self.after.entry(name).or_default().push(key);
         }
         if new {
@@ -318,6 +344,18 @@ impl Changes {
         }
         out
     }
+}
+
+/// What resolution elsewhere can see of a file, sorted: its definitions and bindings
+/// (`defs`, from [`IngestTx::defs_in_file`]), its base-class sites and its declared
+/// module. Equal before and after an edit, no site outside the file can bind differently
+/// except those bound into it (which are re-resolved as orphans).
+fn interface(tx: &IngestTx<'_>, path: &str, defs: &[(String, String)]) -> Result<Vec<String>, navegador_store::StoreError> {
+    let mut out: Vec<String> = defs.iter().map(|(n, k)| format!("def\t{n}\t{k}")).collect();
+    out.extend(tx.base_sites_of(path)?.into_iter().map(|b| format!("base\t{b}")));
+    out.extend(tx.module_names_of(path)?.into_iter().map(|m| format!("module\t{m}")));
+    out.sort();
+    Ok(out)
 }
 
 /// Reads, sniffs, hashes and (when the content changed) extracts one file. Pure apart from

@@ -527,7 +527,8 @@ impl Store {
             self.integrity.verdict(&self.path)?;
         }
         self.conn.begin(TxKind::Write)?;
-        Ok(IngestTx { tx: &self.conn, done: false, integrity: &mut self.integrity, path: &self.path })
+        let start_changes = self.conn.total_changes();
+        Ok(IngestTx { tx: &self.conn, done: false, integrity: &mut self.integrity, path: &self.path, start_changes })
     }
 
     /// A read transaction over several queries, so they see one snapshot (and SQLite takes
@@ -752,6 +753,8 @@ pub struct IngestTx<'a> {
     done: bool,
     integrity: &'a mut Integrity,
     path: &'a Path,
+    /// Rows changed through the connection when the transaction began.
+    start_changes: usize,
 }
 
 impl Drop for IngestTx<'_> {
@@ -921,7 +924,19 @@ impl IngestTx<'_> {
         Ok(())
     }
 
+    /// Replaces the list of skipped files (`skipped` sorted), unless it is the same.
     pub fn replace_skipped(&self, skipped: &[(String, String)]) -> Result<()> {
+        let mut now: Vec<(String, String)> = {
+            let mut st = self.tx.prepare_cached("SELECT path, reason FROM skipped")?;
+            let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<Result<_>>()?
+        };
+        now.sort();
+        // What the inserts below leave: the last reason of each path.
+        let want: std::collections::BTreeMap<&str, &str> = skipped.iter().map(|(p, r)| (p.as_str(), r.as_str())).collect();
+        if now.len() == want.len() && now.iter().zip(&want).all(|(a, b)| (a.0.as_str(), a.1.as_str()) == (*b.0, *b.1)) {
+            return Ok(());
+        }
         self.tx.execute("DELETE FROM skipped", params![])?;
         let mut st = self.tx.prepare_cached("INSERT INTO skipped(path, reason) VALUES (?1, ?2) ON CONFLICT (path) DO UPDATE SET reason = excluded.reason")?;
         for (p, r) in skipped {
@@ -937,8 +952,9 @@ impl IngestTx<'_> {
             .query_row("SELECT id FROM nodes WHERE label = 'Repository' LIMIT 1", params![], |r| r.get(0))
             .optional()?;
         if let Some(id) = existing {
+            // (Only when it differs: an ingest that changed nothing writes nothing.)
             self.tx.execute(
-                "UPDATE nodes SET name = ?2, props = ?3 WHERE id = ?1",
+                "UPDATE nodes SET name = ?2, props = ?3 WHERE id = ?1 AND (name IS NOT ?2 OR props IS NOT ?3)",
                 params![id, name, serde_json::Value::Object(props).to_string()],
             )?;
             return Ok(id);
@@ -1134,7 +1150,14 @@ impl IngestTx<'_> {
         rows.collect()
     }
 
+    /// Commits once the open's integrity check found the file whole. A SQLite transaction
+    /// that changed no row (an ingest that found nothing changed) ends without waiting for
+    /// the check: nothing reaches the file, so there is nothing to keep from a damaged one.
     pub fn commit(mut self) -> Result<()> {
+        if !self.tx.is_pg() && self.tx.total_changes() == self.start_changes {
+            self.done = true;
+            return self.tx.rollback();
+        }
         self.integrity.verdict(self.path)?; // dropped unfinished: rolled back
         self.done = true;
         self.tx.commit()
@@ -1216,6 +1239,22 @@ impl IngestTx<'_> {
                 out.push((n, k));
             }
         }
+        Ok(out)
+    }
+
+    /// A file's base-class sites (`inherits`, `implements`) as `kind name receiver type
+    /// class` lines, sorted: with its definitions, what other files' resolution reads of it.
+    pub fn base_sites_of(&self, path: &str) -> Result<Vec<String>> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT r.kind, r.name, coalesce(r.receiver, ''), coalesce(r.receiver_type, ''), coalesce(n.qualified_name, '')
+             FROM refs r LEFT JOIN nodes n ON n.id = r.from_node
+             WHERE r.file_path = ?1 AND r.kind IN ('inherits', 'implements')",
+        )?;
+        let rows = st.query_map(params![path], |r| {
+            Ok(format!("{}\t{}\t{}\t{}\t{}", r.get::<String>(0)?, r.get::<String>(1)?, r.get::<String>(2)?, r.get::<String>(3)?, r.get::<String>(4)?))
+        })?;
+        let mut out: Vec<String> = rows.collect::<Result<_>>()?;
+        out.sort();
         Ok(out)
     }
 

@@ -120,7 +120,8 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
     tx.set_meta("module_roots", &roots.join("\n"))?;
 
     // Which sites to (re)resolve: all of a full build; otherwise those in changed files, in
-    // files that import a changed file (before or after the change) or import through a
+    // files that import a changed file whose interface moved (before or after the change:
+    // `Changes::reshaped`; a body edit moves none) or import through a
     // root that came or went, whose target was removed, or whose name, receiver root or
     // receiver type is defined or bound in a changed file.
     let refs: Vec<RefRow> = if full {
@@ -150,7 +151,8 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
         tracing::info!(elapsed = ?t0.elapsed(), "all sites resolved");
         return Ok(stats);
     } else {
-        let changed: HashSet<&str> = changes.files.iter().map(String::as_str).collect();
+        // Importers matter only where what they see of a file changed (`Changes::reshaped`).
+        let changed: HashSet<&str> = changes.reshaped.iter().map(String::as_str).collect();
         let mut files: HashSet<String> = changes.files.iter().cloned().collect();
         files.extend(changes.importers.iter().cloned());
         files.extend(crossed);
