@@ -952,9 +952,15 @@ impl IngestTx<'_> {
             .query_row("SELECT id FROM nodes WHERE label = 'Repository' LIMIT 1", params![], |r| r.get(0))
             .optional()?;
         if let Some(id) = existing {
-            // (Only when it differs: an ingest that changed nothing writes nothing.)
+            // (On SQLite only when it differs: an ingest that changed nothing writes nothing,
+            // and its commit need not wait for the integrity check.)
+            let sql = if self.tx.is_pg() {
+                "UPDATE nodes SET name = ?2, props = ?3 WHERE id = ?1"
+            } else {
+                "UPDATE nodes SET name = ?2, props = ?3 WHERE id = ?1 AND (name IS NOT ?2 OR props IS NOT ?3)"
+            };
             self.tx.execute(
-                "UPDATE nodes SET name = ?2, props = ?3 WHERE id = ?1 AND (name IS NOT ?2 OR props IS NOT ?3)",
+                sql,
                 params![id, name, serde_json::Value::Object(props).to_string()],
             )?;
             return Ok(id);

@@ -161,7 +161,10 @@ fn damaged_graphs_are_detected_and_rebuilt() {
     std::fs::write(&path, &bytes).unwrap();
 
     let mut s = Store::open(&path).unwrap();
-    let e = s.begin().unwrap().commit().err().expect("the damage is found before anything is committed");
+    // (A transaction that writes nothing ends without the verdict: nothing reaches the file.)
+    let tx = s.begin().unwrap();
+    tx.set_meta("probe", "1").unwrap();
+    let e = tx.commit().err().expect("the damage is found before anything is committed");
     let msg = e.to_string();
     assert!(matches!(e, navegador_store::StoreError::Damaged { .. }), "{msg}");
     assert!(msg.contains("is damaged") && msg.contains("navegador ingest --clear"), "{msg}");
