@@ -270,7 +270,9 @@ fn served_truth_addressing_decorators_budgets() {
     let b = analysis::function(&store, &t("Query.join"), &o, &l).unwrap();
     let callers: Vec<&str> = b.nodes.iter().filter(|n| n.relation.as_deref() == Some("caller")).map(|n| n.name.as_str()).collect();
     assert_eq!(callers, ["combine"], "{:#?}", b.nodes);
-    assert!(b.metadata.ambiguous_count >= 2, "{:#?}", b.metadata);
+    // `obj.join(sep)` (receiver of unknown type) is counted; `", ".join(parts)` is a str
+    // method, external, never a candidate.
+    assert_eq!(b.metadata.ambiguous_count, 1, "{:#?}", b.metadata);
     let all = Options { min_resolution: MinResolution::Ambiguous, ..Default::default() };
     let b = analysis::function(&store, &t("Query.join"), &all, &l).unwrap();
     let build = b.nodes.iter().find(|n| n.name == "build").expect("build calls .join on unknown receivers");

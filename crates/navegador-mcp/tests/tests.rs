@@ -26,7 +26,7 @@ fn every_tool_but_ingest_and_writable_query_is_read_only() {
     let dir = tempfile::tempdir().unwrap();
     let server = create_mcp_server(ServerOptions::new(dir.path(), "graph.db"));
     let tools = server.tools();
-    assert_eq!(tools.len(), 17, "the spec's 11 tools and the six code.* tools");
+    assert_eq!(tools.len(), 18, "the spec's 11 tools, `changes` and the six code.* tools");
     assert_eq!(tools.iter().filter(|t| t.name.starts_with("code.")).count(), 6);
     for t in tools {
         let a = t.annotations.as_ref().expect("annotations");
