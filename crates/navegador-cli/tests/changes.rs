@@ -8,6 +8,8 @@
 //! `apply-stdin` (`git apply` it), `stdin TEXT` (`\n` escapes), `run ARGS` (recorded:
 //! exit code, stdout, stderr). Commit hashes read `<commit>`.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -48,28 +50,6 @@ fn split_args(line: &str) -> Vec<String> {
         out.push(cur);
     }
     out
-}
-
-fn write_files(root: &Path, text: &str) {
-    let mut path: Option<PathBuf> = None;
-    let mut content = String::new();
-    let flush = |p: &Option<PathBuf>, c: &str| {
-        if let Some(p) = p {
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, c).unwrap();
-        }
-    };
-    for line in text.lines() {
-        if let Some(p) = line.strip_prefix("//- ") {
-            flush(&path, &content);
-            path = Some(root.join(p.trim()));
-            content.clear();
-        } else {
-            content.push_str(line);
-            content.push('\n');
-        }
-    }
-    flush(&path, &content);
 }
 
 fn navegador(root: &Path, args: &[String], stdin: &[u8]) -> (i32, String) {
@@ -113,7 +93,7 @@ fn repository(tmp: &Path) -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/changes");
     let root = tmp.join("repo");
     std::fs::create_dir_all(&root).unwrap();
-    write_files(&root, &std::fs::read_to_string(dir.join("workspace.txt")).unwrap());
+    common::write_files(&root, &std::fs::read_to_string(dir.join("workspace.txt")).unwrap());
     std::fs::write(root.join(".gitignore"), ".navegador/\n").unwrap();
     git(&root, &["init", "-q"]);
     git(&root, &["add", "-A"]);
@@ -132,7 +112,7 @@ fn run_case(name: &str) -> String {
     let mut stdin: Vec<u8> = Vec::new();
     let mut files = String::new();
     let flush = |files: &mut String| {
-        write_files(&root, files);
+        common::write_files(&root, files);
         files.clear();
     };
     for line in text.lines() {

@@ -1,6 +1,8 @@
 //! End-to-end tests of the `navegador` binary: the CLI contract and atomicity under a
 //! `kill -9`.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -236,25 +238,7 @@ fn knowledge_commands_match_golden() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/knowledge");
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("ws");
-    let mut path: Option<std::path::PathBuf> = None;
-    let mut content = String::new();
-    let flush = |path: &Option<std::path::PathBuf>, content: &str| {
-        if let Some(p) = path {
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, content).unwrap();
-        }
-    };
-    for line in std::fs::read_to_string(dir.join("workspace.txt")).unwrap().lines() {
-        if let Some(p) = line.strip_prefix("//- ") {
-            flush(&path, &content);
-            path = Some(root.join(p.trim()));
-            content.clear();
-        } else {
-            content.push_str(line);
-            content.push('\n');
-        }
-    }
-    flush(&path, &content);
+    common::write_files(&root, &std::fs::read_to_string(dir.join("workspace.txt")).unwrap());
     let out = bin().arg("ingest").arg(&root).current_dir(&root).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let summary = String::from_utf8_lossy(&out.stdout);
