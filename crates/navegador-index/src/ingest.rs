@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 use crate::walk::{walk, WalkedFile};
 use crate::endpoints::{self, EndpointFact};
 use crate::{resolve, IndexError};
+pub use crate::resolve::Resident;
 
 /// How to ingest.
 #[derive(Debug, Clone)]
@@ -90,6 +91,21 @@ pub fn ingest(
     progress: &dyn Progress,
     cancel: Option<&AtomicBool>,
 ) -> Result<IngestReport, IndexError> {
+    ingest_resident(root, store, cfg, progress, cancel, &mut Resident::default())
+}
+
+/// [`ingest`] for a process that ingests the same store again and again (the MCP server's
+/// live index): `resident` keeps the symbol table between calls, so an edit reads back only
+/// the changed files' definitions. It is left empty when the ingest fails.
+pub fn ingest_resident(
+    root: &Path,
+    store: &mut Store,
+    cfg: &IngestConfig,
+    progress: &dyn Progress,
+    cancel: Option<&AtomicBool>,
+    resident: &mut Resident,
+) -> Result<IngestReport, IndexError> {
+    let mut kept = Some(std::mem::take(resident));
     let started = Instant::now();
     if !root.is_dir() {
         return Err(IndexError::NotADirectory { path: root.to_path_buf() });
@@ -222,7 +238,8 @@ pub fn ingest(
     if !changes.files.is_empty() || cfg.clear || config_changed {
         progress.phase("resolving", 0);
         let full = cfg.clear || previous.is_empty() || config_changed;
-        let stats = resolve::resolve(&tx, full, &changes, &resolve_config)?;
+        let (stats, next) = resolve::resolve(&tx, full, &changes, &resolve_config, kept.take())?;
+        kept = Some(next);
         tx.set_meta("resolve_config", &config_key)?;
         report.edges += stats.edges;
         report.resolution = stats.outcomes;
@@ -257,6 +274,7 @@ pub fn ingest(
     tracing::info!(elapsed = ?started.elapsed(), "resolved");
     progress.phase("committing", 0);
     tx.commit()?;
+    *resident = kept.unwrap_or_default();
     tracing::info!(elapsed = ?started.elapsed(), "committed");
     report.duration = started.elapsed();
     Ok(report)
@@ -557,10 +575,10 @@ fn write_file(
 }
 
 /// Package `Module` nodes (Python packages, Java packages, Go package directories), each
-/// `CONTAINS` its files. They are derived from the files table, so they are rebuilt
-/// whenever files change: cheap (one node per package) and always equal to a clean build.
+/// `CONTAINS` its files. They are derived from the files table after every change, always
+/// equal to a clean build's; only the nodes and edges that differ from the stored ones are
+/// written (an edit rewrites one file's node: one edge).
 fn write_packages(tx: &IngestTx<'_>) -> Result<u64, IndexError> {
-    tx.delete_derived_modules()?;
     let package_of = resolve::package_nodes();
     let mut packages: BTreeMap<(String, String), Vec<i64>> = BTreeMap::new();
     for (path, node, language, module) in tx.files()? {
@@ -570,24 +588,48 @@ fn write_packages(tx: &IngestTx<'_>) -> Result<u64, IndexError> {
         }
         packages.entry((language, key)).or_default().push(node);
     }
+    let (nodes, stored_edges) = tx.derived_modules()?;
+    let mut stored: HashMap<(String, String), i64> = HashMap::new();
+    for (id, language, key) in nodes {
+        // (A duplicate, which no ingest writes, goes with the ones no longer wanted.)
+        if !packages.contains_key(&(language.clone(), key.clone())) || stored.insert((language, key), id).is_some() {
+            tx.delete_derived_module(id)?;
+        }
+    }
+    let kept: HashSet<i64> = stored.values().copied().collect();
+    let mut have: HashMap<(i64, i64), Vec<i64>> = HashMap::new();
+    for (e, src, dst) in stored_edges {
+        if kept.contains(&src) {
+            have.entry((src, dst)).or_default().push(e);
+        }
+    }
     let mut edges = 0;
     for ((language, key), files) in packages {
-        let name = key.rsplit(['.', '/']).next().unwrap_or(&key).to_string();
-        let mut props = Map::new();
-        props.insert("derived".into(), json!(true));
-        props.insert("language".into(), json!(language));
-        props.insert("kind".into(), json!("package"));
-        let id = tx.insert_node(&NewNode {
-            label: Some(Label::Module),
-            name: &name,
-            qualified_name: Some(&key),
-            props,
-            ..Default::default()
-        })?;
+        let id = match stored.get(&(language.clone(), key.clone())) {
+            Some(&id) => id,
+            None => {
+                let name = key.rsplit(['.', '/']).next().unwrap_or(&key).to_string();
+                let mut props = Map::new();
+                props.insert("derived".into(), json!(true));
+                props.insert("language".into(), json!(language));
+                props.insert("kind".into(), json!("package"));
+                tx.insert_node(&NewNode {
+                    label: Some(Label::Module),
+                    name: &name,
+                    qualified_name: Some(&key),
+                    props,
+                    ..Default::default()
+                })?
+            }
+        };
         for f in files {
-            tx.insert_edge(id, f, EdgeType::Contains, None, None, None)?;
+            if have.get_mut(&(id, f)).and_then(Vec::pop).is_none() {
+                tx.insert_edge(id, f, EdgeType::Contains, None, None, None)?;
+            }
             edges += 1;
         }
     }
+    let stale: Vec<i64> = have.into_values().flatten().collect();
+    tx.delete_edges(&stale)?;
     Ok(edges)
 }

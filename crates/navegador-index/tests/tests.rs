@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use navegador_index::{ingest, IngestConfig, NoProgress};
+use navegador_index::{ingest, ingest_resident, IngestConfig, NoProgress, Resident};
 use navegador_store::Store;
 
 /// `tests/projects/*.txt` (projects across languages) and each language pack's
@@ -147,6 +147,12 @@ fn incremental_ingest_equals_clean_rebuild() {
         write_tree(&root, &files);
         let inc_db = tmp.path().join("inc.db");
         index(&root, &inc_db);
+        // A long-lived writer as the server's live index is: one store, the symbol table
+        // resident and patched between edits.
+        let live_db = tmp.path().join("live.db");
+        let mut live = Store::open(&live_db).unwrap();
+        let mut resident = Resident::default();
+        ingest_resident(&root, &mut live, &IngestConfig::default(), &NoProgress, None, &mut resident).unwrap();
         // Edits: for each file, delete it; restore it; damage it (cut in half); rename its
         // definitions; restore it. After each step compare with a clean build.
         let mut step = 0;
@@ -608,6 +614,12 @@ fn random_edits_keep_incremental_equal_to_clean() {
         write_tree(&root, &files);
         let inc_db = tmp.path().join("inc.db");
         index(&root, &inc_db);
+        // A long-lived writer as the server's live index is: one store, the symbol table
+        // resident and patched between edits.
+        let live_db = tmp.path().join("live.db");
+        let mut live = Store::open(&live_db).unwrap();
+        let mut resident = Resident::default();
+        ingest_resident(&root, &mut live, &IngestConfig::default(), &NoProgress, None, &mut resident).unwrap();
         let mut gone = Vec::new();
         let mut done: Vec<String> = Vec::new();
         for step in 0..STEPS {
@@ -620,19 +632,23 @@ fn random_edits_keep_incremental_equal_to_clean() {
             }
             write_tree(&root, &files);
             let inc = index(&root, &inc_db).canonical_dump().unwrap();
+            ingest_resident(&root, &mut live, &IngestConfig::default(), &NoProgress, None, &mut resident).unwrap();
+            let kept = live.canonical_dump().unwrap();
             let clean_db = tmp.path().join(format!("clean{step}.db"));
             let clean = index(&root, &clean_db).canonical_dump().unwrap();
             std::fs::remove_file(&clean_db).unwrap();
-            if inc != clean {
+            for (what, inc) in [("incremental", &inc), ("incremental with a resident table", &kept)] {
+            if *inc != clean {
                 let only_inc: Vec<_> = inc.iter().filter(|l| !clean.contains(l)).collect();
                 let only_clean: Vec<_> = clean.iter().filter(|l| !inc.contains(l)).collect();
                 panic!(
-                    "{} (EDIT_SEED={seed}), step {step}: incremental != clean after\n{}\nonly incremental:\n{:#?}\nonly clean:\n{:#?}",
+                    "{} (EDIT_SEED={seed}), step {step}: {what} != clean after\n{}\nonly incremental:\n{:#?}\nonly clean:\n{:#?}",
                     p.display(),
                     done.join("\n"),
                     only_inc,
                     only_clean
                 );
+            }
             }
             total += 1;
         }

@@ -47,6 +47,23 @@ pub struct LiveIndex {
     barrier_sent: AtomicU64,
     barrier_seen: AtomicU64,
     barrier_dir: PathBuf,
+    /// The writer's store, its file's identity when opened, and the resident symbol table.
+    kept: Mutex<Option<(Store, Option<(u64, u64)>, navegador_index::Resident)>>,
+}
+
+/// (device, inode) of the graph file: a file replaced under the server (a reset, a copy)
+/// is opened again. `None` for a PostgreSQL URL or a missing file.
+fn file_identity(db: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(db).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = db;
+        None
+    }
 }
 
 /// True for paths whose change can alter the graph (not our own files, not ignored trees).
@@ -71,6 +88,7 @@ impl LiveIndex {
             barrier_sent: AtomicU64::new(0),
             barrier_seen: AtomicU64::new(0),
             barrier_dir: root.join(".navegador").join("sync"),
+            kept: Mutex::new(None),
         });
         live.watch();
         let bg = live.clone();
@@ -141,8 +159,21 @@ impl LiveIndex {
             if let Some(dir) = self.db.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             }
-            let mut store = Store::open(&self.db).map_err(|e| e.to_string())?;
-            navegador_index::ingest(&self.root, &mut store, &IngestConfig::default(), &NoProgress, None).map_err(|e| e.to_string())
+            // The store stays open and the symbol table resident between refreshes (see
+            // `navegador_index::Resident`), unless the file was replaced since.
+            let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+            let identity = file_identity(&self.db);
+            let reuse = matches!(&*kept, Some((_, id, _)) if identity.is_some() && *id == identity);
+            if !reuse {
+                let store = Store::open(&self.db).map_err(|e| e.to_string())?;
+                *kept = Some((store, file_identity(&self.db), navegador_index::Resident::default()));
+            }
+            let (store, _, resident) = kept.as_mut().expect("opened above");
+            let r = navegador_index::ingest_resident(&self.root, store, &IngestConfig::default(), &NoProgress, None, resident);
+            if r.is_err() {
+                *kept = None; // reopened next time
+            }
+            r.map_err(|e| e.to_string())
         })();
         match result {
             Ok(r) => {

@@ -633,7 +633,10 @@ impl Store {
     ) -> Result<T, E> {
         self.integrity_verdict().map_err(|e| E::from(sql_err(e)))?;
         self.conn().begin(TxKind::Write).map_err(|e| E::from(sql_err(e)))?;
-        let out = f(self);
+        // A write may touch code nodes: a symbol table kept by a long-lived ingest (the
+        // server's live index) is no longer the graph's, and is reloaded.
+        let out = self.conn().execute("DELETE FROM meta WHERE key = 'table_stamp'", crate::db::params![]).map_err(|e| E::from(sql_err(e)));
+        let out = out.and_then(|_| f(self));
         let fin = if out.is_ok() { self.conn().commit() } else { self.conn().rollback() }.map_err(sql_err);
         self.changed();
         match (out, fin) {

@@ -976,14 +976,26 @@ impl IngestTx<'_> {
 
     /// Every definition node (for the resolver's symbol table).
     pub fn symbols(&self) -> Result<Vec<SymbolRow>> {
-        let mut st = self.tx.prepare(
-            "SELECT id, label, name, qualified_name, file_path, parent,
+        self.symbol_rows(None)
+    }
+
+    /// The definition nodes of one file, in id order (a resident symbol table patched after
+    /// an edit reads only the changed files').
+    pub fn symbols_in(&self, path: &str) -> Result<Vec<SymbolRow>> {
+        self.symbol_rows(Some(path))
+    }
+
+    fn symbol_rows(&self, path: Option<&str>) -> Result<Vec<SymbolRow>> {
+        const SQL: &str = "SELECT id, label, name, qualified_name, file_path, parent,
                     json_extract(props, '$.kind'), json_extract(props, '$.class_name'),
                     json_type(props, '$.is_exported') = 'true',
                     json_type(props, '$.is_default_export') = 'true'
-             FROM nodes WHERE label IN ('Class', 'Function', 'Method', 'Variable', 'Module') AND file_path IS NOT NULL",
-        )?;
-        let rows = st.query_map(params![], |r| {
+             FROM nodes WHERE label IN ('Class', 'Function', 'Method', 'Variable', 'Module')";
+        let mut st = match path {
+            None => self.tx.prepare(&format!("{SQL} AND file_path IS NOT NULL ORDER BY id"))?,
+            Some(_) => self.tx.prepare_cached(&format!("{SQL} AND file_path = ?1 ORDER BY id"))?,
+        };
+        let map = |r: &Row<'_>| {
             let label: String = r.get(1)?;
             Ok(SymbolRow {
                 id: r.get(0)?,
@@ -997,17 +1009,31 @@ impl IngestTx<'_> {
                 is_exported: r.get::<Option<bool>>(8)?.unwrap_or(false),
                 is_default_export: r.get::<Option<bool>>(9)?.unwrap_or(false),
             })
-        })?;
-        rows.collect()
+        };
+        match path {
+            None => st.query_map(params![], map)?.collect(),
+            Some(p) => st.query_map(params![p], map)?.collect(),
+        }
     }
 
     pub fn imports(&self) -> Result<Vec<ImportRow>> {
-        let mut st = self.tx.prepare(
-            "SELECT id, file_path, json_extract(props, '$.module'), json_extract(props, '$.imported'),
+        self.import_rows(None)
+    }
+
+    /// The Import nodes of one file, in line order.
+    pub fn imports_in(&self, path: &str) -> Result<Vec<ImportRow>> {
+        self.import_rows(Some(path))
+    }
+
+    fn import_rows(&self, path: Option<&str>) -> Result<Vec<ImportRow>> {
+        const SQL: &str = "SELECT id, file_path, json_extract(props, '$.module'), json_extract(props, '$.imported'),
                     json_extract(props, '$.alias'), line_start
-             FROM nodes WHERE label = 'Import' ORDER BY file_path, line_start, id",
-        )?;
-        let rows = st.query_map(params![], |r| {
+             FROM nodes WHERE label = 'Import'";
+        let mut st = match path {
+            None => self.tx.prepare(&format!("{SQL} ORDER BY file_path, line_start, id"))?,
+            Some(_) => self.tx.prepare_cached(&format!("{SQL} AND file_path = ?1 ORDER BY line_start, id"))?,
+        };
+        let map = |r: &Row<'_>| {
             let module: Option<String> = r.get(2)?;
             Ok(ImportRow {
                 id: r.get(0)?,
@@ -1017,8 +1043,45 @@ impl IngestTx<'_> {
                 alias: r.get(4)?,
                 line: r.get::<Option<u32>>(5)?.unwrap_or(0),
             })
-        })?;
+        };
+        match path {
+            None => st.query_map(params![], map)?.collect(),
+            Some(p) => st.query_map(params![p], map)?.collect(),
+        }
+    }
+
+    /// One file's row of the files table: (node id, language, declared module).
+    pub fn file_row(&self, path: &str) -> Result<Option<(i64, String, Option<String>)>> {
+        self.tx
+            .query_row("SELECT node_id, language, module FROM files WHERE path = ?1", params![path], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .optional()
+    }
+
+    /// Every import edge resolution wrote (Import -> target, File -> File) as (edge id,
+    /// src, dst, line, resolution, column): what an incremental ingest compares its new
+    /// import edges with, so it rewrites only those that changed.
+    #[allow(clippy::type_complexity)]
+    pub fn import_edges(&self) -> Result<Vec<(i64, i64, i64, Option<u32>, Option<String>, Option<u32>)>> {
+        let mut st =
+            self.tx.prepare("SELECT id, src, dst, line, resolution, col FROM edges WHERE type = 'IMPORTS' AND resolution IS NOT NULL")?;
+        let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?;
         rows.collect()
+    }
+
+    /// Deletes edges by id.
+    pub fn delete_edges(&self, ids: &[i64]) -> Result<()> {
+        if self.tx.is_pg() {
+            let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE id IN (SELECT value FROM json_each(?1))")?;
+            for chunk in ids.chunks(PG_LIST) {
+                st.execute(params![crate::nav::id_list(chunk)])?;
+            }
+            return Ok(());
+        }
+        let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE id = ?1")?;
+        for id in ids {
+            st.execute(params![id])?;
+        }
+        Ok(())
     }
 
     /// Reference sites of some files (all when `files` is `None`) plus extra ids.
@@ -1174,14 +1237,6 @@ impl IngestTx<'_> {
 }
 
 impl IngestTx<'_> {
-    /// Drops every import edge produced by resolution (File->File and Import->target).
-    pub fn clear_all_import_resolution(&self) -> Result<()> {
-        self.tx.execute("DELETE FROM edges WHERE type = 'IMPORTS' AND resolution IS NOT NULL", params![])?;
-        Ok(())
-    }
-}
-
-impl IngestTx<'_> {
     pub fn meta(&self, key: &str) -> Result<Option<String>> {
         self.tx.query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| r.get(0)).optional()
     }
@@ -1201,14 +1256,33 @@ impl IngestTx<'_> {
 }
 
 impl IngestTx<'_> {
-    /// Removes the package Module nodes derived from the files table (and their edges).
-    pub fn delete_derived_modules(&self) -> Result<()> {
-        self.tx.execute_batch(
-            "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE label = 'Module' AND json_type(props, '$.derived') = 'true');
-             DELETE FROM nodes WHERE label = 'Module' AND json_type(props, '$.derived') = 'true';",
+    /// The package Module nodes derived from the files table as (id, language, key), and
+    /// their `CONTAINS` edges as (edge id, module id, file node id).
+    #[allow(clippy::type_complexity)]
+    pub fn derived_modules(&self) -> Result<(Vec<(i64, String, String)>, Vec<(i64, i64, i64)>)> {
+        let mut st = self.tx.prepare(
+            "SELECT id, coalesce(json_extract(props, '$.language'), ''), coalesce(qualified_name, '') FROM nodes
+             WHERE label = 'Module' AND json_type(props, '$.derived') = 'true'",
         )?;
+        let nodes: Vec<(i64, String, String)> = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<Result<_>>()?;
+        let mut st = self.tx.prepare_cached("SELECT id, dst FROM edges WHERE src = ?1 AND type = 'CONTAINS'")?;
+        let mut edges = Vec::new();
+        for (id, _, _) in &nodes {
+            for r in st.query_map(params![id], |r| Ok((r.get::<i64>(0)?, r.get::<i64>(1)?)))? {
+                let (e, dst) = r?;
+                edges.push((e, *id, dst));
+            }
+        }
+        Ok((nodes, edges))
+    }
+
+    /// Removes one derived package Module node and the edges leaving it.
+    pub fn delete_derived_module(&self, id: i64) -> Result<()> {
+        self.tx.execute("DELETE FROM edges WHERE src = ?1", params![id])?;
+        self.tx.execute("DELETE FROM nodes WHERE id = ?1", params![id])?;
         Ok(())
     }
+
 }
 
 impl IngestTx<'_> {

@@ -55,20 +55,71 @@ pub(crate) fn package_nodes() -> impl Fn(&str, &str, Option<&str>) -> Option<Str
     }
 }
 
-pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Config) -> Result<ResolveStats, StoreError> {
+/// The symbol table a long-lived process (the MCP server's live index) keeps between
+/// ingests, patched from each edit's changed files instead of reloaded from the store. It
+/// is trusted only while the store's `table_stamp` is the one the ingest that left it
+/// wrote (any other writer of the graph changes or drops the stamp), under the same
+/// resolver configuration.
+#[derive(Default)]
+pub struct Resident {
+    kept: Option<(String, String, Table)>,
+}
+
+/// A patched table with more removed slots than this (and than live ones) is reloaded.
+const MAX_DEAD: usize = 200_000;
+
+pub(crate) fn resolve(
+    tx: &IngestTx<'_>,
+    full: bool,
+    changes: &Changes,
+    cfg: &Config,
+    resident: Option<Resident>,
+) -> Result<(ResolveStats, Resident), StoreError> {
     let t0 = std::time::Instant::now();
-    let mut t = Table::load(tx, cfg)?;
-    let mut stats = ResolveStats { edges: 0, outcomes: BTreeMap::new(), unknown: std::mem::take(&mut t.unknown) };
+    let stamp = tx.meta("table_stamp")?;
+    let fingerprint = cfg.fingerprint();
+    let mut t = match resident.and_then(|r| r.kept) {
+        Some((kept_stamp, kept_cfg, mut t))
+            if !full && stamp.as_deref() == Some(kept_stamp.as_str()) && kept_cfg == fingerprint && t.dead() < MAX_DEAD.max(t.syms.len()) =>
+        {
+            t.patch(tx, &changes.files)?;
+            tracing::info!(elapsed = ?t0.elapsed(), files = changes.files.len(), "resident symbol table patched");
+            t
+        }
+        _ => Table::load(tx, cfg)?,
+    };
+    let stamp = new_stamp();
+    tx.set_meta("table_stamp", &stamp)?;
+    let mut stats = ResolveStats { edges: 0, outcomes: BTreeMap::new(), unknown: t.unknown.clone() };
     for (path, language) in &stats.unknown {
         tracing::warn!(path, language, "no module system reads this language: its references are not resolved");
     }
     tracing::info!(elapsed = ?t0.elapsed(), symbols = t.syms.len(), "symbol table loaded");
+    resolve_with(tx, &mut t, full, changes, &mut stats, t0)?;
+    Ok((stats, Resident { kept: Some((stamp, fingerprint, t)) }))
+}
 
-    // Imports are few: they are all re-resolved every time, which keeps import edges exact
-    // whatever changed.
-    tx.clear_all_import_resolution()?;
-    let imports: Vec<ImportRow> = t.imports.values().flatten().cloned().collect();
+/// A value no other ingest wrote: the process, the clock and a counter.
+fn new_stamp() -> String {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("{}-{nanos}-{}", std::process::id(), N.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+}
+
+fn resolve_with(
+    tx: &IngestTx<'_>,
+    t: &mut Table,
+    full: bool,
+    changes: &Changes,
+    stats: &mut ResolveStats,
+    t0: std::time::Instant,
+) -> Result<(), StoreError> {
+    // Every import is resolved again (in memory: cheap), but only the import edges that
+    // differ from the stored ones are rewritten.
+    let mut imports: Vec<ImportRow> = t.imports.values().flatten().cloned().collect();
+    imports.sort_by(|a, b| (&a.file_path, a.line, a.id).cmp(&(&b.file_path, b.line, b.id)));
     let mut file_edges: HashSet<(i64, i64)> = HashSet::default();
+    let mut want: Vec<(i64, i64, u32)> = Vec::new();
     for imp in &imports {
         let target = t.resolve_import(imp, 0);
         t.import_targets.insert(imp.id, target.clone());
@@ -83,8 +134,7 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
                 None => continue,
             },
         };
-        tx.insert_edge(imp.id, dst, EdgeType::Imports, Some(Resolution::Exact), Some((imp.line, 0)), None)?;
-        stats.edges += 1;
+        want.push((imp.id, dst, imp.line));
         let targets: Vec<String> = match target {
             Target::Package(files) => files,
             _ => dst_file.into_iter().collect(),
@@ -92,11 +142,11 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
         for p in targets {
             let to = t.files[&p].node;
             if to != from_file.node && file_edges.insert((from_file.node, to)) {
-                tx.insert_edge(from_file.node, to, EdgeType::Imports, Some(Resolution::Exact), Some((imp.line, 0)), None)?;
-                stats.edges += 1;
+                want.push((from_file.node, to, imp.line));
             }
         }
     }
+    write_import_edges(tx, stats, &want)?;
 
     tracing::info!(elapsed = ?t0.elapsed(), imports = imports.len(), "imports resolved");
 
@@ -137,19 +187,19 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
             after = last.id;
             bases.extend(page);
         }
-        resolve_bases(tx, &mut t, &mut stats, &bases)?;
+        resolve_bases(tx, t, stats, &bases)?;
         let mut after = 0;
         loop {
             let page = tx.refs_page(false, after, 50_000)?;
             let Some(last) = page.last() else { break };
             after = last.id;
             for r in &page {
-                let b = bound(&t, r);
-                write(tx, &mut stats, r, &b)?;
+                let b = bound(t, r);
+                write(tx, stats, r, &b)?;
             }
         }
         tracing::info!(elapsed = ?t0.elapsed(), "all sites resolved");
-        return Ok(stats);
+        return Ok(());
     } else {
         // Importers matter only where what they see of a file changed (`Changes::reshaped`).
         let changed: HashSet<&str> = changes.reshaped.iter().map(String::as_str).collect();
@@ -190,12 +240,43 @@ pub(crate) fn resolve(tx: &IngestTx<'_>, full: bool, changes: &Changes, cfg: &Co
     tracing::info!(elapsed = ?t0.elapsed(), refs = refs.len(), "sites selected");
     // Bases first: method lookups through `self` walk the hierarchy.
     let (bases, other): (Vec<RefRow>, Vec<RefRow>) = refs.into_iter().partition(is_base);
-    resolve_bases(tx, &mut t, &mut stats, &bases)?;
+    resolve_bases(tx, t, stats, &bases)?;
     for r in &other {
-        let b = bound(&t, r);
-        write(tx, &mut stats, r, &b)?;
+        let b = bound(t, r);
+        write(tx, stats, r, &b)?;
     }
-    Ok(stats)
+    Ok(())
+}
+
+/// Makes the stored import edges (Import -> target, File -> File) exactly `want`
+/// ((src, dst, line), all `exact`, column 0): deletes the stored ones not wanted, inserts
+/// the wanted ones not stored. An edit that moves no import writes none.
+fn write_import_edges(tx: &IngestTx<'_>, stats: &mut ResolveStats, want: &[(i64, i64, u32)]) -> Result<(), StoreError> {
+    let mut have: rustc_hash::FxHashMap<(i64, i64, u32), Vec<i64>> = Default::default();
+    let mut stale = Vec::new();
+    for (id, src, dst, line, resolution, col) in tx.import_edges()? {
+        match line {
+            Some(line) if resolution.as_deref() == Some(Resolution::Exact.as_str()) && col == Some(0) => {
+                have.entry((src, dst, line)).or_default().push(id)
+            }
+            _ => stale.push(id),
+        }
+    }
+    let mut new = Vec::new();
+    for &(src, dst, line) in want {
+        match have.get_mut(&(src, dst, line)).and_then(Vec::pop) {
+            Some(_) => {}
+            None => new.push((src, dst, line)),
+        }
+    }
+    stale.extend(have.into_values().flatten());
+    tx.delete_edges(&stale)?;
+    for (src, dst, line) in new {
+        tx.insert_edge(src, dst, EdgeType::Imports, Some(Resolution::Exact), Some((line, 0)), None)?;
+    }
+    // (Counted as resolved this time, as when every import edge was rewritten.)
+    stats.edges += want.len() as u64;
+    Ok(())
 }
 
 fn is_base(r: &RefRow) -> bool {

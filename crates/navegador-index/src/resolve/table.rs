@@ -39,6 +39,12 @@ pub(crate) struct FileInfo {
 
 pub(crate) struct Table {
     pub files: HashMap<String, FileInfo>,
+    /// Each file's family and module key ([`ModuleSystem::module_key`]).
+    keys: HashMap<String, (Fam, String)>,
+    /// The definitions of each file (indexes into `syms`), for `patch`.
+    by_file: HashMap<String, Vec<usize>>,
+    /// Slots of `syms` whose definitions were removed by `patch`.
+    dead: usize,
     /// Files by their last path segment (`kernel.h` -> `include/linux/kernel.h`, …).
     pub by_basename: HashMap<String, Vec<String>>,
     /// (family, module key) -> files (see [`ModuleSystem::module_key`]).
@@ -79,37 +85,90 @@ pub(crate) struct Table {
 }
 
 impl Table {
+    /// The table of the store's current graph (this transaction's view).
     pub(crate) fn load(tx: &IngestTx<'_>, cfg: &Config) -> Result<Table, StoreError> {
-        let systems = systems(cfg);
-        let mut files = HashMap::default();
-        let mut modules: HashMap<(Fam, String), Vec<String>> = HashMap::default();
-        let mut unknown = Vec::new();
-        let mut keys: Vec<(String, Fam, String)> = Vec::new();
+        let mut t = Table::empty(cfg);
         for (path, node, language, module) in tx.files()? {
-            let found = navegador_lang::registry().by_name(&language)
-                .and_then(|lang| Some((lang, systems.iter().position(|s| s.name() == family_name(lang))?)));
-            let Some((lang, fam)) = found else {
-                unknown.push((path, language));
-                continue;
-            };
-            let sys = &systems[fam];
-            let fam = fam as Fam;
-            let key = sys.module_key(lang, &path, module.as_deref());
-            modules.entry((fam, key.clone())).or_default().push(path.clone());
-            keys.push((path.clone(), fam, key));
-            files.insert(path, FileInfo { node, lang, fam, rules: sys.rules(lang), module });
+            t.add_file(path, node, &language, module);
         }
-        let mut by_basename: HashMap<String, Vec<String>> = HashMap::default();
-        for p in files.keys() {
-            by_basename.entry(p.rsplit('/').next().unwrap_or(p).to_string()).or_default().push(p.clone());
-        }
+        // In id order, as a full build reads them (without indexes): a patched table
+        // appends a rewritten file's new (higher) ids, so both see candidates in one order.
         // Definitions of a file no module system reads are not candidates for anything.
-        let syms: Vec<SymbolRow> = tx.symbols()?.into_iter().filter(|s| files.contains_key(&s.file_path)).collect();
-        let mut t = Table {
-            files,
-            by_basename,
-            modules,
-            by_id: HashMap::with_capacity_and_hasher(syms.len(), Default::default()),
+        for s in tx.symbols()? {
+            if t.files.contains_key(&s.file_path) {
+                t.add_symbol(s);
+            }
+        }
+        t.compute_roots();
+        for (class, base) in tx.hierarchy()? {
+            t.bases.entry(class).or_default().push(base);
+        }
+        for imp in tx.imports()? {
+            if t.files.contains_key(&imp.file_path) {
+                t.imports.entry(imp.file_path.clone()).or_default().push(imp);
+            }
+        }
+        Ok(t)
+    }
+
+    /// Brings a table loaded (or patched) earlier up to date with the store after `paths`
+    /// were rewritten, added or removed, reading only those files' rows: what the server
+    /// keeps between edits instead of reloading every definition. Equal to [`Table::load`]
+    /// of the same graph, as long as every other file is as it was when the table was made.
+    pub(crate) fn patch(&mut self, tx: &IngestTx<'_>, paths: &[String]) -> Result<(), StoreError> {
+        let mut paths: Vec<&String> = paths.iter().collect();
+        paths.sort();
+        paths.dedup();
+        for p in &paths {
+            self.remove_file(p);
+        }
+        let mut added = Vec::new();
+        for p in &paths {
+            if let Some((node, language, module)) = tx.file_row(p)? {
+                if self.add_file((*p).clone(), node, &language, module) {
+                    added.push(*p);
+                }
+            }
+        }
+        let mut syms = Vec::new();
+        for p in &added {
+            syms.extend(tx.symbols_in(p)?);
+        }
+        syms.sort_by_key(|s| s.id);
+        for s in syms {
+            self.add_symbol(s);
+        }
+        for p in &added {
+            let imps = tx.imports_in(p)?;
+            if !imps.is_empty() {
+                self.imports.insert((*p).clone(), imps);
+            }
+        }
+        self.compute_roots();
+        self.bases = Default::default();
+        for (class, base) in tx.hierarchy()? {
+            self.bases.entry(class).or_default().push(base);
+        }
+        self.outside = Default::default();
+        self.import_targets = Default::default();
+        Ok(())
+    }
+
+    /// Slots of removed definitions not yet reused: a patched table past a limit of them
+    /// is better reloaded.
+    pub(crate) fn dead(&self) -> usize {
+        self.dead
+    }
+
+    fn empty(cfg: &Config) -> Table {
+        Table {
+            files: HashMap::default(),
+            by_basename: HashMap::default(),
+            modules: HashMap::default(),
+            keys: HashMap::default(),
+            by_file: HashMap::default(),
+            dead: 0,
+            by_id: HashMap::default(),
             sym_fam: Vec::new(),
             sym_rules: Vec::new(),
             by_name: HashMap::default(),
@@ -124,55 +183,149 @@ impl Table {
             imports: HashMap::default(),
             import_targets: HashMap::default(),
             roots: Vec::new(),
-            systems,
-            unknown,
+            systems: systems(cfg),
+            unknown: Vec::new(),
             namespaces: HashSet::default(),
-            syms,
+            syms: Vec::new(),
+        }
+    }
+
+    /// Adds a file of the files table; false (and listed in `unknown`) when no module
+    /// system reads its language.
+    fn add_file(&mut self, path: String, node: i64, language: &str, module: Option<String>) -> bool {
+        let found = navegador_lang::registry()
+            .by_name(language)
+            .and_then(|lang| Some((lang, self.systems.iter().position(|s| s.name() == family_name(lang))?)));
+        let Some((lang, fam)) = found else {
+            let at = self.unknown.partition_point(|(p, _)| *p < path);
+            self.unknown.insert(at, (path, language.to_string()));
+            return false;
         };
-        let mut roots: Vec<HashSet<String>> = vec![HashSet::default(); t.systems.len()];
-        for (path, fam, key) in &keys {
-            roots[*fam as usize].extend(t.sys(*fam).roots(&t, path, key));
+        let sys = &self.systems[fam];
+        let fam = fam as Fam;
+        let key = sys.module_key(lang, &path, module.as_deref());
+        let rules = sys.rules(lang);
+        let files = self.modules.entry((fam, key.clone())).or_default();
+        let at = files.partition_point(|p| *p < path);
+        files.insert(at, path.clone());
+        let base = self.by_basename.entry(path.rsplit('/').next().unwrap_or(&path).to_string()).or_default();
+        let at = base.partition_point(|p| *p < path);
+        base.insert(at, path.clone());
+        self.keys.insert(path.clone(), (fam, key));
+        self.files.insert(path, FileInfo { node, lang, fam, rules, module });
+        true
+    }
+
+    /// Forgets a file and everything it defines or imports.
+    fn remove_file(&mut self, path: &str) {
+        self.unknown.retain(|(p, _)| p != path);
+        for i in self.by_file.remove(path).unwrap_or_default() {
+            self.unindex_symbol(i);
         }
-        t.roots = roots;
-        (t.sym_fam, t.sym_rules) = t.syms.iter().map(|s| (t.files[&s.file_path].fam, t.files[&s.file_path].rules)).unzip();
-        t.namespaces = t.syms.iter().filter(|s| s.label == Label::Module).map(|s| s.id).collect();
-        for (i, s) in t.syms.iter().enumerate() {
-            // A method defined away from its type inside a namespace (C++ `namespace kv {
-            // void Store::put() {…} }`) is detached, as one at the top of its file.
-            if let (Some(p), Label::Method, Some(c)) = (s.parent, s.label, &s.class_name) {
-                if t.namespaces.contains(&p) {
-                    t.detached.entry((t.files[&s.file_path].fam, c.clone())).or_default().push(i);
-                }
-            }
-            t.by_id.insert(s.id, i);
-            t.by_name.entry(s.name.clone()).or_default().push(i);
-            t.by_qname.entry(s.qualified_name.clone()).or_default().push(i);
-            if s.is_default_export {
-                t.defaults.insert(s.file_path.clone(), i);
-            }
-            match s.parent {
-                Some(p) => t.children.entry(p).or_default().push(i),
-                None => {
-                    t.top.entry((s.file_path.clone(), s.name.clone())).or_default().push(i);
-                    let f = &t.files[&s.file_path];
-                    if let Some(pkg) = t.systems[f.fam as usize].package_of(&s.file_path, f.module.as_deref()) {
-                        t.pkg_top.entry((f.fam, pkg, s.name.clone())).or_default().push(i);
-                    }
-                    if let (Label::Method, Some(c)) = (s.label, &s.class_name) {
-                        t.detached.entry((f.fam, c.clone())).or_default().push(i);
-                    }
+        self.imports.remove(path);
+        self.defaults.remove(path);
+        if let Some((fam, key)) = self.keys.remove(path) {
+            let k = (fam, key);
+            if let Some(v) = self.modules.get_mut(&k) {
+                v.retain(|p| p != path);
+                if v.is_empty() {
+                    self.modules.remove(&k);
                 }
             }
         }
-        for (class, base) in tx.hierarchy()? {
-            t.bases.entry(class).or_default().push(base);
-        }
-        for imp in tx.imports()? {
-            if t.files.contains_key(&imp.file_path) {
-                t.imports.entry(imp.file_path.clone()).or_default().push(imp);
+        let base = path.rsplit('/').next().unwrap_or(path);
+        if let Some(v) = self.by_basename.get_mut(base) {
+            v.retain(|p| p != path);
+            if v.is_empty() {
+                self.by_basename.remove(base);
             }
         }
-        Ok(t)
+        self.files.remove(path);
+    }
+
+    /// Recomputes the roots each family's files provide (they may read the whole table).
+    fn compute_roots(&mut self) {
+        let mut roots: Vec<HashSet<String>> = vec![HashSet::default(); self.systems.len()];
+        for (path, (fam, key)) in &self.keys {
+            roots[*fam as usize].extend(self.sys(*fam).roots(self, path, key));
+        }
+        self.roots = roots;
+    }
+
+    /// Appends a definition of a known file (ids ascending) and indexes it.
+    fn add_symbol(&mut self, s: SymbolRow) {
+        let i = self.syms.len();
+        let f = &self.files[&s.file_path];
+        let (fam, rules) = (f.fam, f.rules);
+        let pkg = if s.parent.is_none() { self.systems[fam as usize].package_of(&s.file_path, f.module.as_deref()) } else { None };
+        if s.label == Label::Module {
+            self.namespaces.insert(s.id);
+        }
+        // A method defined away from its type inside a namespace (C++ `namespace kv {
+        // void Store::put() {…} }`) is detached, as one at the top of its file.
+        if let (Some(p), Label::Method, Some(c)) = (s.parent, s.label, &s.class_name) {
+            if self.namespaces.contains(&p) {
+                self.detached.entry((fam, c.clone())).or_default().push(i);
+            }
+        }
+        self.by_id.insert(s.id, i);
+        self.by_name.entry(s.name.clone()).or_default().push(i);
+        self.by_qname.entry(s.qualified_name.clone()).or_default().push(i);
+        if s.is_default_export {
+            self.defaults.insert(s.file_path.clone(), i);
+        }
+        match s.parent {
+            Some(p) => self.children.entry(p).or_default().push(i),
+            None => {
+                self.top.entry((s.file_path.clone(), s.name.clone())).or_default().push(i);
+                if let Some(pkg) = pkg {
+                    self.pkg_top.entry((fam, pkg, s.name.clone())).or_default().push(i);
+                }
+                if let (Label::Method, Some(c)) = (s.label, &s.class_name) {
+                    self.detached.entry((fam, c.clone())).or_default().push(i);
+                }
+            }
+        }
+        self.by_file.entry(s.file_path.clone()).or_default().push(i);
+        self.sym_fam.push(fam);
+        self.sym_rules.push(rules);
+        self.syms.push(s);
+    }
+
+    /// Takes a definition out of every index (its slot stays, unreachable): the inverse of
+    /// `add_symbol`, while its file is still known.
+    fn unindex_symbol(&mut self, i: usize) {
+        fn drop_from<K: std::hash::Hash + Eq>(m: &mut HashMap<K, Vec<usize>>, k: K, i: usize) {
+            if let Some(v) = m.get_mut(&k) {
+                v.retain(|&x| x != i);
+                if v.is_empty() {
+                    m.remove(&k);
+                }
+            }
+        }
+        let s = &self.syms[i];
+        let fam = self.sym_fam[i];
+        let (id, name, qname, file, parent, label, class) =
+            (s.id, s.name.clone(), s.qualified_name.clone(), s.file_path.clone(), s.parent, s.label, s.class_name.clone());
+        self.dead += 1;
+        self.by_id.remove(&id);
+        self.namespaces.remove(&id);
+        self.children.remove(&id);
+        drop_from(&mut self.by_name, name.clone(), i);
+        drop_from(&mut self.by_qname, qname, i);
+        if let (Label::Method, Some(c)) = (label, class) {
+            drop_from(&mut self.detached, (fam, c), i);
+        }
+        match parent {
+            Some(p) => drop_from(&mut self.children, p, i),
+            None => {
+                let f = &self.files[&file];
+                if let Some(pkg) = self.systems[fam as usize].package_of(&file, f.module.as_deref()) {
+                    drop_from(&mut self.pkg_top, (fam, pkg, name.clone()), i);
+                }
+                drop_from(&mut self.top, (file, name), i);
+            }
+        }
     }
 
     /// The family of a module system by its name.
