@@ -27,6 +27,15 @@ if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.requirements.sha256" 2>/dev/n
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$req"
     echo "$want" > "$venv/.requirements.sha256"
 fi
+# Graphviz renders the DOT exports in tests/mcp/test_export.py (installed with apt-get when
+# missing, as PostgreSQL is; the test fails under CI=true without it).
+if ! command -v dot >/dev/null; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q graphviz >&2 || echo "test.sh: could not install graphviz" >&2
+    else
+        echo "test.sh: graphviz (dot) is missing: sudo apt-get install -y graphviz" >&2
+    fi
+fi
 NAVEGADOR_BIN="$PWD/target/release/navegador" "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/mcp
 
 # The official MCP conformance suite (server scenarios that apply to a tools-only server)

@@ -12,6 +12,7 @@ mod blast;
 mod bundle;
 pub mod changes;
 mod decorators;
+pub mod export;
 mod ingest;
 mod knowledge;
 mod lookup;
@@ -30,7 +31,7 @@ pub use knowledge::{
 };
 pub use navegador_cypher::memory::{MemoryPool, DEFAULT_QUERY_MEMORY};
 pub use navegador_cypher::CypherError;
-pub use markdown::bundle_markdown;
+pub use markdown::{bundle_markdown, context_markdown};
 pub use types::{
     BlastRadius, Candidate, ContextBundle, ContextEdge, ContextNode, Dependent, DependentGroup, Diagnostic, Hop,
     IngestionResult, Metadata, OwnerCount, PlaceCount, Selector, SkippedFile, SourceText, UnresolvedSite,
@@ -187,6 +188,9 @@ pub enum AnalysisError {
     FileNotIndexed { path: String, suggestions: Vec<String> },
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Writing an answer out failed (a closed pipe, a full disk).
+    #[error("cannot write the output: {0}")]
+    Write(#[source] std::io::Error),
     #[error(transparent)]
     Index(#[from] navegador_index::IndexError),
     /// A knowledge-layer failure (message from `navegador-knowledge`).

@@ -9,7 +9,7 @@ use crate::{AnalysisError, Result, Target};
 
 /// Labels that are sites rather than definitions: matched only when nothing else is (an
 /// Endpoint is named after its handler, which is the definition meant).
-const SITE_LABELS: &[&str] = &["Import", "Decorator", "Endpoint"];
+pub(crate) const SITE_LABELS: &[&str] = &["Import", "Decorator", "Endpoint"];
 
 /// Normalises a user-supplied workspace-relative path (`./a/b.py`). A `\` is kept: on
 /// Unix it is part of a file name (`navegador_model::path`).
@@ -37,6 +37,22 @@ fn segments(q: &str) -> Vec<&str> {
 fn ends_with_segments(qualified: &str, typed: &[&str]) -> bool {
     let q = segments(qualified);
     q.len() >= typed.len() && q[q.len() - typed.len()..] == *typed
+}
+
+/// The nodes a name names: its exact name or qualified name, else (`Class.method`,
+/// `pkg.mod.func`, `mod::Type`) the nodes named by its last segment whose qualified name
+/// ends with all its segments.
+pub(crate) fn named(store: &Store, name: &str) -> Result<Vec<NodeRow>> {
+    let rows = store.nodes_by_name_or_qname(name)?;
+    let typed = segments(name);
+    if !rows.is_empty() || typed.len() < 2 {
+        return Ok(rows);
+    }
+    Ok(store
+        .nodes_by_name_or_qname(typed[typed.len() - 1])?
+        .into_iter()
+        .filter(|r| r.qualified_name.as_deref().is_some_and(|q| ends_with_segments(q, &typed)))
+        .collect())
 }
 
 /// Splits a trailing `:LINE` off a name or path (`app/models.py:12`).
@@ -72,17 +88,7 @@ pub(crate) fn resolve(store: &Store, target: &Target<'_>, labels: &[&str], what:
         None => (None, None),
     };
     let line = target.line.or(file_line).or(name_line);
-    let mut rows = store.nodes_by_name_or_qname(name)?;
-    let typed = segments(name);
-    if rows.is_empty() && typed.len() > 1 {
-        // `Class.method`, `pkg.mod.func`, `mod::Type`: the last segment names the node,
-        // the ones before must be the last scopes of its qualified name.
-        rows = store
-            .nodes_by_name_or_qname(typed[typed.len() - 1])?
-            .into_iter()
-            .filter(|r| r.qualified_name.as_deref().is_some_and(|q| ends_with_segments(q, &typed)))
-            .collect();
-    }
+    let mut rows = named(store, name)?;
     // A path names a File.
     if rows.is_empty() && (name.contains('/') || name.contains('.')) {
         if let Some(n) = store.file_node(&norm_path(name))? {
@@ -121,6 +127,7 @@ pub(crate) fn resolve(store: &Store, target: &Target<'_>, labels: &[&str], what:
                 .take(5)
                 .collect();
             if suggestions.is_empty() {
+                let typed = segments(name);
                 let last = typed.last().copied().unwrap_or(name);
                 suggestions = store.names_like(last, 5)?.into_iter().map(|n| format!("`{n}`")).collect();
             }

@@ -101,3 +101,84 @@ pub fn bundle_markdown(b: &ContextBundle) -> String {
     }
     s.trim_end().to_string() + "\n"
 }
+
+/// Most calls drawn in a `context` call graph (GitHub renders up to 500 edges; a reader
+/// takes in far fewer).
+const CALL_GRAPH_EDGES: usize = 30;
+
+/// `context` as markdown: the bundle, then a Mermaid call graph of the file's symbols (the
+/// calls among them, out of them and into them; `exact` and `inferred` edges, inferred
+/// dashed), at most [`CALL_GRAPH_EDGES`] edges, with a line saying how many were left out.
+pub fn context_markdown(store: &navegador_store::Store, b: &ContextBundle) -> crate::Result<String> {
+    let mut s = bundle_markdown(b);
+    let Some(file) = b.target.file_path.as_deref() else { return Ok(s) };
+    if let Some(graph) = call_graph(store, file)? {
+        s.push_str("\n## Call graph\n\n```mermaid\n");
+        s.push_str(&graph);
+        s.push_str("```\n");
+    }
+    Ok(s)
+}
+
+fn call_graph(store: &navegador_store::Store, file: &str) -> crate::Result<Option<String>> {
+    use crate::export::mermaid;
+    use std::collections::{BTreeMap, HashSet};
+    let rows = store.nodes_in_file(file)?;
+    let local: HashSet<i64> = rows.iter().map(|r| r.id).collect();
+    let mut seen = HashSet::new();
+    let (mut inner, mut outer) = (Vec::new(), Vec::new());
+    for r in &rows {
+        for outgoing in [true, false] {
+            for e in store.edges_of(r.id, outgoing, Some("CALLS"))? {
+                if !crate::MinResolution::Inferred.admits(e.resolution.as_deref()) || !seen.insert((e.src, e.dst)) {
+                    continue;
+                }
+                if local.contains(&e.src) && local.contains(&e.dst) {
+                    inner.push(e);
+                } else {
+                    outer.push(e);
+                }
+            }
+        }
+    }
+    let total = inner.len() + outer.len();
+    if total == 0 {
+        return Ok(None);
+    }
+    let shown: Vec<_> = inner.into_iter().chain(outer).take(CALL_GRAPH_EDGES).collect();
+    let mut names: BTreeMap<i64, String> = BTreeMap::new();
+    for e in &shown {
+        for id in [e.src, e.dst] {
+            if names.contains_key(&id) {
+                continue;
+            }
+            let name = match rows.iter().find(|r| r.id == id) {
+                Some(r) => r.qualified_name.clone().or_else(|| r.name.clone()).unwrap_or_default(),
+                None => store
+                    .node(id)?
+                    .map(|r| {
+                        let n = r.qualified_name.or(r.name).unwrap_or_default();
+                        match r.file_path {
+                            Some(f) => format!("{n} ({f})"),
+                            None => n,
+                        }
+                    })
+                    .unwrap_or_default(),
+            };
+            names.insert(id, name);
+        }
+    }
+    let mut g = String::from("flowchart LR\n");
+    for (id, name) in &names {
+        let _ = writeln!(g, "  {}[\"{}\"]", mermaid::id(&id.to_string()), mermaid::label(name));
+    }
+    for e in &shown {
+        let dashed = e.resolution.as_deref() == Some("inferred");
+        let _ = writeln!(g, "{}", mermaid::edge_line(&mermaid::id(&e.src.to_string()), &mermaid::id(&e.dst.to_string()), "CALLS", dashed));
+    }
+    if total > shown.len() {
+        let _ = writeln!(g, "  %% {} of {total} calls shown", shown.len());
+        let _ = writeln!(g, "  more[\"… {} more calls; full=true lists them\"]", total - shown.len());
+    }
+    Ok(Some(g))
+}

@@ -3,11 +3,12 @@
 //! `tests/cases.txt`; all answers are rendered to `tests/answers.golden` (ids removed,
 //! since they follow ingest order) and compared. `UPDATE_GOLDEN=1` rewrites the file.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use navegador_analysis as analysis;
 use navegador_analysis::{Limits, MinResolution, Options, Target};
-use navegador_index::{IngestConfig, NoProgress};
 use navegador_store::Store;
 use serde_json::Value;
 
@@ -17,40 +18,15 @@ fn fixture() -> PathBuf {
 
 fn indexed() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
-    let store = index(&fixture(), &dir.path().join("graph.db"));
+    let store = common::index(&fixture(), &dir.path().join("graph.db"));
     (dir, store)
-}
-
-fn index(root: &Path, db: &Path) -> Store {
-    let mut store = Store::open(db).unwrap();
-    analysis::ingest(root, &mut store, &IngestConfig::default(), &NoProgress, None).unwrap();
-    drop(store);
-    Store::open_read_only(db).unwrap()
 }
 
 /// The text fixture `tests/fixture.txt` (files after `//- path` lines) written out under
 /// a temporary directory and indexed: (dir, workspace root, store).
 fn indexed_text() -> (tempfile::TempDir, PathBuf, Store) {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("ws");
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixture.txt")).unwrap();
-    let mut current: Option<(PathBuf, String)> = None;
-    let mut files = Vec::new();
-    for line in text.lines() {
-        if let Some(p) = line.strip_prefix("//- ") {
-            files.extend(current.take());
-            current = Some((root.join(p.trim()), String::new()));
-        } else if let Some((_, body)) = current.as_mut() {
-            body.push_str(line);
-            body.push('\n');
-        }
-    }
-    files.extend(current);
-    for (path, body) in files {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, body).unwrap();
-    }
-    let store = index(&root, &dir.path().join("graph.db"));
+    let (root, store) = common::index_text(dir.path(), &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixture.txt"));
     (dir, root, store)
 }
 

@@ -14,6 +14,7 @@ mod budgets;
 mod changes_cmd;
 mod check_cmd;
 mod editor_cmd;
+mod export_cmd;
 mod db;
 mod ingest_cmd;
 mod knowledge_cmd;
@@ -79,6 +80,9 @@ enum Command {
     /// What a change touches (working tree, --staged, a range, or a patch on stdin): changed
     /// symbols, their dependents, owners, rules, tests and a risk level.
     Changes(changes_cmd::Args),
+    /// The graph, or a neighbourhood of it (--scope, --depth), as GraphML, DOT, Mermaid,
+    /// JSON Lines or Cypher.
+    Export(export_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -109,6 +113,7 @@ fn main() -> ExitCode {
         Command::Schema(a) => query_cmd::schema(a),
         Command::Check(a) => check_cmd::run(a),
         Command::Changes(a) => changes_cmd::run(a),
+        Command::Export(a) => export_cmd::run(a),
     };
     match result {
         Ok(code) => code,

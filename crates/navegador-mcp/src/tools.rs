@@ -382,7 +382,7 @@ pub fn builtin_tools() -> Vec<ToolDef> {
             let b = analysis::context(store, &rel, &opts, &server.options().limits)?;
             let mut reply = Reply::json(&b);
             if p.format == Format::Markdown {
-                reply.text = Some(analysis::bundle_markdown(&b));
+                reply.text = Some(analysis::context_markdown(store, &b)?);
             }
             Ok(reply)
         }),

@@ -7,6 +7,8 @@
 
 mod db;
 mod endpoints;
+mod export;
+pub use export::{ExportEdge, ExportNode};
 mod graph;
 pub use graph::PropertyCounts;
 mod knowledge;
