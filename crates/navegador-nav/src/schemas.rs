@@ -7,6 +7,12 @@
 //!   `unresolved` call sites; `trace_symbol` reports its `steps`;
 //! - endpoints carry their HTTP `method`;
 //! - the error-code enum gains `INDEX_INCOMPLETE`.
+//!
+//! The `language` and `framework` vocabularies (30-odd names each, growing with the packs)
+//! are published once, on `code.find_symbol`'s arguments: the other tools take a string
+//! (the server's error for an unknown value lists the accepted ones), and the output schemas
+//! say `string` (a client reads the value, it need not be told the list; `tools/list` is
+//! paid by every session).
 
 use serde_json::{json, Map, Value};
 
@@ -54,7 +60,11 @@ pub fn tool_specs() -> Vec<ToolSpec> {
             let mut input = t["inputSchema"].clone();
             let mut output = t["outputSchema"].clone();
             widen_vocabulary(&mut input);
+            if name != VOCABULARY_HOME {
+                point_to_vocabulary(&mut input);
+            }
             widen_vocabulary(&mut output);
+            open_vocabulary(&mut output);
             add_our_fields(&name, &mut input, &mut output);
             describe_inputs(&mut input);
             ToolSpec {
@@ -117,6 +127,31 @@ fn describe_inputs(input: &mut Value) {
                 None => {
                     p.remove("description");
                 }
+            }
+        }
+    }
+}
+
+/// The tool whose arguments list the `language` and `framework` values.
+const VOCABULARY_HOME: &str = "code.find_symbol";
+
+/// `language` and `framework` arguments as plain strings (their values are listed on
+/// [`VOCABULARY_HOME`], and an unknown one is refused with the list).
+fn point_to_vocabulary(input: &mut Value) {
+    let Some(props) = input.get_mut("properties").and_then(Value::as_object_mut) else { return };
+    for field in ["language", "framework"] {
+        if let Some(p) = props.get_mut(field) {
+            *p = json!({"anyOf": [{"type": "string"}, {"type": "null"}], "default": null});
+        }
+    }
+}
+
+/// Output `language` and `framework` values as strings (see the module docs).
+fn open_vocabulary(output: &mut Value) {
+    if let Some(defs) = output.get_mut("$defs").and_then(Value::as_object_mut) {
+        for def in ["PublicLanguage", "PublicFramework"] {
+            if let Some(d) = defs.get_mut(def) {
+                *d = json!({"type": "string"});
             }
         }
     }
