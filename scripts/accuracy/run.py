@@ -378,6 +378,9 @@ def build_oracle(c, ix):
            methods and classes (constructors), site = (file, line 1-based, name as written);
     sites: {site: set(callee key or an external marker)} for every non-local occurrence, in
            any position: a site the oracle names. A site missing here is undecidable.
+    values: {site: set(callee key)} for calls of corpus variables / constants (`value`):
+           edges of the truth where our graph has a Function node for the key
+           (`gettext_lazy = lazy(…)`, `map = dual(…)`: see `count_values`).
     """
     lang, prefix, root = c["lang"], c["prefix"], c["root"]
     defs = {}  # symbol -> (file, is-function-valued)
@@ -395,6 +398,7 @@ def build_oracle(c, ix):
     sites = collections.defaultdict(set)
     stats = collections.Counter()
     kinds_called = collections.Counter()
+    values = collections.defaultdict(set)
     for d in ix.documents:
         path = prefix + d.relative_path
         src = srcs[path]
@@ -449,7 +453,21 @@ def build_oracle(c, ix):
             kinds_called[kind] += 1
             if kind in ("function", "class"):
                 truth[site].add(key)
-    return truth, sites, stats, kinds_called
+            elif kind == "value":
+                values[site].add(key)
+    return truth, sites, stats, kinds_called, values
+
+
+def count_values(truth, kinds, values, overloads):
+    """Called values whose key is a Function node of ours (a function value: `f = lazy(g,
+    …)`, `const map = dual(…)`) are edges of the truth like any function's; the rest stay
+    sites outside the edges (`value` in the kinds)."""
+    for site, keys in values.items():
+        for key in keys:
+            if key in overloads:
+                truth[site].add(key)
+                kinds["value"] -= 1
+                kinds["value (a Function node of ours: counted)"] += 1
 
 
 def read_rows(c):
@@ -831,15 +849,17 @@ def main(argv):
         decl = None
         if "scip" in c:
             ix = scip.read_index(c["scip"])
-            truth, sites, stats, kinds = build_oracle(c, ix)
+            truth, sites, stats, kinds, values = build_oracle(c, ix)
             files = {c["prefix"] + d.relative_path for d in ix.documents}
         else:
             rows = read_rows(c)
             files = {os.path.relpath(os.path.join(d, f), c["root"]) for d, _, fs in os.walk(c["root"])
                      for f in fs if f.endswith((".java", ".go"))}
             truth, sites, stats, kinds, decl = build_oracle_rows(c, rows, files)
+            values = {}
         c["documents"] = len(files)
         refs, fns, overloads = load_ours(db, files)
+        count_values(truth, kinds, values, overloads)
         out = compare(c, truth, sites, refs, fns, overloads, decl)
         if served_n:
             out["served"] = served(c, db, truth, sites, served_n)

@@ -249,6 +249,8 @@ struct RawSite {
     at: Span,
     /// Where the name is (a decorator's, after the `@`).
     name_at: Span,
+    /// The number of arguments of a call with an argument list.
+    arity: Option<u32>,
 }
 
 /// Parses `src` with the language's grammar on this thread's cached parser (for detectors
@@ -404,7 +406,8 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
                 if name.is_empty() || !is_identifier(&name) {
                     continue;
                 }
-                sites.push(RawSite { kind: SiteKind::Ref(kind), name, receiver, at: span(target), name_at: span(target) });
+                let arity = matches!(kind, RefKind::Call | RefKind::New).then(|| arity(node)).flatten();
+                sites.push(RawSite { kind: SiteKind::Ref(kind), name, receiver, at: span(target), name_at: span(target), arity });
             }
             Role::Decorator => {
                 let n = name.unwrap_or(node);
@@ -415,6 +418,7 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
                     receiver: None,
                     at: span(node),
                     name_at: span(n),
+                    arity: None,
                 });
             }
             Role::Import => {
@@ -782,6 +786,7 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
                             name,
                             receiver: receiver.filter(|r| !r.is_empty()),
                             receiver_type: None,
+                            arity: None,
                             line: site.name_at.start_line,
                             column: site.name_at.start_col,
                         });
@@ -815,19 +820,39 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
                 if want_class && from.is_none() && in_impl.is_none() {
                     continue;
                 }
-                let receiver_type = in_impl.filter(|_| from.is_none()).map(|i| defs[i].name.clone());
+                let mut receiver_type = in_impl.filter(|_| from.is_none()).map(|i| defs[i].name.clone());
+                if kind == RefKind::New && site.name == "super" && site.receiver.is_none() {
+                    // `super(…)`: the superclass as the class's head names it, so the site is
+                    // re-resolved when a definition of that name changes.
+                    let mut c = inner;
+                    while let Some(i) = c.filter(|&i| label[i].0 != Label::Class) {
+                        c = parent[i];
+                    }
+                    let class = c.and_then(|i| idx[i]);
+                    receiver_type = facts.refs.iter().find(|f| f.kind == RefKind::Inherits && f.from.is_some() && f.from == class).map(|f| f.name.clone());
+                }
                 facts.refs.push(RefFact {
                     kind,
                     from,
                     name: site.name,
                     receiver: site.receiver.filter(|r| !r.is_empty()),
                     receiver_type,
+                    arity: site.arity,
                     line: site.at.start_line,
                     column: site.at.start_col,
                 });
             }
         }
     }
+}
+
+/// The number of arguments of a call node: the named children of its `arguments` field
+/// (comments aside), when it has one.
+fn arity(call: Node) -> Option<u32> {
+    let args = call.child_by_field_name("arguments")?;
+    let mut c = args.walk();
+    let n = args.named_children(&mut c).filter(|a| !a.is_extra()).count();
+    Some(n as u32)
 }
 
 fn first_error_line(root: Node) -> u32 {

@@ -103,6 +103,9 @@ pub struct RefFact {
     pub receiver: Option<String>,
     /// A type the extractor could read off the receiver (a local's declared type).
     pub receiver_type: Option<String>,
+    /// How many arguments the call passes, where the site has an argument list (a
+    /// spread `f(...xs)` or `f(*xs)` counts as one): what tells overloads apart.
+    pub arity: Option<u32>,
     pub line: u32,
     pub column: u32,
 }

@@ -122,6 +122,7 @@ impl IngestTx<'_> {
                 class_name: r.get(7)?,
                 is_exported: r.get::<Option<bool>>(8)?.unwrap_or(false),
                 is_default_export: r.get::<Option<bool>>(9)?.unwrap_or(false),
+                signature: None,
             };
             Ok((row, r.get::<Option<u32>>(10)?.unwrap_or(0)))
         })?;

@@ -320,6 +320,7 @@ CREATE TABLE IF NOT EXISTS refs (
     receiver_type TEXT COLLATE "C",
     line BIGINT NOT NULL,
     col BIGINT NOT NULL,
+    arity BIGINT,
     status TEXT COLLATE "C" NOT NULL DEFAULT 'pending'
 );
 CREATE TABLE IF NOT EXISTS skipped (path TEXT COLLATE "C" PRIMARY KEY, reason TEXT NOT NULL);

@@ -1,7 +1,7 @@
 //! The SQLite schema. Bump `VERSION` on any change; an older file is refused with a
 //! message that names the fix (re-ingest with `--clear`).
 
-pub const VERSION: i64 = 3;
+pub const VERSION: i64 = 4;
 
 pub const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,6 +61,8 @@ CREATE TABLE IF NOT EXISTS refs (
     receiver_type TEXT,
     line INTEGER NOT NULL,
     col INTEGER NOT NULL,
+    -- version 4: the number of arguments of a call, which tells overloads apart
+    arity INTEGER,
     status TEXT NOT NULL DEFAULT 'pending'
 );
 

@@ -23,12 +23,12 @@ const INSERT_NODE: Batch = Batch {
     last_per_key: false,
 };
 const INSERT_REF: Batch = Batch {
-    row_sql: "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col)
-              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    pg_sql: "INSERT INTO refs(id, file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col)
+    row_sql: "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col, arity)
+              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    pg_sql: "INSERT INTO refs(id, file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col, arity)
              SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[],
-                                  $7::text[], $8::text[], $9::bigint[], $10::bigint[])",
-    columns: &[I, T, I, T, T, T, T, T, I, I],
+                                  $7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[])",
+    columns: &[I, T, I, T, T, T, T, T, I, I, I],
     last_per_key: false,
 };
 const INSERT_EDGE: Batch = Batch {
@@ -114,6 +114,8 @@ pub struct SymbolRow {
     pub class_name: Option<String>,
     pub is_exported: bool,
     pub is_default_export: bool,
+    /// The declaration's head as written (`int put(String k, int v)`), for its arity.
+    pub signature: Option<String>,
 }
 
 /// An Import node, as resolution sees it.
@@ -139,6 +141,8 @@ pub struct RefRow {
     pub receiver_type: Option<String>,
     pub line: u32,
     pub col: u32,
+    /// The number of arguments of a call, when the site has an argument list.
+    pub arity: Option<u32>,
 }
 
 /// The outcome of resolving one reference site (the model's vocabulary).
@@ -694,7 +698,7 @@ fn canonical_json(text: &str) -> String {
 const PG_LIST: usize = 10_000;
 
 /// The columns `ref_row` reads, in order.
-const COLS: &str = "id, file_path, from_node, kind, name, receiver, receiver_type, line, col";
+const COLS: &str = "id, file_path, from_node, kind, name, receiver, receiver_type, line, col, arity";
 
 fn ref_row(r: &Row<'_>) -> Result<RefRow> {
     let kind: String = r.get(3)?;
@@ -708,6 +712,7 @@ fn ref_row(r: &Row<'_>) -> Result<RefRow> {
         receiver_type: r.get(6)?,
         line: r.get(7)?,
         col: r.get(8)?,
+        arity: r.get(9)?,
     })
 }
 
@@ -888,6 +893,7 @@ impl IngestTx<'_> {
         receiver_type: Option<&str>,
         line: u32,
         col: u32,
+        arity: Option<u32>,
     ) -> Result<i64> {
         let root = receiver.map(|r| {
             let end = r.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(r.len());
@@ -896,7 +902,7 @@ impl IngestTx<'_> {
         self.tx.defer_insert(
             &INSERT_REF,
             "refs",
-            params![file_path, from_node, kind.as_str(), name, receiver, root, receiver_type, line, col],
+            params![file_path, from_node, kind.as_str(), name, receiver, root, receiver_type, line, col, arity],
         )
     }
 
@@ -989,7 +995,8 @@ impl IngestTx<'_> {
         const SQL: &str = "SELECT id, label, name, qualified_name, file_path, parent,
                     json_extract(props, '$.kind'), json_extract(props, '$.class_name'),
                     json_type(props, '$.is_exported') = 'true',
-                    json_type(props, '$.is_default_export') = 'true'
+                    json_type(props, '$.is_default_export') = 'true',
+                    CASE WHEN label IN ('Function', 'Method') THEN json_extract(props, '$.signature') END
              FROM nodes WHERE label IN ('Class', 'Function', 'Method', 'Variable', 'Module')";
         let mut st = match path {
             None => self.tx.prepare(&format!("{SQL} AND file_path IS NOT NULL ORDER BY id"))?,
@@ -1008,6 +1015,7 @@ impl IngestTx<'_> {
                 class_name: r.get(7)?,
                 is_exported: r.get::<Option<bool>>(8)?.unwrap_or(false),
                 is_default_export: r.get::<Option<bool>>(9)?.unwrap_or(false),
+                signature: r.get(10)?,
             })
         };
         match path {

@@ -314,7 +314,17 @@ fn resolve_bases(tx: &IngestTx<'_>, t: &mut Table, stats: &mut ResolveStats, sit
         }
         cur = next;
     }
+    // The bases the other sites see are the ones written, even where the rounds did not
+    // settle.
+    t.bases = known;
+    t.outside = known_outside;
     for (r, b) in sites.iter().zip(&cur) {
+        if !b.targets.is_empty() {
+            t.bases.entry(b.from).or_default().extend(&b.targets);
+        }
+        if b.status == RefStatus::External {
+            t.outside.extend(r.from_node);
+        }
         write(tx, stats, r, b)?;
     }
     Ok(())

@@ -54,6 +54,9 @@ pub(crate) struct Table {
     /// The family of each symbol's file, and its rules (same index as `syms`).
     pub sym_fam: Vec<Fam>,
     sym_rules: Vec<Rules>,
+    /// The arguments each function or method takes, from its signature: (required, at
+    /// most; `None` = variadic). Same index as `syms`; `None` where unknown.
+    sym_arity: Vec<Option<(u32, Option<u32>)>>,
     pub by_name: HashMap<String, Vec<usize>>,
     pub by_qname: HashMap<String, Vec<usize>>,
     /// Top-level symbols of each file by name.
@@ -171,6 +174,7 @@ impl Table {
             by_id: HashMap::default(),
             sym_fam: Vec::new(),
             sym_rules: Vec::new(),
+            sym_arity: Vec::new(),
             by_name: HashMap::default(),
             by_qname: HashMap::default(),
             top: HashMap::default(),
@@ -289,6 +293,7 @@ impl Table {
         self.by_file.entry(s.file_path.clone()).or_default().push(i);
         self.sym_fam.push(fam);
         self.sym_rules.push(rules);
+        self.sym_arity.push(s.signature.as_deref().and_then(|sig| signature_arity(sig, &s.name)));
         self.syms.push(s);
     }
 
@@ -498,7 +503,7 @@ impl Table {
         };
         let exact = |v: Vec<usize>| -> Option<(RefStatus, Vec<usize>)> {
             let v: Vec<usize> = v.into_iter().filter(|&i| accept(i)).collect();
-            let v = self.one_per_open_class(self.prefer_definitions(self.collapse_redefinitions(v)));
+            let v = self.by_arity(self.one_per_open_class(self.prefer_definitions(self.collapse_redefinitions(v))), r.arity);
             match v.len() {
                 0 => None,
                 1 => Some((RefStatus::Exact, v)),
@@ -507,6 +512,12 @@ impl Table {
             }
         };
         let from_class = r.from_node.and_then(|f| self.enclosing_class(f));
+
+        // `super(…)` / `this(…)` in a constructor: the superclass's / the class's own
+        // constructor, linked to the class as a constructor call is.
+        if r.kind == RefKind::New && r.receiver.is_none() && matches!(r.name.as_str(), "super" | "this") {
+            return self.explicit_constructor(r, from_class);
+        }
 
         match r.receiver.as_deref() {
             None => match self.lookup_unqualified(r, fi, from_class) {
@@ -651,7 +662,7 @@ impl Table {
             // Overloads collapse below; past this many it is unresolved whatever they are.
             .take(8 * MAX_AMBIGUOUS)
             .collect();
-        let cands = self.one_per_open_class(self.prefer_definitions(self.collapse_redefinitions(cands)));
+        let cands = self.by_arity(self.one_per_open_class(self.prefer_definitions(self.collapse_redefinitions(cands))), r.arity);
         match cands.len() {
             0 => (RefStatus::Unresolved, vec![]),
             1 => (RefStatus::Inferred, cands),
@@ -698,7 +709,7 @@ impl Table {
         let Some(c) = from_class else { return (RefStatus::Unresolved, vec![]) };
         let id = self.syms[c].id;
         let caller = r.from_node;
-        for &b in self.bases.get(&id).into_iter().flatten() {
+        for b in self.bases_classes_first(id) {
             if b == id {
                 continue;
             }
@@ -711,6 +722,52 @@ impl Table {
             return (RefStatus::External, vec![]);
         }
         (RefStatus::Unresolved, vec![])
+    }
+
+    /// The bases of a class, its superclasses (in declared order) before its interfaces:
+    /// a class's members come before an interface's default methods.
+    fn bases_classes_first(&self, id: i64) -> Vec<i64> {
+        let mut v: Vec<i64> = self.bases.get(&id).cloned().unwrap_or_default();
+        v.sort_by_key(|b| self.is_interface(*b));
+        v
+    }
+
+    fn is_interface(&self, id: i64) -> bool {
+        self.by_id.get(&id).is_some_and(|&i| self.syms[i].kind.as_deref() == Some("interface"))
+    }
+
+    /// `super(…)` / `this(…)`: the class named by the first superclass (not an
+    /// interface) or the caller's own class. A superclass outside the workspace (or the
+    /// implicit root class) is `external`.
+    fn explicit_constructor(&self, r: &RefRow, from_class: Option<usize>) -> (RefStatus, Vec<usize>) {
+        let Some(c) = from_class else { return (RefStatus::Unresolved, vec![]) };
+        if r.name == "this" {
+            return (RefStatus::Exact, vec![c]);
+        }
+        let id = self.syms[c].id;
+        let sup = self.bases.get(&id).into_iter().flatten().filter(|&&b| b != id && !self.is_interface(b)).find_map(|b| self.by_id.get(b));
+        match sup {
+            Some(&s) => (RefStatus::Exact, vec![s]),
+            None => (RefStatus::External, vec![]),
+        }
+    }
+
+    /// Among several candidates, the overloads whose parameters take the call's number of
+    /// arguments (fixed arity before variadic), where the language has overloads (its
+    /// redefinitions do not collapse). When none fits (an unknown signature, a
+    /// parameter list too long to keep), the candidates stay as they were.
+    fn by_arity(&self, v: Vec<usize>, arity: Option<u32>) -> Vec<usize> {
+        let Some(n) = arity else { return v };
+        if v.len() < 2 || v.iter().any(|&i| self.sym_rules[i].redefinitions_collapse) {
+            return v;
+        }
+        let fits = |i: usize| self.sym_arity[i].is_none_or(|(min, max)| min <= n && max.is_none_or(|m| n <= m));
+        let fit: Vec<usize> = v.iter().copied().filter(|&i| fits(i)).collect();
+        if fit.is_empty() {
+            return v;
+        }
+        let fixed: Vec<usize> = fit.iter().copied().filter(|&i| self.sym_arity[i].is_some_and(|(_, max)| max == Some(n))).collect();
+        if fixed.is_empty() || fixed.len() == fit.len() { fit } else { fixed }
     }
 
     /// A member of a workspace class as a site binds it: found, or `external` when the
@@ -811,20 +868,23 @@ impl Table {
     fn lookup_unqualified(&self, r: &RefRow, fi: &FileInfo, from_class: Option<usize>) -> Option<Vec<usize>> {
         let name = r.name.as_str();
         // Nested definitions of the enclosing functions.
+        // (Where a bare name reaches members, a method filed under a function is a member of
+        // an anonymous or local class declared in it: `new Iterator<E>() { … }`.)
         let mut cur = r.from_node;
         while let Some(id) = cur {
+            let s = &self.syms[*self.by_id.get(&id)?];
+            let in_function = matches!(s.label, Label::Function | Label::Method);
             let found: Vec<usize> = self
                 .children
                 .get(&id)
                 .into_iter()
                 .flatten()
                 .copied()
-                .filter(|&i| self.syms[i].name == name && self.syms[i].label != Label::Method)
+                .filter(|&i| self.syms[i].name == name && (self.syms[i].label != Label::Method || (in_function && fi.rules.implicit_this)))
                 .collect();
             if !found.is_empty() {
                 return Some(found);
             }
-            let s = &self.syms[*self.by_id.get(&id)?];
             if s.label == Label::Class {
                 break;
             }
@@ -832,8 +892,14 @@ impl Table {
         }
         // Implicit `this`: the members of the class, then of the classes around it.
         if fi.rules.implicit_this && r.kind != RefKind::New {
+            // (a base named in a class's head is a type: a member that is not a class, the
+            // base's own constructor, is no candidate — and would flip as bases are found)
+            let types_only = matches!(r.kind, RefKind::Inherits | RefKind::Implements);
             for c in self.enclosing_classes(from_class) {
-                let m = self.member(self.syms[c].id, name);
+                let mut m = self.member(self.syms[c].id, name);
+                if types_only {
+                    m.retain(|&i| self.syms[i].label == Label::Class);
+                }
                 if !m.is_empty() {
                     return Some(m);
                 }
@@ -1023,6 +1089,7 @@ impl Table {
             receiver_type: None,
             line: 0,
             col: 0,
+            arity: None,
         };
         let found: Vec<usize> = self
             .lookup_unqualified(&r, fi, from_class)
@@ -1106,7 +1173,17 @@ impl Table {
 
     /// Members named `name` of a class and, breadth-first, of its bases. Returns them with
     /// the nearest level first; callers keep the first level that has any.
+    /// The superclass chain is searched before interfaces: a class's member hides an
+    /// interface's default method of the same name, however near the interface is.
     pub(crate) fn member(&self, class_id: i64, name: &str) -> Vec<usize> {
+        let mut skipped = false;
+        let found = self.member_in(class_id, name, Some(&mut skipped));
+        if found.is_empty() && skipped { self.member_in(class_id, name, None) } else { found }
+    }
+
+    /// [`Table::member`]'s search; with `classes_only`, interfaces are not entered (and
+    /// the flag says whether one was passed by).
+    fn member_in(&self, class_id: i64, name: &str, mut classes_only: Option<&mut bool>) -> Vec<usize> {
         let mut seen = HashSet::default();
         let mut queue = VecDeque::from([(class_id, 0u32)]);
         let mut out: Vec<(u32, usize)> = Vec::new();
@@ -1137,12 +1214,65 @@ impl Table {
                 continue;
             }
             for b in parts.iter().flat_map(|p| self.bases.get(p).into_iter().flatten()) {
+                if let Some(flag) = classes_only.as_deref_mut() {
+                    if self.is_interface(*b) && !self.is_interface(c) {
+                        *flag = true;
+                        continue;
+                    }
+                }
                 queue.push_back((*b, level + 1));
             }
         }
         out.sort();
         out.into_iter().map(|(_, i)| i).collect()
     }
+}
+
+/// The arguments a declaration takes, read off its signature: the parameter list right
+/// after the name, split at top-level commas. A parameter with a default (`x=1`) or
+/// marked optional (`x?: T`) is not required; a variadic one (`Object... a`, `a ...int`,
+/// `*args`, `...rest`) makes the count open. `None` when no whole list is found.
+fn signature_arity(sig: &str, name: &str) -> Option<(u32, Option<u32>)> {
+    let open = sig.match_indices(name).find_map(|(at, _)| {
+        let rest = &sig[at + name.len()..];
+        let before_ok = sig[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'));
+        let trimmed = rest.trim_start();
+        (before_ok && trimmed.starts_with('(')).then(|| at + name.len() + (rest.len() - trimmed.len()))
+    })?;
+    let mut depth = 0i32;
+    let mut params: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for c in sig[open..].chars() {
+        match c {
+            '(' | '[' | '{' | '<' => {
+                depth += 1;
+                if depth > 1 {
+                    cur.push(c);
+                }
+            }
+            ')' | ']' | '}' | '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    params.push(std::mem::take(&mut cur));
+                    // (a Rust receiver, `&self`, is not an argument of `x.m()`)
+                    let params: Vec<&str> =
+                        params.iter().map(|p| p.trim()).filter(|p| !matches!(p.trim_start_matches(['&', ' ']).trim_start_matches("mut "), "self")).collect();
+                    if params.is_empty() || (params.len() == 1 && params[0].is_empty()) {
+                        return Some((0, Some(0)));
+                    }
+                    let variadic = params.iter().any(|p| p.contains("...") || p.starts_with('*'));
+                    let optional = |p: &str| p.contains('=') || p.split(':').next().is_some_and(|n| n.trim_end().ends_with('?'));
+                    let fixed = params.iter().filter(|p| !(p.contains("...") || p.starts_with('*'))).count() as u32;
+                    let required = params.iter().filter(|p| !(p.contains("...") || p.starts_with('*') || optional(p))).count() as u32;
+                    return Some((required, (!variadic).then_some(fixed)));
+                }
+                cur.push(c);
+            }
+            ',' if depth == 1 => params.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    None
 }
 
 /// A constant's name (`Foo`): it starts with an upper-case letter.

@@ -37,6 +37,8 @@
 (method_invocation object: (_) @receiver name: (identifier) @name) @reference.call
 
 (object_creation_expression type: [(type_identifier) (scoped_type_identifier) (generic_type)] @name) @reference.new
+; `super(…)` / `this(…)` in a constructor: a constructor call of the superclass / the class
+(explicit_constructor_invocation constructor: [(super) (this)] @name) @reference.new
 
 ; method references passed as values: `this::handle`, `Foo::parse`, `x::go`
 (method_reference (_) @receiver . (identifier) @name) @reference.value

@@ -147,6 +147,7 @@ fn rust_macro_calls(root: Node, src: &str, facts: &mut FileFacts) {
             name,
             receiver: receiver.filter(|r| !r.is_empty()),
             receiver_type: None,
+            arity: None,
             line: n.start_position().row as u32 + 1,
             column: n.start_position().column as u32,
         });
