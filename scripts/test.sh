@@ -18,13 +18,14 @@ cargo test --workspace --locked --release
 
 # The MCP server through real clients: the official Python SDK, pinned in
 # tests/mcp/requirements.txt, in a virtualenv that is rebuilt only when that file changes.
+# The UI's browser tests' selenium (tests/ui/requirements.txt) lives in the same venv.
 venv=.venv-test
-req=tests/mcp/requirements.txt
-want=$(sha256sum "$req" | cut -d' ' -f1)
+reqs=(tests/mcp/requirements.txt tests/ui/requirements.txt)
+want=$(cat "${reqs[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" != "$want" ]; then
     rm -rf "$venv"
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$req"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "${reqs[0]}" -r "${reqs[1]}"
     echo "$want" > "$venv/.requirements.sha256"
 fi
 # Graphviz renders the DOT exports in tests/mcp/test_export.py (installed with apt-get when
@@ -37,6 +38,12 @@ if ! command -v dot >/dev/null; then
     fi
 fi
 NAVEGADOR_BIN="$PWD/target/release/navegador" "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/mcp
+
+# The graph explorer in Debian's Chromium (installed by scripts/browser.sh with apt-get;
+# under CI=true a missing browser fails the tests): pages, API, screenshots kept in
+# target/ui-screenshots. Bounded: the whole module has 5 minutes.
+bash scripts/browser.sh >/dev/null
+NAVEGADOR_BIN="$PWD/target/release/navegador" timeout 300 "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/ui
 
 # The official MCP conformance suite (server scenarios that apply to a tools-only server)
 # and a load run: 50 concurrent HTTP sessions x 100 tool calls, zero errors allowed.

@@ -22,6 +22,7 @@ mod mcp_cmd;
 mod mcp_serve;
 mod query_cmd;
 mod stats_cmd;
+mod ui_cmd;
 
 use std::process::ExitCode;
 
@@ -69,6 +70,9 @@ enum Command {
     Domain(analysis_cmd::MembersArgs),
     /// Serve the graph to AI agents over MCP (stdio, or streamable HTTP).
     Mcp(mcp_cmd::Args),
+    /// The graph explorer in a browser: search, symbols, files, endpoints, knowledge,
+    /// impact, Cypher (read-only; `docs/ui.md`).
+    Ui(ui_cmd::Args),
     /// Set up an agent client (OpenCode, Claude Code, Cursor, VS Code, Codex) to use navegador.
     Editor(editor_cmd::Args),
     /// Run an openCypher query (read-only unless --write; EXPLAIN prints the plan).
@@ -108,6 +112,7 @@ fn main() -> ExitCode {
         Command::Concept(a) => analysis_cmd::members(a, navegador_model::Label::Concept),
         Command::Domain(a) => analysis_cmd::members(a, navegador_model::Label::Domain),
         Command::Mcp(a) => mcp_cmd::run(a),
+        Command::Ui(a) => ui_cmd::run(a),
         Command::Editor(a) => editor_cmd::run(a),
         Command::Query(a) => query_cmd::query(a),
         Command::Schema(a) => query_cmd::schema(a),

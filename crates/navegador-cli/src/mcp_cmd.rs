@@ -8,7 +8,7 @@ use anyhow::Context;
 use navegador_mcp::{create_mcp_server, ServerOptions};
 
 use crate::{budgets, db};
-use crate::mcp_serve::{serve, HttpArgs, ToolNames, Transport};
+use crate::mcp_serve::{serve_with, HttpArgs, ToolNames, Transport};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -45,6 +45,10 @@ pub struct Args {
     /// Names of the `code.*` tools.
     #[arg(long, value_enum, default_value = "dotted")]
     tool_names: ToolNames,
+    /// Also serve the graph explorer's pages under /ui (streamable-http), behind the same
+    /// token and Host/Origin checks (`docs/ui.md`).
+    #[arg(long)]
+    ui: bool,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -71,7 +75,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     opts.live = !a.no_watch && !a.read_only;
     opts.tool_names = a.tool_names.style();
+    if a.ui && a.transport != Transport::StreamableHttp {
+        anyhow::bail!("--ui serves pages over HTTP: add --transport streamable-http (or run `navegador ui`)");
+    }
     let server = create_mcp_server(opts);
-    serve(server, a.transport, a.http.options())?;
+    let mounts = if a.ui { vec![navegador_ui::mount(server.clone(), navegador_ui::PREFIX)] } else { Vec::new() };
+    serve_with(server, a.transport, a.http.options(), mounts, true)?;
     Ok(ExitCode::SUCCESS)
 }

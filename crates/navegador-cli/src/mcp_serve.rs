@@ -1,7 +1,7 @@
 //! Serving a configured MCP server over stdio or streamable HTTP (shared by `navegador mcp`
 //! and `navigation-mcp`). Stdout belongs to the protocol on stdio; logs go to stderr.
 
-use navegador_mcp::{serve_http, shutdown_signal, HttpOptions, NavegadorServer};
+use navegador_mcp::{serve_http_with, shutdown_signal, HttpOptions, Mount, NavegadorServer};
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Transport {
@@ -78,12 +78,19 @@ impl HttpArgs {
 }
 
 /// Runs `server` until the client disconnects (stdio) or a shutdown signal (HTTP).
+#[allow(dead_code)] // navigation-mcp's; `navegador` serves through `serve_with`
 pub fn serve(server: NavegadorServer, transport: Transport, http: HttpOptions) -> anyhow::Result<()> {
+    serve_with(server, transport, http, Vec::new(), true)
+}
+
+/// [`serve`] with pages mounted beside the MCP endpoint (HTTP only), or only the pages
+/// when `mcp` is false (`navegador ui`).
+pub fn serve_with(server: NavegadorServer, transport: Transport, http: HttpOptions, mounts: Vec<Mount>, mcp: bool) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     rt.block_on(async move {
         match transport {
             Transport::Stdio => server.serve_stdio().await,
-            Transport::StreamableHttp => serve_http(server, http, shutdown_signal()).await,
+            Transport::StreamableHttp => serve_http_with(server, http, mounts, mcp, shutdown_signal()).await,
         }
     })?;
     Ok(())

@@ -83,11 +83,33 @@ fn is_unspecified(host: &str) -> bool {
     h.parse::<IpAddr>().is_ok_and(|ip| ip.is_unspecified())
 }
 
+/// Pages served beside the MCP endpoint (the UI): a router whose routes all start with
+/// `prefix`, behind the same bearer token and the same Host/Origin checks. A browser cannot
+/// send a bearer header when it follows a link, so under `prefix` the token is also accepted
+/// as the `navegador_token` cookie, which `PREFIX/?token=TOKEN` sets.
+#[derive(Clone)]
+pub struct Mount {
+    pub prefix: String,
+    pub router: axum::Router,
+}
+
 /// Serves until `shutdown` resolves, then stops accepting, closes sessions and returns.
 /// Prints `listening on http://ADDR/PATH` to stderr once bound (port 0 picks a free one).
 pub async fn serve_http(
     server: NavegadorServer,
     opts: HttpOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    serve_http_with(server, opts, Vec::new(), true, shutdown).await
+}
+
+/// [`serve_http`] with `mounts` beside the MCP endpoint (or instead of it when `mcp` is
+/// false: `navegador ui`). Prints `listening on http://ADDR/PREFIX/` for each mount.
+pub async fn serve_http_with(
+    server: NavegadorServer,
+    opts: HttpOptions,
+    mounts: Vec<Mount>,
+    mcp: bool,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let loopback = is_loopback(&opts.host);
@@ -105,50 +127,68 @@ pub async fn serve_http(
         hosts.push(opts.host.clone());
     }
     hosts.extend(opts.allowed_hosts.iter().cloned());
+    let origins: Vec<String> = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"]
+        .into_iter()
+        .map(String::from)
+        .chain(opts.allowed_origins.iter().cloned())
+        .collect();
     let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(ct.child_token())
         .with_max_request_body_bytes(opts.max_body_bytes)
-        .with_allowed_hosts(hosts)
-        .with_allowed_origins(
-            ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"]
-                .into_iter()
-                .map(String::from)
-                .chain(opts.allowed_origins.iter().cloned()),
-        )
+        .with_allowed_hosts(hosts.clone())
+        .with_allowed_origins(origins.clone())
         .enforce_origin_validation();
-    if is_unspecified(&opts.host) && opts.allowed_hosts.is_empty() {
+    let check_hosts = !(is_unspecified(&opts.host) && opts.allowed_hosts.is_empty());
+    if !check_hosts {
         // Any name may reach a wildcard bind; the bearer token (required here) is what
         // keeps a rebinding page out.
         tracing::warn!("binding {} without --allowed-host: Host is not checked, the bearer token protects the server", opts.host);
         config = config.disable_allowed_hosts();
     }
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let guard = Arc::new(Guard {
-        max_body: opts.max_body_bytes,
-        body_timeout: opts.body_timeout,
-        in_flight: Mutex::new(HashSet::new()),
-    });
-    let mut router = axum::Router::new().nest_service(&path, service).layer(axum::middleware::from_fn(
-        move |req: Request, next: Next| {
+    let mut router = axum::Router::new();
+    if mcp {
+        let service = StreamableHttpService::new(
+            move || Ok(server.clone()),
+            Arc::new(LocalSessionManager::default()),
+            config,
+        );
+        let guard = Arc::new(Guard {
+            max_body: opts.max_body_bytes,
+            body_timeout: opts.body_timeout,
+            in_flight: Mutex::new(HashSet::new()),
+        });
+        router = router.nest_service(&path, service).layer(axum::middleware::from_fn(move |req: Request, next: Next| {
             let guard = guard.clone();
             async move { guard.check(req, next).await }
-        },
-    ));
+        }));
+    }
+    // The pages get the checks rmcp makes on the MCP endpoint: Host against DNS
+    // rebinding, Origin against other sites' pages.
+    let sites = Arc::new(Sites { hosts: check_hosts.then_some(hosts), origins });
+    let prefixes: Arc<Vec<String>> = Arc::new(mounts.iter().map(|m| m.prefix.clone()).collect());
+    for m in &mounts {
+        let sites = sites.clone();
+        router = router.merge(m.router.clone().layer(axum::middleware::from_fn(move |req: Request, next: Next| {
+            let sites = sites.clone();
+            async move { sites.check(req, next).await }
+        })));
+    }
     // The token is checked first (outermost): nobody unauthenticated gets a body read.
     if let Some(token) = token {
         let token = Arc::new(token);
         router = router.layer(axum::middleware::from_fn(move |req: Request, next: Next| {
-            let token = token.clone();
-            async move { check_bearer(&token, req, next).await }
+            let (token, prefixes) = (token.clone(), prefixes.clone());
+            async move { check_bearer(&token, &prefixes, req, next).await }
         }));
     }
     let listener = tokio::net::TcpListener::bind((opts.host.trim_start_matches('[').trim_end_matches(']'), opts.port)).await?;
     let addr = listener.local_addr()?;
-    eprintln!("navegador mcp: listening on http://{addr}{path}");
+    if mcp {
+        eprintln!("navegador mcp: listening on http://{addr}{path}");
+    }
+    for m in &mounts {
+        eprintln!("navegador ui: listening on http://{addr}{}/", m.prefix.trim_end_matches('/'));
+    }
     serve_connections(listener, router, &opts, shutdown).await;
     ct.cancel();
     Ok(())
@@ -344,7 +384,57 @@ fn rpc_error(status: StatusCode, r: &jsonrpc::Refusal) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-async fn check_bearer(token: &str, req: Request, next: Next) -> Response {
+/// The `Host` and `Origin` a page request may carry.
+struct Sites {
+    /// Accepted `Host` names (any port); `None`: not checked (a wildcard bind).
+    hosts: Option<Vec<String>>,
+    /// Accepted `Origin`s, `scheme://host:*` patterns or exact; a request's own origin
+    /// (`http://` + its `Host`) is accepted too.
+    origins: Vec<String>,
+}
+
+impl Sites {
+    async fn check(&self, req: Request, next: Next) -> Response {
+        let host = req.headers().get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("");
+        if let Some(hosts) = &self.hosts {
+            let name = host_name(host);
+            if !hosts.iter().any(|h| h.eq_ignore_ascii_case(name) || h.eq_ignore_ascii_case(host)) {
+                return plain(
+                    StatusCode::FORBIDDEN,
+                    format!("forbidden: Host `{host}` is not one this server answers; start it with --allowed-host {name}"),
+                );
+            }
+        }
+        if let Some(origin) = req.headers().get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
+            let own = format!("http://{host}");
+            let ok = origin.eq_ignore_ascii_case(&own)
+                || self.origins.iter().any(|o| match o.strip_suffix(":*") {
+                    Some(base) => origin.eq_ignore_ascii_case(base) || origin.strip_prefix(base).and_then(|r| r.strip_prefix(':')).is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit())),
+                    None => origin.eq_ignore_ascii_case(o),
+                });
+            if !ok {
+                return plain(
+                    StatusCode::FORBIDDEN,
+                    format!("forbidden: Origin `{origin}` is not allowed; start the server with --allowed-origin {origin}"),
+                );
+            }
+        }
+        next.run(req).await
+    }
+}
+
+/// `host` of a `Host` header value `host[:port]` (IPv6 in brackets kept).
+fn host_name(host: &str) -> &str {
+    if host.starts_with('[') {
+        return host.find(']').map_or(host, |i| &host[..=i]);
+    }
+    host.rsplit_once(':').map_or(host, |(h, _)| h)
+}
+
+/// The cookie a page carries the bearer token in.
+const TOKEN_COOKIE: &str = "navegador_token";
+
+async fn check_bearer(token: &str, pages: &[String], req: Request, next: Next) -> Response {
     let given = req
         .headers()
         .get(header::AUTHORIZATION)
@@ -352,12 +442,41 @@ async fn check_bearer(token: &str, req: Request, next: Next) -> Response {
         .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
         .unwrap_or("");
     if constant_time_eq(given.trim().as_bytes(), token.as_bytes()) {
-        next.run(req).await
-    } else {
+        return next.run(req).await;
+    }
+    let path = req.uri().path();
+    if pages.iter().any(|p| path == p || path.starts_with(&format!("{}/", p.trim_end_matches('/')))) {
+        let cookie = req
+            .headers()
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|c| c.trim().strip_prefix(TOKEN_COOKIE)?.strip_prefix('='))
+            .any(|v| constant_time_eq(v.as_bytes(), token.as_bytes()));
+        if cookie {
+            return next.run(req).await;
+        }
+        let query = req.uri().query().unwrap_or("");
+        let asked = query.split('&').filter_map(|kv| kv.strip_prefix("token=")).any(|v| constant_time_eq(v.as_bytes(), token.as_bytes()));
+        if asked && req.method() == Method::GET {
+            // Trade the token in the address for a cookie, and drop it from the address.
+            let mut r = Response::new(Body::empty());
+            *r.status_mut() = StatusCode::SEE_OTHER;
+            let scope = pages.iter().find(|p| path.starts_with(p.as_str())).map_or("/", |p| p.as_str());
+            let cookie = format!("{TOKEN_COOKIE}={token}; Path={scope}; HttpOnly; SameSite=Strict");
+            if let (Ok(c), Ok(l)) = (HeaderValue::from_str(&cookie), HeaderValue::from_str(path)) {
+                r.headers_mut().insert(header::SET_COOKIE, c);
+                r.headers_mut().insert(header::LOCATION, l);
+            }
+            return r;
+        }
+    }
+    {
         (
             StatusCode::UNAUTHORIZED,
             [(header::WWW_AUTHENTICATE, "Bearer")],
-            "missing or wrong bearer token: send `Authorization: Bearer <token>` (the server's --auth-token)",
+            "missing or wrong bearer token: send `Authorization: Bearer <token>` (the server's --auth-token); in a browser, open the pages once as /ui/?token=<token>",
         )
             .into_response()
     }

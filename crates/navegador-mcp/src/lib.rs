@@ -46,7 +46,7 @@ mod stdio;
 mod tools;
 
 pub use code_tools::code_tools;
-pub use http::{serve_http, shutdown_signal, HttpOptions};
+pub use http::{serve_http, serve_http_with, shutdown_signal, HttpOptions, Mount};
 pub use live::{Freshness, LiveIndex};
 pub use navegador_nav::NameStyle;
 pub use navegador_analysis::Limits;
@@ -255,6 +255,37 @@ impl NavegadorServer {
         })
     }
 
+    /// Answers one tool call outside MCP (the UI's JSON API): the same handler a client's
+    /// `tools/call` reaches, with its budgets and the live index caught up first. `code.*`
+    /// tools are named dotted and answered whether or not this server publishes them; a
+    /// navegador tool this server does not publish is answered by its built-in definition.
+    /// `Ok` carries the structured answer (a `code.*` envelope, whatever its `status`),
+    /// `Err` a tool error's structured content (`{error, ...details}`).
+    pub async fn call_json(&self, name: &str, args: rmcp::model::JsonObject) -> Result<serde_json::Value, serde_json::Value> {
+        if navegador_nav::canonical(name).is_some() {
+            let (server, tool) = (self.clone(), name.to_string());
+            return match tokio::task::spawn_blocking(move || code_tools::answer(&server, &tool, &args)).await {
+                Ok(v) => Ok(v),
+                Err(e) => Err(serde_json::json!({ "error": format!("internal error in `{name}`: {e}; the server keeps serving, retry") })),
+            };
+        }
+        let handler = match self.handler(name) {
+            Some(h) => h,
+            None => match builtin().iter().find(|t| t.tool.name == name) {
+                Some(t) => t.handler.clone(),
+                None => return Err(serde_json::json!({ "error": format!("unknown tool `{name}`") })),
+            },
+        };
+        let call = Call { server: self.clone(), args, progress: None, cancel: tokio_util::sync::CancellationToken::new() };
+        let mut result = handler(call).await;
+        let failed = result.is_error == Some(true);
+        if failed {
+            scrub_root(&mut result, &self.inner.options.workspace_root);
+        }
+        let value = result.structured_content.unwrap_or(serde_json::Value::Null);
+        if failed { Err(value) } else { Ok(value) }
+    }
+
     /// Serves over stdin/stdout until the client disconnects. Every request is answered,
     /// also one that is not valid JSON or is too large (`stdio.rs`).
     pub async fn serve_stdio(self) -> std::io::Result<()> {
@@ -263,6 +294,13 @@ impl NavegadorServer {
         running.waiting().await.map_err(std::io::Error::other)?;
         Ok(())
     }
+}
+
+/// The built-in tools, built once (for [`NavegadorServer::call_json`] on a server that does
+/// not publish them).
+fn builtin() -> &'static [ToolDef] {
+    static TOOLS: std::sync::OnceLock<Vec<ToolDef>> = std::sync::OnceLock::new();
+    TOOLS.get_or_init(builtin_tools)
 }
 
 /// What tells a replaced database file from the one a cached connection has open.

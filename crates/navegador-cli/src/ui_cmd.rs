@@ -1,0 +1,76 @@
+//! `navegador ui`: the graph explorer's pages and their JSON API on a local HTTP server
+//! (`navegador-ui`), read-only, on the MCP server's HTTP stack (same checks, no MCP endpoint).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use navegador_mcp::{create_mcp_server, HttpOptions, ServerOptions};
+
+use crate::mcp_serve::{serve_with, Transport};
+use crate::{budgets, db};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Address to bind. A non-loopback address requires --auth-token.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port to bind; 0 picks a free one (printed on stderr).
+    #[arg(long, default_value_t = 7333)]
+    port: u16,
+    /// The workspace the graph is of (source shown on symbol pages is read from here).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    workspace_root: PathBuf,
+    /// Graph database (default: NAVEGADOR_DB, then WORKSPACE_ROOT/.navegador/graph.db).
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
+    /// Require this bearer token (a browser opens /ui/?token=TOKEN once; a cookie keeps it).
+    #[arg(long, env = "NAVEGADOR_AUTH_TOKEN", hide_env_values = true)]
+    auth_token: Option<String>,
+    /// Another accepted Host header value; repeatable.
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    allowed_hosts: Vec<String>,
+    /// Another accepted browser Origin; repeatable.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    allowed_origins: Vec<String>,
+    /// Wall-clock budget of one Cypher query from the console.
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    query_timeout_ms: u64,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let root = a
+        .workspace_root
+        .canonicalize()
+        .with_context(|| format!("cannot open workspace root {}", a.workspace_root.display()))?;
+    let db_path = db::resolve_db(a.db.as_deref(), &root);
+    if navegador_store::server_url(&db_path).is_none() && !db_path.exists() {
+        anyhow::bail!(
+            "no graph at {}: run `navegador ingest {}` first, or pass --db",
+            navegador_store::display_location(&db_path),
+            a.workspace_root.display()
+        );
+    }
+    let mut opts = ServerOptions::new(&root, &db_path);
+    opts.read_only = true;
+    let memory = budgets::query_memory();
+    opts.query_budget = navegador_mcp::QueryBudget {
+        timeout: std::time::Duration::from_millis(a.query_timeout_ms),
+        memory,
+        memory_pool: budgets::pool_memory(memory),
+        ..opts.query_budget
+    };
+    let server = create_mcp_server(opts);
+    let mut ui = navegador_ui::mount(server.clone(), navegador_ui::PREFIX);
+    ui.router = ui.router.merge(navegador_ui::root_redirect(navegador_ui::PREFIX));
+    let http = HttpOptions {
+        host: a.host,
+        port: a.port,
+        auth_token: a.auth_token,
+        allowed_hosts: a.allowed_hosts,
+        allowed_origins: a.allowed_origins,
+        ..HttpOptions::default()
+    };
+    serve_with(server, Transport::StreamableHttp, http, vec![ui], false)?;
+    Ok(ExitCode::SUCCESS)
+}
