@@ -440,7 +440,8 @@ impl Rng {
 /// The line comment of a source file, by extension (`None`: data files, left alone).
 fn line_comment(path: &str) -> Option<&'static str> {
     match path.rsplit('.').next()? {
-        "py" | "rb" => Some("#"),
+        "py" | "rb" | "sh" | "bash" => Some("#"),
+        "lua" => Some("--"),
         "json" | "toml" | "mod" => None,
         _ => Some("//"),
     }

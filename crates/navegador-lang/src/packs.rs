@@ -5,6 +5,8 @@
 
 use crate::hooks::Hooks;
 
+#[path = "../languages/bash/hooks.rs"]
+mod bash;
 #[path = "../languages/c/hooks.rs"]
 mod c;
 #[path = "../languages/cpp/hooks.rs"]
@@ -55,4 +57,6 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "csharp", grammar: || tree_sitter_c_sharp::LANGUAGE.into(), hooks: &csharp::HOOKS },
     PackDef { id: "php", grammar: || tree_sitter_php::LANGUAGE_PHP.into(), hooks: &php::HOOKS },
     PackDef { id: "ruby", grammar: || tree_sitter_ruby::LANGUAGE.into(), hooks: &ruby::HOOKS },
+    PackDef { id: "bash", grammar: || tree_sitter_bash::LANGUAGE.into(), hooks: &bash::HOOKS },
+    PackDef { id: "lua", grammar: || tree_sitter_lua::LANGUAGE.into(), hooks: &Hooks::NONE },
 ];

@@ -473,7 +473,9 @@ mod tests {
             ("src/X.cs", "", Some("csharp")),
             ("bin/tool", "#!/usr/bin/env python3\nprint(1)\n", Some("python")),
             ("bin/tool", "#!/usr/bin/env -S node --harmony\n", Some("javascript")),
-            ("bin/tool", "#!/bin/sh\n", None),
+            ("bin/tool", "#!/bin/sh\n", Some("bash")),
+            ("scripts/release", "#!/usr/bin/env bash\nset -e\n", Some("bash")),
+            ("bin/tool", "#!/usr/bin/env perl6\n", None),
             ("Makefile", "all:\n", None),
             ("README.md", "", None),
             ("notes.txt", "#!/usr/bin/python\n", None),
@@ -481,7 +483,7 @@ mod tests {
         for (p, head, want) in cases {
             assert_eq!(id(p, head), want, "{p}");
         }
-        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c", "kotlin", "swift", "cpp", "csharp", "php", "ruby"]);
+        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c", "kotlin", "swift", "cpp", "csharp", "php", "ruby", "bash", "lua"]);
         assert_eq!(r.extensions_of("typescript"), ["ts", "mts", "cts", "tsx"]);
         assert_eq!(r.by_name("typescript").map(|l| l.id()), Some("typescript"));
         assert_eq!(r.by_name("tsx"), None, "a pack id is not a graph name");

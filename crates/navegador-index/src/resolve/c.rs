@@ -33,40 +33,51 @@ impl ModuleSystem for C {
         if let Some(name) = imp.name.as_deref() {
             return using(t, &imp.module, name);
         }
-        let (from, inc) = (imp.file_path.as_str(), imp.module.as_str());
-        let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
-        let local = normalize(&if dir.is_empty() { inc.to_string() } else { format!("{dir}/{inc}") });
-        if let Some(l) = local.filter(|l| t.files.contains_key(l)) {
-            return Some(Target::File(l));
-        }
-        if t.files.contains_key(inc) {
-            return Some(Target::File(inc.to_string()));
-        }
-        let suffix = format!("/{inc}");
-        let base = inc.rsplit('/').next().unwrap_or(inc);
-        let mut found: Vec<&String> = t.by_basename.get(base).into_iter().flatten().filter(|p| p.ends_with(&suffix)).collect();
-        found.sort_by_key(|p| (p.len(), p.as_str()));
-        // None: a system header or one of a library outside the workspace.
-        Some(found.first().map_or(Target::External, |s| Target::File(s.to_string())))
+        Some(by_path(t, &imp.file_path, &imp.module))
     }
 
     fn shared_globals(&self, t: &Table, file: &str, name: &str) -> Vec<usize> {
-        let fam = t.fam_named(self.name());
-        let found: Vec<usize> = t
-            .by_name
-            .get(name)
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(|&i| {
-                let s = &t.syms[i];
-                t.sym_fam[i] == fam && (s.is_exported || s.file_path == file) && t.at_namespace_level(i)
-            })
-            .collect();
-        // Prefer definitions over prototypes in headers.
-        let defs: Vec<usize> = found.iter().copied().filter(|&i| t.syms[i].kind.as_deref() != Some("declaration")).collect();
-        if defs.is_empty() { found } else { defs }
+        shared_definitions(t, t.fam_named(self.name()), file, name)
     }
+}
+
+/// The definitions of a name at namespace level that every file of a family shares (C's
+/// external linkage, shell functions): exported ones, or the file's own; definitions
+/// before prototypes.
+pub(crate) fn shared_definitions(t: &Table, fam: super::system::Fam, file: &str, name: &str) -> Vec<usize> {
+    let found: Vec<usize> = t
+        .by_name
+        .get(name)
+        .into_iter()
+        .flatten()
+        .copied()
+        .filter(|&i| {
+            let s = &t.syms[i];
+            t.sym_fam[i] == fam && (s.is_exported || s.file_path == file) && t.at_namespace_level(i)
+        })
+        .collect();
+    // Prefer definitions over prototypes in headers.
+    let defs: Vec<usize> = found.iter().copied().filter(|&i| t.syms[i].kind.as_deref() != Some("declaration")).collect();
+    if defs.is_empty() { found } else { defs }
+}
+
+/// A file named by a path as an `#include` (or a shell `source`) writes it: relative to
+/// the including file, then to the workspace root, then the shortest workspace path ending
+/// in it; none is outside (a system header, a library's).
+pub(crate) fn by_path(t: &Table, from: &str, inc: &str) -> Target {
+    let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
+    let local = normalize(&if dir.is_empty() { inc.to_string() } else { format!("{dir}/{inc}") });
+    if let Some(l) = local.filter(|l| t.files.contains_key(l)) {
+        return Target::File(l);
+    }
+    if t.files.contains_key(inc) {
+        return Target::File(inc.to_string());
+    }
+    let suffix = format!("/{inc}");
+    let base = inc.rsplit('/').next().unwrap_or(inc);
+    let mut found: Vec<&String> = t.by_basename.get(base).into_iter().flatten().filter(|p| p.ends_with(&suffix)).collect();
+    found.sort_by_key(|p| (p.len(), p.as_str()));
+    found.first().map_or(Target::External, |s| Target::File(s.to_string()))
 }
 
 /// `using a::b::C;` -> the definition `a::b::C` (a type first, a definition before its

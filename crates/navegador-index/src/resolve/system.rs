@@ -44,6 +44,9 @@ pub(crate) struct Rules {
     /// that no workspace file defines is outside (a gem's), and a class that reopens a
     /// builtin (`class File` in a core extension) lacks only what it does not add.
     pub open_constants: bool,
+    /// A bare call no scope, import or shared definition binds is a program outside the
+    /// workspace (a shell command on the `PATH`), not an unknown.
+    pub programs_outside: bool,
 }
 
 /// One language family's module system. Methods with a default are the common case.
@@ -181,6 +184,8 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::dotnet::Dotnet),
         Box::new(super::php::Php { config: cfg.php.clone() }),
         Box::new(super::ruby::Ruby),
+        Box::new(super::lua::Lua),
+        Box::new(super::shell::Shell),
     ]
 }
 

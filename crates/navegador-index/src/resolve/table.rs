@@ -541,6 +541,10 @@ impl Table {
                     if fi.rules.open_constants && is_constant(&r.name) && !self.defines_constant(fi.fam, &r.name) {
                         return (RefStatus::External, vec![]);
                     }
+                    // A command no workspace function defines: a program (shell).
+                    if fi.rules.programs_outside && r.kind == RefKind::Call {
+                        return (RefStatus::External, vec![]);
+                    }
                     // Implicit `this` in a class that inherits from outside: the outside
                     // base's member (`start()` in a `Thread`).
                     if fi.rules.implicit_this

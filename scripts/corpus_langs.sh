@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Lays out the corpora of the languages added in issue 19 (Lua, Bash, ...) under
+# ${NAVEGADOR_CORPUS:-~/.cache/navegador-corpus}, from Debian packages that ship sources
+# (`apt-get download` + `dpkg -x`: no root, nothing installed). Never committed; a
+# benchmark reads them (scripts/bench_languages.py), no test does. Re-running is a no-op
+# for a corpus already laid out. Usage: bash scripts/corpus_langs.sh [NAME ...]
+set -euo pipefail
+CORPUS=${NAVEGADOR_CORPUS:-$HOME/.cache/navegador-corpus}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# deb NAME PACKAGE...: extracts the packages into $WORK/NAME
+deb() {
+  local name=$1; shift
+  mkdir -p "$WORK/$name"
+  (cd "$WORK/$name" && apt-get download "$@" >/dev/null 2>&1)
+  for f in "$WORK/$name"/*.deb; do dpkg -x "$f" "$WORK/$name/x"; done
+}
+
+# luarocks: the package manager, written in Lua (Penlight is laid out by ../shared/corpus/fetch.sh)
+luarocks() {
+  deb luarocks luarocks
+  mkdir -p "$CORPUS/luarocks"
+  cp -r "$WORK/luarocks/x/usr/share/lua/5.1/luarocks" "$CORPUS/luarocks/"
+}
+
+# bash-completion: ~900 Bash completion scripts, extensionless in the package: each is laid
+# out as `<name>.bash` (symlinks, which repeat a script under another name, are left out)
+bash_completion() {
+  deb bash-completion bash-completion
+  mkdir -p "$CORPUS/bash-completion/completions"
+  local src="$WORK/bash-completion/x/usr/share/bash-completion"
+  cp "$src/bash_completion" "$CORPUS/bash-completion/bash_completion.bash"
+  find "$src/completions" -maxdepth 1 -type f | while read -r f; do
+    cp "$f" "$CORPUS/bash-completion/completions/$(basename "$f").bash"
+  done
+}
+
+ALL=(luarocks bash_completion)
+for c in "${@:-${ALL[@]}}"; do
+  dir=${c//_/-}
+  if [ -d "$CORPUS/$dir" ]; then echo "$dir: laid out already"; continue; fi
+  "$c"
+  echo "$dir: $(find "$CORPUS/$dir" -type f | wc -l) files"
+done
