@@ -51,6 +51,8 @@ LANGS = {
     "bash": (f"{CORPUS}/bash-completion", "Sh", {"function"}, ("sh", "bash")),
     "lua": (f"{CORPUS}/penlight", "Lua", {"function"}, ("lua",)),
     "lua-luarocks": (f"{CORPUS}/luarocks", "Lua", {"function"}, ("lua",)),
+    # corpora of scripts/corpus_langs.sh
+    "erlang": (f"{CORPUS}/otp", "Erlang", {"function", "record", "type"}, ("erl", "hrl")),
 }
 OPTLIB = os.path.join(ROOT, "scripts", "ctags")
 
@@ -106,6 +108,12 @@ def ctags_defs(tree, lang, kinds, exts):
         # `e_1 = { error: e }`): a value (ours is a Variable when module-level), not counted
         if lang == "JavaScript" and t.get("kind") == "class" and re.search(rf"{re.escape(t['name'])}\s*=\s*{{", t.get("pattern", "")):
             objects[0] += 1
+            continue
+        # ctags' Erlang parser tags variables at a line's start in generated code
+        # (`Bytes10 = …` in ASN.1 decoders) as functions; an Erlang function is an atom,
+        # never capitalized, and its clause head is `name(` (ctags also tags atoms at a
+        # line's start in expressions: `align,`)
+        if lang == "Erlang" and (t["name"][:1].isupper() or t["kind"] == "function" and f"{t['name']}(" not in t.get("pattern", "")):
             continue
         # ctags names anonymous functions (AnonymousFunction0d1a...): nothing to compare
         name = ctags_name(lang, t["name"])

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lays out the corpora of the languages added in issue 19 (Lua, Bash, ...) under
+# Lays out the corpora of the languages added in issue 19 (Lua, Bash, Erlang, ...) under
 # ${NAVEGADOR_CORPUS:-~/.cache/navegador-corpus}, from Debian packages that ship sources
 # (`apt-get download` + `dpkg -x`: no root, nothing installed). Never committed; a
 # benchmark reads them (scripts/bench_languages.py), no test does. Re-running is a no-op
@@ -36,7 +36,14 @@ bash_completion() {
   done
 }
 
-ALL=(luarocks bash_completion)
+# otp: Erlang/OTP 25's own sources (Debian erlang-src): stdlib, kernel, ssl, ... (.erl, .hrl)
+otp() {
+  deb otp erlang-src
+  mkdir -p "$CORPUS/otp"
+  cp -r "$WORK/otp/x/usr/lib/erlang/lib/." "$CORPUS/otp/"
+}
+
+ALL=(luarocks bash_completion otp)
 for c in "${@:-${ALL[@]}}"; do
   dir=${c//_/-}
   if [ -d "$CORPUS/$dir" ]; then echo "$dir: laid out already"; continue; fi

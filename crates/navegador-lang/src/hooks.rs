@@ -269,3 +269,30 @@ pub(crate) fn clean_doc(raw: &str) -> String {
     let end = lines.iter().rposition(|l| !l.is_empty()).map_or(start, |e| e + 1);
     lines[start..end].join("\n")
 }
+
+/// Folds symbol `from` into symbol `into` (an earlier one): `into`'s range grows to cover
+/// it, its children and references move to `into`, and the indices after it shift down.
+/// For a definition a grammar splits in pieces: an Erlang function's clauses, a Haskell
+/// function's equations.
+pub(crate) fn fold_symbol(facts: &mut FileFacts, into: usize, from: usize) {
+    debug_assert!(into < from);
+    let end = facts.symbols[from].range;
+    let r = &mut facts.symbols[into].range;
+    if (end.end_byte) > r.end_byte {
+        (r.end_byte, r.end_line, r.end_col) = (end.end_byte, end.end_line, end.end_col);
+    }
+    let remap = |i: &mut SymbolIdx| {
+        if *i as usize == from {
+            *i = into as SymbolIdx;
+        } else if *i as usize > from {
+            *i -= 1;
+        }
+    };
+    facts.symbols.remove(from);
+    for s in &mut facts.symbols {
+        s.parent.as_mut().map(remap);
+    }
+    for r in &mut facts.refs {
+        r.from.as_mut().map(remap);
+    }
+}

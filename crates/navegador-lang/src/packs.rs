@@ -13,6 +13,8 @@ mod c;
 mod cpp;
 #[path = "../languages/csharp/hooks.rs"]
 mod csharp;
+#[path = "../languages/erlang/hooks.rs"]
+mod erlang;
 #[path = "../languages/flow/hooks.rs"]
 mod flow;
 #[path = "../languages/go/hooks.rs"]
@@ -59,4 +61,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "ruby", grammar: || tree_sitter_ruby::LANGUAGE.into(), hooks: &ruby::HOOKS },
     PackDef { id: "bash", grammar: || tree_sitter_bash::LANGUAGE.into(), hooks: &bash::HOOKS },
     PackDef { id: "lua", grammar: || tree_sitter_lua::LANGUAGE.into(), hooks: &Hooks::NONE },
+    PackDef { id: "erlang", grammar: || tree_sitter_erlang::LANGUAGE.into(), hooks: &erlang::HOOKS },
 ];

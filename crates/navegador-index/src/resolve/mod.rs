@@ -13,6 +13,7 @@
 //! the sites that a change can affect: sites in changed files, sites whose target was
 //! removed, and sites elsewhere whose name was defined or bound in a changed file.
 
+mod beam;
 mod c;
 mod dotnet;
 mod go;

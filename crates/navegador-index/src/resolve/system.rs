@@ -186,6 +186,7 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::ruby::Ruby),
         Box::new(super::lua::Lua),
         Box::new(super::shell::Shell),
+        Box::new(super::beam::Beam),
     ]
 }
 
