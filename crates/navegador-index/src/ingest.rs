@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde_json::{json, Map, Value};
 
 use crate::walk::{walk, WalkedFile};
-use crate::endpoints::{self, EndpointFact};
+use crate::endpoints::{self, Detected};
 use crate::{resolve, IndexError};
 pub use crate::resolve::Resident;
 
@@ -79,7 +79,7 @@ pub struct IngestReport {
 enum Outcome {
     /// Same content as last time (only the mtime moved).
     Unchanged(WalkedFile),
-    Parsed(WalkedFile, String, Box<FileFacts>, Option<String>, Vec<EndpointFact>),
+    Parsed(WalkedFile, String, Box<FileFacts>, Option<String>, Box<Detected>),
     Skipped(String, String),
 }
 
@@ -407,7 +407,7 @@ fn read_and_extract(mut f: WalkedFile, previous: &HashMap<String, FileState>, op
     };
     let facts = extract(&f.rel, &text, f.language, opts);
     let found = endpoints::detect(&f.rel, f.language, &text, &facts);
-    Outcome::Parsed(f, hash, Box::new(facts), problem, found)
+    Outcome::Parsed(f, hash, Box::new(facts), problem, Box::new(found))
 }
 
 fn looks_minified(bytes: &[u8], lang: Language) -> bool {
@@ -430,7 +430,7 @@ fn write_file(
     f: &WalkedFile,
     hash: &str,
     facts: &FileFacts,
-    found: &[EndpointFact],
+    found: &Detected,
     report: &mut IngestReport,
 ) -> Result<(), IndexError> {
     let name = f.rel.rsplit('/').next().unwrap_or(&f.rel);
@@ -444,6 +444,7 @@ fn write_file(
     if let Some(m) = &facts.module {
         props.insert("module".into(), json!(m));
     }
+    props.extend(found.file_props());
     let file_id = tx.insert_node(&NewNode {
         label: Some(Label::File),
         name,
@@ -556,8 +557,8 @@ fn write_file(
         tx.insert_edge(file_id, iid, EdgeType::Imports, None, None, None)?;
         report.edges += 1;
     }
-    if !found.is_empty() {
-        let n = endpoints::write_file_endpoints(tx, &f.rel, facts, found)?;
+    if !found.endpoints.is_empty() {
+        let n = endpoints::write_file_endpoints(tx, &f.rel, facts, &found.endpoints)?;
         *report.symbols.entry(Label::Endpoint.as_str().to_string()).or_default() += n;
     }
     for r in &facts.refs {

@@ -312,7 +312,7 @@ fn render_endpoints(store: &Store) -> String {
     let mut out = String::new();
     for e in store.endpoints().unwrap() {
         out.push_str(&format!(
-            "{} {} {} {} {} {}:{} {} -> {}\n",
+            "{} {} {} {} {} {}:{} {} -> {}{}\n",
             e.kind,
             e.method.as_deref().unwrap_or("-"),
             e.path.as_deref().unwrap_or("-"),
@@ -321,7 +321,8 @@ fn render_endpoints(store: &Store) -> String {
             e.file,
             e.line,
             e.name,
-            e.handler.as_deref().unwrap_or("-")
+            e.handler.as_deref().unwrap_or("-"),
+            if e.test { " (test)" } else { "" }
         ));
     }
     out

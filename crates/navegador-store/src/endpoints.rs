@@ -26,6 +26,9 @@ pub struct EndpointRow {
     pub framework: String,
     /// The handler symbol's qualified name, when the `EXPOSES` edge is there.
     pub handler: Option<String>,
+    /// Registered by a test file (`test` on the node): not the application's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub test: bool,
 }
 
 const NODE_COLS: &str = "n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props";
@@ -38,7 +41,8 @@ impl Store {
                     json_extract(n.props, '$.path'), n.file_path, n.line_start,
                     json_extract(n.props, '$.language'), json_extract(n.props, '$.framework'),
                     (SELECT coalesce(h.qualified_name, h.name) FROM edges e JOIN nodes h ON h.id = e.dst
-                      WHERE e.src = n.id AND e.type = 'EXPOSES' ORDER BY h.id LIMIT 1)
+                      WHERE e.src = n.id AND e.type = 'EXPOSES' ORDER BY h.id LIMIT 1),
+                    json_type(n.props, '$.test') = 'true'
              FROM nodes n WHERE n.label = 'Endpoint'",
         )?;
         let rows = st.query_map(params![], |r| {
@@ -52,6 +56,7 @@ impl Store {
                 language: r.get::<Option<String>>(6)?.unwrap_or_default(),
                 framework: r.get::<Option<String>>(7)?.unwrap_or_default(),
                 handler: r.get(8)?,
+                test: r.get::<Option<bool>>(9)?.unwrap_or(false),
             })
         })?;
         let mut out: Vec<EndpointRow> = rows.collect::<Result<_, _>>()?;
@@ -131,9 +136,9 @@ impl IngestTx<'_> {
 
     /// The classes of this qualified name, anywhere: (id, file).
     pub fn classes_named(&self, qualified_name: &str) -> Result<Vec<(i64, String)>> {
-        let mut st = self.tx.prepare_cached(
-            "SELECT id, file_path FROM nodes WHERE qualified_name = ?1 AND label = 'Class' AND file_path IS NOT NULL ORDER BY id",
-        )?;
+        let mut st = self
+            .tx
+            .prepare_cached("SELECT id, file_path FROM nodes WHERE qualified_name = ?1 AND label = 'Class' AND file_path IS NOT NULL ORDER BY id")?;
         let rows = st.query_map(params![qualified_name], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect()
     }
@@ -167,5 +172,24 @@ impl IngestTx<'_> {
         )?;
         let rows = st.query_map(params![file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         rows.collect()
+    }
+
+    /// File nodes carrying router mounts or exports (the endpoints' mount graph): (path,
+    /// properties).
+    pub fn files_with_mounts(&self) -> Result<Vec<(String, serde_json::Map<String, serde_json::Value>)>> {
+        let mut st = self.tx.prepare(&format!(
+            "SELECT {NODE_COLS} FROM nodes n WHERE n.label = 'File'
+             AND (json_type(n.props, '$.mounts') IS NOT NULL OR json_type(n.props, '$.router_exports') IS NOT NULL) ORDER BY n.file_path"
+        ))?;
+        let rows = st.query_map(params![], node_row)?;
+        let rows: Vec<NodeRow> = rows.collect::<Result<_>>()?;
+        Ok(rows.into_iter().filter_map(|n| Some((n.file_path?, n.props))).collect())
+    }
+
+    /// Replaces an Endpoint node's properties.
+    pub fn set_endpoint_props(&self, id: i64, props: &serde_json::Map<String, serde_json::Value>) -> Result<()> {
+        let mut st = self.tx.prepare_cached("UPDATE nodes SET props = ?2 WHERE id = ?1 AND label = 'Endpoint'")?;
+        st.execute(params![id, serde_json::Value::Object(props.clone()).to_string()])?;
+        Ok(())
     }
 }

@@ -90,6 +90,7 @@ pub(super) fn detect(src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
                         None => join(&fill(prefix, controller, &m.name), ""),
                     };
                     out.push(EndpointFact {
+                        router: None,
                         name: m.name.clone(),
                         kind: REST,
                         method: method.map(str::to_string),

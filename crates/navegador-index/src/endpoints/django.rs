@@ -183,6 +183,7 @@ fn walk(
             Target::View { expr, line, column } => out.push(Derived {
                 file: file.to_string(),
                 fact: EndpointFact {
+                    router: None,
                     name: last_segment(expr).to_string(),
                     kind: REST,
                     method: None,

@@ -8,13 +8,34 @@ use navegador_lang::tree_sitter::Node;
 use navegador_model::{FileFacts, Label, Language};
 
 use super::util::{col_of, descendants, join, last_segment, line_of, named_children, parse_args, text, unquote, Arg};
-use super::{EndpointFact, Handler, GRAPHQL, REST};
+use super::{Detected, EndpointFact, Handler, MountFact, GRAPHQL, REST};
 
 const VERBS: [&str; 9] = ["get", "post", "put", "patch", "delete", "head", "options", "all", "trace"];
 
-pub(super) fn detect_nest(facts: &FileFacts) -> Vec<EndpointFact> {
+/// The workspace-wide router key of NestJS controllers: `app.setGlobalPrefix('api')` in
+/// the bootstrap file mounts every one.
+const NEST_GLOBAL: &str = "@nestjs";
+
+pub(super) fn detect_nest(src: &str, facts: &FileFacts) -> Detected {
     if !facts.imports.iter().any(|i| i.module.starts_with("@nestjs/")) {
-        return Vec::new();
+        return Detected::default();
+    }
+    let mut mounts = Vec::new();
+    if let Some(at) = src.find(".setGlobalPrefix(") {
+        let rest = &src[at + ".setGlobalPrefix(".len()..];
+        let args = parse_args(&format!("({})", &rest[..rest.find(')').unwrap_or(rest.len())]));
+        if let Some(p) = args.positional.first().and_then(|a| if let Arg::Str(s) = a { Some(s.clone()) } else { None }) {
+            let line = src[..at].matches('\n').count() as u32 + 1;
+            mounts.push(MountFact {
+                parent: None,
+                child: NEST_GLOBAL.into(),
+                arg: None,
+                prefix: join("/", &p),
+                prefix_expr: None,
+                replaces: false,
+                line,
+            });
+        }
     }
     let mut out = Vec::new();
     for (ci, class) in facts.symbols.iter().enumerate() {
@@ -37,6 +58,7 @@ pub(super) fn detect_nest(facts: &FileFacts) -> Vec<EndpointFact> {
             for (dname, dargs, line) in &m.decorators {
                 let d = last_segment(dname);
                 let mk = |kind, method: Option<String>, path: Option<String>| EndpointFact {
+                    router: (kind == REST).then(|| (NEST_GLOBAL.to_string(), String::new())),
                     name: m.name.clone(),
                     kind,
                     method,
@@ -70,7 +92,7 @@ pub(super) fn detect_nest(facts: &FileFacts) -> Vec<EndpointFact> {
             }
         }
     }
-    out
+    Detected { endpoints: out, mounts, exports: Vec::new() }
 }
 
 fn string_value(n: Node, src: &str) -> Option<String> {
@@ -92,27 +114,73 @@ fn handler_of(n: Node, src: &str) -> (Option<String>, Handler) {
     }
 }
 
-pub(super) fn detect_express(lang: Language, src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
+pub(super) fn detect_express(lang: Language, src: &str, facts: &FileFacts) -> Detected {
     let imports_express = facts.imports.iter().any(|i| i.module == "express" || i.module.starts_with("express/"));
     if !imports_express && !src.contains("require('express')") && !src.contains("require(\"express\")") {
-        return Vec::new();
+        return Detected::default();
     }
-    let Some(tree) = navegador_lang::parse(lang, src) else { return Vec::new() };
+    let Some(tree) = navegador_lang::parse(lang, src) else {
+        return Detected::default();
+    };
     let calls = descendants(tree.root_node(), "call_expression");
-    // `X.use('/prefix', Y)`: Y is mounted under X.
+    // Values the file makes: applications (`express()`) and routers (`express.Router()`).
+    let mut apps: Vec<String> = Vec::new();
+    let mut routers: Vec<String> = Vec::new();
+    for d in descendants(tree.root_node(), "variable_declarator") {
+        let (Some(n), Some(v)) = (d.child_by_field_name("name"), d.child_by_field_name("value")) else {
+            continue;
+        };
+        if n.kind() != "identifier" || v.kind() != "call_expression" {
+            continue;
+        }
+        let callee = v.child_by_field_name("function").map(|f| text(f, src).replace(char::is_whitespace, "")).unwrap_or_default();
+        if callee == "express" || callee.ends_with("require('express')") || callee.ends_with("require(\"express\")") {
+            apps.push(text(n, src).to_string());
+        } else if last_segment(&callee) == "Router" {
+            routers.push(text(n, src).to_string());
+        }
+    }
+    // `X.use('/prefix', Y)`: Y is mounted under X; a Y the file does not make (imported, a
+    // `require('./api')`) is a mount fact for the mount graph.
     let mut mounted: HashMap<String, (String, String)> = HashMap::new();
+    let mut outside: Vec<(String, String, String, u32)> = Vec::new();
     for c in &calls {
-        let Some(f) = c.child_by_field_name("function").filter(|f| f.kind() == "member_expression") else { continue };
-        let (Some(obj), Some(prop)) = (f.child_by_field_name("object"), f.child_by_field_name("property")) else { continue };
+        let Some(f) = c.child_by_field_name("function").filter(|f| f.kind() == "member_expression") else {
+            continue;
+        };
+        let (Some(obj), Some(prop)) = (f.child_by_field_name("object"), f.child_by_field_name("property")) else {
+            continue;
+        };
         if text(prop, src) != "use" || obj.kind() != "identifier" {
             continue;
         }
         let args = c.child_by_field_name("arguments").map(named_children).unwrap_or_default();
-        if let (Some(p), Some(r)) = (args.first().and_then(|a| string_value(*a, src)), args.get(1).filter(|a| a.kind() == "identifier")) {
-            mounted.entry(text(*r, src).to_string()).or_insert((text(obj, src).to_string(), p));
+        let (prefix, rest) = match args.first().and_then(|a| string_value(*a, src)) {
+            Some(p) => (p, &args[1.min(args.len())..]),
+            None => (String::new(), &args[..]),
+        };
+        let Some(last) = rest.last() else { continue };
+        let parent = text(obj, src).to_string();
+        match last.kind() {
+            "identifier" if routers.iter().any(|r| r == text(*last, src)) => {
+                mounted.entry(text(*last, src).to_string()).or_insert((parent, prefix));
+            }
+            "identifier" if facts.imports.iter().any(|i| i.alias.as_deref().or(i.name.as_deref()) == Some(text(*last, src))) => {
+                outside.push((parent, text(*last, src).to_string(), prefix, line_of(*c)));
+            }
+            "call_expression" => {
+                let callee = last.child_by_field_name("function").map(|f| text(f, src)).unwrap_or_default();
+                let a = last.child_by_field_name("arguments").map(named_children).unwrap_or_default();
+                if callee == "require" {
+                    if let Some(m) = a.first().and_then(|a| string_value(*a, src)) {
+                        outside.push((parent, format!("require('{m}')"), prefix, line_of(*c)));
+                    }
+                }
+            }
+            _ => {}
         }
     }
-    let prefix_of = |var: &str| {
+    let chain = |var: &str| {
         let mut parts = Vec::new();
         let mut cur = var.to_string();
         for _ in 0..8 {
@@ -125,12 +193,49 @@ pub(super) fn detect_express(lang: Language, src: &str, facts: &FileFacts) -> Ve
             }
         }
         parts.reverse();
-        parts.iter().fold(String::from("/"), |acc, p| join(&acc, p))
+        (parts.iter().fold(String::from("/"), |acc, p| join(&acc, p)), cur)
     };
+    let prefix_of = |var: &str| chain(var).0;
+    // The root another file may mount: not an application of this file.
+    let root_of = |var: &str| {
+        let r = chain(var).1;
+        (!apps.contains(&r)).then_some(r)
+    };
+    let mounts: Vec<MountFact> = outside
+        .iter()
+        .map(|(parent, child, prefix, line)| MountFact {
+            parent: root_of(parent),
+            child: child.clone(),
+            arg: None,
+            prefix: join(&prefix_of(parent), prefix),
+            prefix_expr: None,
+            replaces: false,
+            line: *line,
+        })
+        .collect();
+    // `module.exports = router`, `export default router`.
+    let mut exports = Vec::new();
+    for a in descendants(tree.root_node(), "assignment_expression") {
+        let (Some(l), Some(r)) = (a.child_by_field_name("left"), a.child_by_field_name("right")) else {
+            continue;
+        };
+        if text(l, src).replace(char::is_whitespace, "") == "module.exports" && r.kind() == "identifier" {
+            exports.push(("default".to_string(), text(r, src).to_string()));
+        }
+    }
+    for e in descendants(tree.root_node(), "export_statement") {
+        if let Some(v) = e.child_by_field_name("value").filter(|v| v.kind() == "identifier") {
+            exports.push(("default".to_string(), text(v, src).to_string()));
+        }
+    }
     let mut out = Vec::new();
     for c in &calls {
-        let Some(f) = c.child_by_field_name("function").filter(|f| f.kind() == "member_expression") else { continue };
-        let (Some(obj), Some(prop)) = (f.child_by_field_name("object"), f.child_by_field_name("property")) else { continue };
+        let Some(f) = c.child_by_field_name("function").filter(|f| f.kind() == "member_expression") else {
+            continue;
+        };
+        let (Some(obj), Some(prop)) = (f.child_by_field_name("object"), f.child_by_field_name("property")) else {
+            continue;
+        };
         let verb = text(prop, src);
         if !VERBS.contains(&verb) {
             continue;
@@ -141,8 +246,12 @@ pub(super) fn detect_express(lang: Language, src: &str, facts: &FileFacts) -> Ve
             let mut cur = obj;
             let mut found = None;
             for _ in 0..16 {
-                let Some(cf) = cur.child_by_field_name("function").filter(|f| f.kind() == "member_expression") else { break };
-                let (Some(o), Some(p)) = (cf.child_by_field_name("object"), cf.child_by_field_name("property")) else { break };
+                let Some(cf) = cur.child_by_field_name("function").filter(|f| f.kind() == "member_expression") else {
+                    break;
+                };
+                let (Some(o), Some(p)) = (cf.child_by_field_name("object"), cf.child_by_field_name("property")) else {
+                    break;
+                };
                 if text(p, src) == "route" {
                     let ra = cur.child_by_field_name("arguments").map(named_children).unwrap_or_default();
                     if let (Some(path), "identifier") = (ra.first().and_then(|a| string_value(*a, src)), o.kind()) {
@@ -161,7 +270,9 @@ pub(super) fn detect_express(lang: Language, src: &str, facts: &FileFacts) -> Ve
             if obj.kind() != "identifier" && obj.kind() != "member_expression" || args.len() < 2 {
                 continue;
             }
-            let Some(p) = string_value(args[0], src) else { continue };
+            let Some(p) = string_value(args[0], src) else {
+                continue;
+            };
             (text(obj, src).to_string(), p, &args[1..])
         };
         if !(path.starts_with('/') || path == "*") || handler_args.is_empty() {
@@ -171,6 +282,7 @@ pub(super) fn detect_express(lang: Language, src: &str, facts: &FileFacts) -> Ve
         let full = join(&prefix_of(&recv), &path);
         let (name, handler) = handler_of(*handler_args.last().unwrap(), src);
         out.push(EndpointFact {
+            router: root_of(&recv).map(|r| (r, String::new())),
             name: name.unwrap_or_else(|| format!("{} {}", method.as_deref().unwrap_or("ALL"), full)),
             kind: REST,
             method,
@@ -180,5 +292,5 @@ pub(super) fn detect_express(lang: Language, src: &str, facts: &FileFacts) -> Ve
             handler,
         });
     }
-    out
+    Detected { endpoints: out, mounts, exports }
 }

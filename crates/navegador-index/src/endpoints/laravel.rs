@@ -49,6 +49,7 @@ pub(super) fn detect(lang: Language, src: &str, _facts: &FileFacts) -> Vec<Endpo
                         continue;
                     }
                     out.push(EndpointFact {
+                        router: None,
                         name: action.to_string(),
                         kind: REST,
                         method: Some(method.to_string()),
@@ -77,6 +78,7 @@ pub(super) fn detect(lang: Language, src: &str, _facts: &FileFacts) -> Vec<Endpo
                 };
                 for method in methods {
                     out.push(EndpointFact {
+                        router: None,
                         name: name.clone().unwrap_or_else(|| format!("{} {path}", method.as_deref().unwrap_or("ANY"))),
                         kind: REST,
                         method,

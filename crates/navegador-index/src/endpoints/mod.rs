@@ -22,6 +22,7 @@ mod django;
 mod express;
 mod go;
 mod laravel;
+mod mounts;
 mod python;
 mod rails;
 mod react_router;
@@ -71,40 +72,116 @@ pub struct EndpointFact {
     /// 1-based line of the registration (annotation, decorator, call, export).
     pub line: u32,
     pub handler: Handler,
+    /// The router value the path is relative to when another file may mount it (a
+    /// blueprint, an `APIRouter`, an Express router, a gin group parameter): its key in
+    /// this file (`router`, `Register(0)`) and its own prefix, already in `path`.
+    pub router: Option<(String, String)>,
+}
+
+/// A router value mounted under another by this file's code, when the mounted one may be
+/// defined elsewhere: `app.include_router(users.router, prefix="/users")`,
+/// `app.use('/api', require('./api'))`, `users.Register(v1.Group("/users"))`. The mount
+/// graph is resolved after every file, through the resolver's imports (`apply_mounts`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MountFact {
+    /// The key of the mounting router's root in this file (`None`: an application, `/`).
+    pub parent: Option<String>,
+    /// The mounted value as written: `users.router`, `usersRouter`, `require('./users')`,
+    /// `users.Register` (a function given the router as argument `arg`).
+    pub child: String,
+    pub arg: Option<u32>,
+    /// The prefix from the parent's root to the child: the parent's local prefix and the
+    /// mount's own.
+    pub prefix: String,
+    /// A value appended to `prefix`, named rather than written (`settings.API_V1_STR`):
+    /// read from its definition's initializer through the file's imports.
+    pub prefix_expr: Option<String>,
+    /// The mount's prefix replaces the child's own (Flask's `url_prefix=`).
+    pub replaces: bool,
+    pub line: u32,
+}
+
+/// What one file's detectors found: endpoints, mounts, and the names its router values
+/// are exported as (`module.exports = router`: `default` -> `router`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Detected {
+    pub endpoints: Vec<EndpointFact>,
+    pub mounts: Vec<MountFact>,
+    pub exports: Vec<(String, String)>,
+}
+
+impl Detected {
+    pub fn is_empty(&self) -> bool {
+        self.endpoints.is_empty() && self.mounts.is_empty() && self.exports.is_empty()
+    }
+    /// The File node's properties that carry the mounts to the after-all-files pass.
+    pub(crate) fn file_props(&self) -> Map<String, Value> {
+        let mut p = Map::new();
+        if !self.mounts.is_empty() {
+            let ms: Vec<Value> = self
+                .mounts
+                .iter()
+                .map(|m| {
+                    json!({"parent": m.parent, "child": m.child, "arg": m.arg, "prefix": m.prefix, "prefix_expr": m.prefix_expr,
+                        "replaces": m.replaces, "line": m.line})
+                })
+                .collect();
+            p.insert("mounts".into(), Value::Array(ms));
+        }
+        if !self.exports.is_empty() {
+            let ex: Map<String, Value> = self.exports.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+            p.insert("router_exports".into(), Value::Object(ex));
+        }
+        p
+    }
 }
 
 /// A per-file detector: (path, language, source, facts) -> the endpoints found.
-type Detect = fn(&str, Language, &str, &FileFacts) -> Vec<EndpointFact>;
+type Detect = fn(&str, Language, &str, &FileFacts) -> Detected;
 
 /// The per-file detectors, each with the frameworks it finds: it runs on a file whose
 /// pack declares one of them (`frameworks` in `language.toml`), so which language runs
 /// which detector is the registry's data. React Router and Django are derived across
 /// files (`derive_and_link`).
 const DETECTORS: &[(&[&str], Detect)] = &[
-    (&["spring"], |_, _, src, facts| spring::detect(src, facts)),
+    (&["spring"], |_, _, src, facts| spring::detect(src, facts).into()),
     (&["fastapi", "flask"], |_, _, src, facts| python::detect(src, facts)),
-    (&["nestjs"], |_, _, _, facts| express::detect_nest(facts)),
+    (&["nestjs"], |_, _, src, facts| express::detect_nest(src, facts)),
     (&["express"], |_, lang, src, facts| express::detect_express(lang, src, facts)),
     (&["net-http", "gin", "chi"], |_, _, src, facts| go::detect(src, facts)),
-    (&["aspnet"], |_, _, src, facts| aspnet::detect(src, facts)),
-    (&["laravel"], |_, lang, src, facts| laravel::detect(lang, src, facts)),
-    (&["rails"], |path, lang, src, facts| rails::detect(lang, path, src, facts)),
-    (&["sinatra"], |_, lang, src, facts| sinatra::detect(lang, src, facts)),
+    (&["aspnet"], |_, _, src, facts| aspnet::detect(src, facts).into()),
+    (&["laravel"], |_, lang, src, facts| laravel::detect(lang, src, facts).into()),
+    (&["rails"], |path, lang, src, facts| rails::detect(lang, path, src, facts).into()),
+    (&["sinatra"], |_, lang, src, facts| sinatra::detect(lang, src, facts).into()),
 ];
 
 /// The per-file detectors that apply to this file, run in order (each gates cheaply first:
 /// imports, annotations, a marker in the text).
-pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
+pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Detected {
     let declared = &lang.info().frameworks;
-    let mut out = Vec::new();
+    let mut out = Detected::default();
     for (frameworks, run) in DETECTORS {
         if frameworks.iter().any(|f| declared.iter().any(|d| d == f)) {
-            out.extend(run(path, lang, src, facts));
+            let d = run(path, lang, src, facts);
+            out.endpoints.extend(d.endpoints);
+            out.mounts.extend(d.mounts);
+            out.exports.extend(d.exports);
         }
     }
-    out.sort_by(|a, b| (a.line, &a.path, &a.method, &a.name).cmp(&(b.line, &b.path, &b.method, &b.name)));
-    out.dedup();
+    out.endpoints.sort_by(|a, b| (a.line, &a.path, &a.method, &a.name).cmp(&(b.line, &b.path, &b.method, &b.name)));
+    out.endpoints.dedup();
+    out.mounts.sort_by(|a, b| (a.line, &a.child).cmp(&(b.line, &b.child)));
+    out.mounts.dedup();
+    out.exports.sort();
+    out.exports.dedup();
     out
+}
+
+/// Endpoints only (the detectors that mount nothing).
+impl From<Vec<EndpointFact>> for Detected {
+    fn from(endpoints: Vec<EndpointFact>) -> Detected {
+        Detected { endpoints, ..Default::default() }
+    }
 }
 
 /// The `Endpoint.language` of a file: the graph's language names (`.tsx` is typescript).
@@ -112,8 +189,12 @@ pub(crate) fn language_of(path: &str) -> Option<&'static str> {
     navegador_lang::registry().for_path(path).map(|l| l.as_str())
 }
 
-fn props_of(e: &EndpointFact, language: &str, handler: Map<String, Value>, derived: bool) -> Map<String, Value> {
+fn props_of(e: &EndpointFact, file: &str, language: &str, handler: Map<String, Value>, derived: bool) -> Map<String, Value> {
     let mut p = Map::new();
+    if navegador_model::is_test_path(file) {
+        // A route a test registers is not the application's: kept, marked, listed on request.
+        p.insert("test".into(), json!(true));
+    }
     p.insert("kind".into(), json!(e.kind));
     p.insert("method".into(), e.method.as_ref().map_or(Value::Null, |m| json!(m)));
     p.insert("path".into(), e.path.as_ref().map_or(Value::Null, |m| json!(m)));
@@ -121,6 +202,11 @@ fn props_of(e: &EndpointFact, language: &str, handler: Map<String, Value>, deriv
     p.insert("language".into(), json!(language));
     if derived {
         p.insert("derived".into(), json!(true));
+    }
+    if let Some((key, own)) = &e.router {
+        p.insert("router".into(), json!(key));
+        p.insert("router_prefix".into(), json!(own));
+        p.insert("local_path".into(), e.path.as_ref().map_or(Value::Null, |m| json!(m)));
     }
     p.extend(handler);
     p
@@ -142,12 +228,7 @@ fn symbol_props(qualified_name: &str, line: u32) -> Map<String, Value> {
 }
 
 /// Writes the endpoints one file's detectors found (the nodes belong to the file).
-pub(crate) fn write_file_endpoints(
-    tx: &IngestTx<'_>,
-    file: &str,
-    facts: &FileFacts,
-    found: &[EndpointFact],
-) -> Result<u64, StoreError> {
+pub(crate) fn write_file_endpoints(tx: &IngestTx<'_>, file: &str, facts: &FileFacts, found: &[EndpointFact]) -> Result<u64, StoreError> {
     let language = facts.language.as_str();
     for e in found {
         let handler = match &e.handler {
@@ -164,7 +245,7 @@ pub(crate) fn write_file_endpoints(
             file_path: Some(file),
             line_start: Some(e.line),
             line_end: Some(e.line),
-            props: props_of(e, language, handler, false),
+            props: props_of(e, file, language, handler, false),
             ..Default::default()
         })?;
     }
@@ -223,13 +304,15 @@ pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path, changed: Option<&[
     }
     let mut n = 0;
     for d in &derived {
-        let Some(language) = language_of(&d.file) else { continue };
+        let Some(language) = language_of(&d.file) else {
+            continue;
+        };
         let handler = match (&d.symbol, &d.fact.handler) {
             (Some((q, l)), _) => symbol_props(q, *l),
             (None, Handler::Expr { text, line, column }) => expr_props(text, *line, *column),
             _ => Map::new(),
         };
-        let props = props_of(&d.fact, language, handler, true);
+        let props = props_of(&d.fact, &d.file, language, handler, true);
         let key = (d.file.clone(), d.fact.line, d.fact.name.clone());
         if let Some(same) = stored.get_mut(&key) {
             if let Some(i) = same.iter().position(|(_, p)| *p == props) {
@@ -251,6 +334,8 @@ pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path, changed: Option<&[
     let gone: Vec<i64> = stored.into_values().flatten().map(|(id, _)| id).collect();
     tx.delete_endpoints(&gone)?;
     tracing::info!(elapsed = ?started.elapsed(), written = n, removed = gone.len(), "derived endpoints stored");
+    let moved = mounts::apply(tx, root)?;
+    tracing::info!(elapsed = ?started.elapsed(), moved, "endpoint mounts applied");
     let edges = link(tx)?;
     tracing::info!(elapsed = ?started.elapsed(), edges, "endpoint handlers linked");
     Ok((n, edges))
@@ -325,7 +410,9 @@ impl Cache {
 const HANDLER_LABELS: [Label; 3] = [Label::Function, Label::Method, Label::Class];
 
 fn handler_of(tx: &IngestTx<'_>, cache: &mut Cache, e: &NodeRow) -> Result<Option<(i64, Resolution)>, StoreError> {
-    let Some(file) = e.file_path.as_deref() else { return Ok(None) };
+    let Some(file) = e.file_path.as_deref() else {
+        return Ok(None);
+    };
     let line = e.props.get("handler_line").and_then(Value::as_u64).unwrap_or(0) as u32;
     if let Some(q) = e.props.get("handler_qname").and_then(Value::as_str) {
         let syms = cache.symbols(tx, file)?;
@@ -333,9 +420,13 @@ fn handler_of(tx: &IngestTx<'_>, cache: &mut Cache, e: &NodeRow) -> Result<Optio
         let best = hits.iter().find(|(_, l)| *l == line).or(hits.first());
         return Ok(best.map(|(s, _)| (s.id, Resolution::Exact)));
     }
-    let Some(expr) = e.props.get("handler_expr").and_then(Value::as_str) else { return Ok(None) };
+    let Some(expr) = e.props.get("handler_expr").and_then(Value::as_str) else {
+        return Ok(None);
+    };
     let segs: Vec<&str> = expr.split('.').filter(|s| !s.is_empty()).collect();
-    let Some(last) = segs.last().copied() else { return Ok(None) };
+    let Some(last) = segs.last().copied() else {
+        return Ok(None);
+    };
     // 1. What resolution made of a reference site at the registration.
     let mut targets: Vec<(i64, String)> =
         cache.refs(tx, file)?.iter().filter(|(l, n, _, _)| *l == line && n == last).map(|(_, _, d, r)| (*d, r.clone())).collect();
@@ -372,14 +463,20 @@ fn handler_of(tx: &IngestTx<'_>, cache: &mut Cache, e: &NodeRow) -> Result<Optio
         let local = alias.clone().or_else(|| imported.clone().filter(|n| n != "*")).unwrap_or_else(|| {
             // `import "a/b/pkg"` (Go) binds `pkg`; `import views` (Python) binds `views`.
             let m = module.trim_end_matches('/');
-            if m.contains('/') { m.rsplit('/').next().unwrap_or(m).to_string() } else { m.split('.').next().unwrap_or(m).to_string() }
+            if m.contains('/') {
+                m.rsplit('/').next().unwrap_or(m).to_string()
+            } else {
+                m.split('.').next().unwrap_or(m).to_string()
+            }
         });
         if local != first {
             continue;
         }
         for t in cache.targets(tx, id)? {
             let want = segs.get(1).copied();
-            let Some(tf) = t.file_path.as_deref() else { continue };
+            let Some(tf) = t.file_path.as_deref() else {
+                continue;
+            };
             match (t.label.as_str(), want) {
                 ("Function" | "Method" | "Class", None) => return Ok(Some((t.id, Resolution::Exact))),
                 ("Class", Some(m)) if segs.len() == 2 => {
@@ -416,7 +513,9 @@ fn handler_of(tx: &IngestTx<'_>, cache: &mut Cache, e: &NodeRow) -> Result<Optio
             _ => return Ok(None),
         };
         if let [(id, tf)] = tx.classes_named(class)?.as_slice() {
-            let Some(m) = method else { return Ok(Some((*id, Resolution::Exact))) };
+            let Some(m) = method else {
+                return Ok(Some((*id, Resolution::Exact)));
+            };
             if let Some((s, _)) = cache.symbols(tx, tf)?.iter().find(|(s, _)| s.parent == Some(*id) && s.name == m) {
                 return Ok(Some((s.id, Resolution::Exact)));
             }

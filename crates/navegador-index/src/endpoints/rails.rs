@@ -91,6 +91,7 @@ fn walk(n: Node, src: &str, scope: &Scope, out: &mut Vec<EndpointFact>) {
                         }
                         let sub = if singular { sub.trim_start_matches(":id").trim_start_matches('/') } else { sub };
                         out.push(EndpointFact {
+                            router: None,
                             name: action.to_string(),
                             kind: REST,
                             method: Some(verb.to_string()),
@@ -145,7 +146,7 @@ fn push(out: &mut Vec<EndpointFact>, scope: &Scope, call: Node, method: Option<S
         Some((c, a)) => (a.to_string(), Handler::Expr { text: format!("{}.{a}", controller_class(scope, c)), line: line_of(call), column: col_of(call) }),
         None => (format!("{} {full}", method.as_deref().unwrap_or("ANY")), Handler::None),
     };
-    out.push(EndpointFact { name, kind: REST, method, path: Some(full), framework: "rails", line: line_of(call), handler });
+    out.push(EndpointFact { name, kind: REST, method, path: Some(full), framework: "rails", line: line_of(call), handler, router: None });
 }
 
 /// A string or symbol's value.

@@ -264,6 +264,7 @@ fn module_endpoints(tx: &IngestTx<'_>, root: &Path, module: &str, path: &str) ->
     let mk = |name: &str, line: u32, symbol: Option<(String, u32)>| Derived {
         file: module.to_string(),
         fact: EndpointFact {
+            router: None,
             name: name.to_string(),
             kind: ROUTE,
             method: None,

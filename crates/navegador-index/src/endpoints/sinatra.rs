@@ -29,6 +29,7 @@ pub(super) fn detect(lang: Language, src: &str, facts: &FileFacts) -> Vec<Endpoi
         let Some(path) = first.filter(|a| a.kind() == "string").and_then(|a| unquote(text(a, src))) else { continue };
         let path = join("/", &path);
         out.push(EndpointFact {
+            router: None,
             name: format!("{} {path}", verb.to_uppercase()),
             kind: REST,
             method: Some(verb.to_uppercase()),

@@ -64,6 +64,7 @@ pub(super) fn detect(src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
                     _ => continue,
                 };
                 let mk = |method: Option<String>, path: Option<String>| EndpointFact {
+                    router: None,
                     name: m.name.clone(),
                     kind,
                     method,

@@ -142,6 +142,9 @@
 (expression_statement (call_expression function: (identifier) @_r arguments: (arguments . (string (string_fragment) @import.module) .))
   (#eq? @_r "require")) @import
 (call_expression function: (import) arguments: (arguments . (string (string_fragment) @import.module))) @import
+; `require('m')` as an argument (`app.use('/api', require('./api'))`) loads the module too
+(arguments (call_expression function: (identifier) @_r arguments: (arguments . (string (string_fragment) @import.module) .)) @import
+  (#eq? @_r "require"))
 
 ; ---- exports ----------------------------------------------------------------------------
 
