@@ -1,4 +1,4 @@
-"""The six `code.*` tools through `navigation-mcp` (the original server's command line),
+"""The `code.*` tools through `navigation-mcp` (the original server's command line),
 driven by the official Python SDK over stdio and streamable HTTP, on a copy of the
 navigation fixture workspace (crates/navegador-nav/tests/fixtures/shop). The server indexes
 the workspace on start and keeps the index fresh; the freshness test edits files and sees
@@ -30,6 +30,7 @@ TOOLS = [
     "code.search_text",
     "code.trace_symbol",
     "code.trace_callers",
+    "code.detect_changes",
 ]
 ENVELOPE = {"tool", "status", "summary", "data", "errors", "meta"}
 

@@ -34,7 +34,8 @@ IMPLEMENTED = [
     "find_owners",
     "search_knowledge",
 ]
-# The six navigation tools served beside them (tests/mcp/test_code_tools.py covers them).
+# The navigation tools served beside them (tests/mcp/test_code_tools.py covers them;
+# code.detect_changes, tests/mcp/test_changes.py).
 CODE_TOOLS = [
     "code.inspect_tree",
     "code.list_endpoints",
@@ -42,6 +43,7 @@ CODE_TOOLS = [
     "code.search_text",
     "code.trace_symbol",
     "code.trace_callers",
+    "code.detect_changes",
 ]
 # Tools that may change the graph on a writable server (`query` runs CREATE/SET/DELETE).
 WRITERS = {"ingest", "query"}

@@ -1,4 +1,4 @@
-//! The six `code.*` navigation tools as MCP tools: their published definitions come from
+//! The `code.*` navigation tools as MCP tools: their published definitions come from
 //! `navegador-nav` (the original server's schemas, extended), and each call is answered
 //! there on a blocking thread, after the live index (when the server keeps one) has caught
 //! up with the files. Every answer is the contract's envelope, as structured content and as
@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::tools::{Call, Handler, Reply, ToolDef, ToolError};
 use crate::NavegadorServer;
 
-/// The six tools, named in `style`.
+/// The `code.*` tools, named in `style`.
 pub fn code_tools(style: NameStyle) -> Vec<ToolDef> {
     tool_specs()
         .into_iter()

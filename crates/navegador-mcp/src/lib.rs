@@ -80,7 +80,7 @@ pub struct ServerOptions {
     pub limits: Limits,
     /// Serve navegador's 11 tools (`navegador-mcp.md`).
     pub navegador_tools: bool,
-    /// Serve the six `code.*` navigation tools.
+    /// Serve the `code.*` navigation tools.
     pub code_tools: bool,
     /// How the `code.*` tools are named (dotted by default).
     pub tool_names: NameStyle,

@@ -1,6 +1,7 @@
-//! The six `code.*` navigation tools (`navigation-agent-mcp.md`, made exact by
+//! The `code.*` navigation tools (`navigation-agent-mcp.md`, made exact by
 //! `code-tools-contract.md`): `find_symbol`, `inspect_tree`, `list_endpoints`,
-//! `search_text`, `trace_symbol`, `trace_callers`.
+//! `search_text`, `trace_symbol`, `trace_callers`, and ours, `detect_changes` (the impact
+//! of a diff, from `navegador-analysis`).
 //!
 //! This crate owns their contract — argument checking, the path jail, the envelope
 //! `{tool, status, summary, data, errors, meta}`, the published schemas — and answers them:
@@ -10,6 +11,7 @@
 //! [`tool_specs`] and routes calls here.
 
 pub mod args;
+mod changes;
 pub mod envelope;
 mod endpoints;
 mod files;
@@ -37,13 +39,20 @@ pub struct Context<'a> {
     pub index_complete: bool,
 }
 
-/// The dotted names of the six tools.
-pub const TOOLS: [&str; 6] =
-    ["code.inspect_tree", "code.list_endpoints", "code.find_symbol", "code.search_text", "code.trace_symbol", "code.trace_callers"];
+/// The dotted names of the tools: the original's six, then ours.
+pub const TOOLS: [&str; 7] = [
+    "code.inspect_tree",
+    "code.list_endpoints",
+    "code.find_symbol",
+    "code.search_text",
+    "code.trace_symbol",
+    "code.trace_callers",
+    "code.detect_changes",
+];
 
 /// True for the tools answered from the graph (they need a fresh index).
 pub fn uses_graph(tool: &str) -> bool {
-    matches!(canonical(tool), Some("code.find_symbol" | "code.list_endpoints" | "code.trace_symbol" | "code.trace_callers"))
+    matches!(canonical(tool), Some("code.find_symbol" | "code.list_endpoints" | "code.trace_symbol" | "code.trace_callers" | "code.detect_changes"))
 }
 
 /// The dotted name of a tool given in either spelling.
@@ -65,6 +74,7 @@ pub fn call(tool: &str, args: &Map<String, Value>, cx: &Context<'_>) -> Envelope
         Some("code.search_text") => files::search_text(args, cx),
         Some("code.trace_symbol") => trace::trace_symbol(args, cx),
         Some("code.trace_callers") => trace::trace_callers(args, cx),
+        Some("code.detect_changes") => changes::detect_changes(args, cx),
         _ => Envelope::error(
             tool,
             "Unknown tool.",
@@ -98,6 +108,7 @@ pub fn failure(tool: &str, args: &Map<String, Value>, summary: &str, error: Erro
         Some(t @ "code.inspect_tree") => (t, files::tree_empty(".")),
         Some(t @ "code.trace_symbol") => (t, trace::symbol_empty(&s("path"), &s("symbol"))),
         Some(t @ "code.trace_callers") => (t, trace::callers_empty(&s("path"), &s("symbol"))),
+        Some(t @ "code.detect_changes") => (t, changes::empty()),
         _ => (tool, json!({})),
     };
     let meta = Meta { query: args.clone(), ..Meta::default() };

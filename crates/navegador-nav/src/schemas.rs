@@ -6,7 +6,8 @@
 //! - `trace_callers` records and `trace_symbol` steps carry `resolution`, and both list the
 //!   `unresolved` call sites; `trace_symbol` reports its `steps`;
 //! - endpoints carry their HTTP `method`;
-//! - the error-code enum gains `INDEX_INCOMPLETE`.
+//! - the error-code enum gains `INDEX_INCOMPLETE`;
+//! - a seventh tool, `code.detect_changes` (ours), with the original's envelope.
 //!
 //! The `language` and `framework` vocabularies (30-odd names each, growing with the packs)
 //! are published once, on `code.find_symbol`'s arguments: the other tools take a string
@@ -49,11 +50,12 @@ impl NameStyle {
     }
 }
 
-/// The six tools, in the original's order.
+/// The original's six tools in its order, then ours.
 pub fn tool_specs() -> Vec<ToolSpec> {
     let original: Value = serde_json::from_str(ORIGINAL).expect("the bundled tool list is JSON");
     let tools = original.get("tools").unwrap_or(&original).as_array().expect("a tool array").clone();
-    tools
+    let envelope = tools.iter().find(|t| t["name"] == "code.find_symbol").map(|t| t["outputSchema"].clone()).unwrap_or_default();
+    let mut specs: Vec<ToolSpec> = tools
         .into_iter()
         .map(|t| {
             let name = t["name"].as_str().unwrap_or_default().to_string();
@@ -75,7 +77,45 @@ pub fn tool_specs() -> Vec<ToolSpec> {
                 name,
             }
         })
-        .collect()
+        .collect();
+    specs.push(detect_changes(envelope));
+    specs
+}
+
+/// `code.detect_changes`: the `changes` tool's arguments, and its report (docs/changes.md,
+/// camelCased) in the envelope of the original's tools. The data are outlined, not spelt
+/// out field by field: `tools/list` is paid by every session.
+fn detect_changes(mut envelope: Value) -> ToolSpec {
+    let s = |d: &str| json!({"type": "string", "description": d});
+    let input = json!({"type": "object", "properties": {
+        "range": s("main...HEAD, A..B or a commit; default: the working tree vs HEAD."),
+        "base": s("Instead of HEAD."),
+        "staged": {"type": "boolean", "default": false},
+        "diff": s("A unified diff, instead of git."),
+        "depth": {"type": "integer", "default": 3, "minimum": 1, "maximum": 8},
+        "limit": {"type": "integer", "default": 20, "minimum": 1, "maximum": 200},
+        "offset": {"type": "integer", "default": 0, "minimum": 0, "maximum": 1_000_000}}});
+    let list = json!({"type": "array"});
+    let data = json!({"type": "object", "description": "The `changes` report, camelCase.",
+        "required": ["risk", "files", "symbols", "symbolsTotal", "tests", "testsTotal"],
+        "properties": {"risk": {"enum": ["low", "medium", "high", "critical"]}, "files": list, "symbols": list,
+                       "symbolsTotal": count(), "tests": list, "testsTotal": count(), "nextOffset": count()}});
+    widen_vocabulary(&mut envelope);
+    envelope["properties"]["data"] = data;
+    // The envelope's fields as the original's tools publish them, but outlined.
+    envelope["properties"]["errors"] = json!({"type": "array", "items": {"type": "object", "required": ["code", "message"]}});
+    envelope["properties"]["meta"] = json!({"type": "object"});
+    envelope["title"] = json!("ResponseEnvelope[DetectChangesData]");
+    if let Some(defs) = envelope.get_mut("$defs").and_then(Value::as_object_mut) {
+        defs.retain(|k, _| k == "ResponseStatus");
+    }
+    ToolSpec {
+        name: "code.detect_changes".into(),
+        title: "Detect Changes".into(),
+        description: "What a diff touches: changed symbols, dependents, tests, owners, rules, risk.".into(),
+        input_schema: input.as_object().cloned().unwrap_or_default(),
+        output_schema: envelope.as_object().cloned().unwrap_or_default(),
+    }
 }
 
 /// Our descriptions: what the tool answers and what it lists by default, in a line or two
@@ -295,7 +335,8 @@ mod tests {
     fn ours_extend_the_original() {
         let original: Value = serde_json::from_str(ORIGINAL).unwrap();
         let ours = tool_specs();
-        assert_eq!(ours.len(), 6);
+        assert_eq!(ours.len(), 7);
+        assert_eq!(ours[6].name, "code.detect_changes");
         let tools = original.get("tools").unwrap_or(&original).as_array().unwrap();
         for (o, t) in tools.iter().zip(&ours) {
             assert_eq!(o["name"], json!(t.name));

@@ -107,7 +107,11 @@ pub fn render_markdown(r: &ChangesReport) -> String {
         if !r.tests.is_empty() {
             let _ = writeln!(o, "Run first ({} reach changed code):\n", r.tests_total);
             for t in &r.tests {
-                let _ = writeln!(o, "- `{}` ({}:{}, {} call{} away)", t.name, t.file, t.line.unwrap_or(0), t.distance, if t.distance == 1 { "" } else { "s" });
+                if t.via == "imports" {
+                    let _ = writeln!(o, "- `{}` (imports {})", t.file, t.reaches.join(", "));
+                } else {
+                    let _ = writeln!(o, "- `{}` ({}:{}, {} call{} away)", t.name, t.file, t.line.unwrap_or(0), t.distance, if t.distance == 1 { "" } else { "s" });
+                }
             }
             o.push('\n');
         }
@@ -170,7 +174,11 @@ pub fn render_text(r: &ChangesReport) -> String {
         let _ = writeln!(o, "{} {} governs {}", g.node_type.to_lowercase(), g.name, g.governs.join(", "));
     }
     for t in &r.tests {
-        let _ = writeln!(o, "test {} ({}:{}, distance {})", t.name, t.file, t.line.unwrap_or(0), t.distance);
+        if t.via == "imports" {
+            let _ = writeln!(o, "test file {} (imports {})", t.file, t.reaches.join(", "));
+        } else {
+            let _ = writeln!(o, "test {} ({}:{}, distance {})", t.name, t.file, t.line.unwrap_or(0), t.distance);
+        }
     }
     if r.untested_total > 0 {
         let _ = writeln!(o, "untested: {}", r.untested.join(", "));
