@@ -26,8 +26,8 @@ fn every_tool_but_ingest_and_writable_query_is_read_only() {
     let dir = tempfile::tempdir().unwrap();
     let server = create_mcp_server(ServerOptions::new(dir.path(), "graph.db"));
     let tools = server.tools();
-    assert_eq!(tools.len(), 18, "the spec's 11 tools, `changes` and the six code.* tools");
-    assert_eq!(tools.iter().filter(|t| t.name.starts_with("code.")).count(), 6);
+    assert_eq!(tools.len(), 19, "the spec's 11 tools, `changes` and the seven code.* tools");
+    assert_eq!(tools.iter().filter(|t| t.name.starts_with("code.")).count(), 7, "the six of the spec and code.detect_changes");
     for t in tools {
         let a = t.annotations.as_ref().expect("annotations");
         assert_eq!(a.read_only_hint, Some(t.name != "ingest" && t.name != "query"), "{}", t.name);
