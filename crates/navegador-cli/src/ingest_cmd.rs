@@ -35,6 +35,10 @@ pub struct Args {
     /// Skip files larger than this many bytes.
     #[arg(long, default_value_t = 1024 * 1024)]
     max_file_size: u64,
+    /// Threads that parse files (default: one per core; 1 writes files in the walk's
+    /// order, so node ids repeat from run to run).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    jobs: Option<u32>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -78,7 +82,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     } else {
         db::open_rw(&db_path)?
     };
-    let cfg = IngestConfig { clear: a.clear, clear_all: a.all, excludes: a.excludes, max_file_size: a.max_file_size };
+    let cfg = IngestConfig { clear: a.clear, clear_all: a.all, excludes: a.excludes, max_file_size: a.max_file_size, jobs: a.jobs.map(|n| n as usize) };
     let cancel = Arc::new(AtomicBool::new(false));
     {
         let c = cancel.clone();

@@ -29,11 +29,14 @@ pub struct IngestConfig {
     pub excludes: Vec<String>,
     /// Files larger than this are skipped.
     pub max_file_size: u64,
+    /// Threads that read and parse files (`None`: one per core). With one, files are
+    /// written in the walk's order, so node ids are the same from run to run.
+    pub jobs: Option<usize>,
 }
 
 impl Default for IngestConfig {
     fn default() -> Self {
-        IngestConfig { clear: false, clear_all: false, excludes: Vec::new(), max_file_size: 1024 * 1024 }
+        IngestConfig { clear: false, clear_all: false, excludes: Vec::new(), max_file_size: 1024 * 1024, jobs: None }
     }
 }
 
@@ -157,17 +160,33 @@ pub fn ingest_resident(
 
     progress.phase("parsing", candidates.len() as u64);
     let opts = ExtractOptions::default();
+    // A pool of its own only when asked for a number of threads; otherwise rayon's global one.
+    let pool = match cfg.jobs {
+        Some(n) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n.max(1))
+                .build()
+                .map_err(|e| IndexError::Threads { jobs: n, message: e.to_string() })?,
+        ),
+        None => None,
+    };
     let (sender, receiver) = sync_channel::<Outcome>(256);
     let mut write_err: Option<IndexError> = None;
     std::thread::scope(|scope| {
         let prev = &previous;
         scope.spawn(move || {
-            candidates.into_par_iter().for_each_with(sender, |s, f| {
-                if cancelled() {
-                    return;
-                }
-                let _ = s.send(read_and_extract(f, prev, &opts));
-            });
+            let parse = move || {
+                candidates.into_par_iter().for_each_with(sender, |s, f| {
+                    if cancelled() {
+                        return;
+                    }
+                    let _ = s.send(read_and_extract(f, prev, &opts));
+                });
+            };
+            match pool {
+                Some(pool) => pool.install(parse),
+                None => parse(),
+            }
         });
         for outcome in receiver {
             if write_err.is_some() || cancelled() {

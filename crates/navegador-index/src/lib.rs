@@ -25,6 +25,8 @@ pub enum IndexError {
     BadGlob { glob: String, message: String },
     #[error("ingest cancelled; the previous graph is unchanged")]
     Cancelled,
+    #[error("cannot start {jobs} parsing threads: {message} (try a smaller --jobs)")]
+    Threads { jobs: usize, message: String },
     #[error(transparent)]
     Store(#[from] navegador_store::StoreError),
 }

@@ -7,9 +7,20 @@ use navegador_index::{IngestConfig, NoProgress};
 use navegador_store::Store;
 
 /// Indexes `root` into a new graph at `db`; the graph is returned opened read-only.
+#[allow(dead_code)] // each test binary compiles this module; not all of them call this
 pub fn index(root: &Path, db: &Path) -> Store {
     let mut store = Store::open(db).unwrap();
     analysis::ingest(root, &mut store, &IngestConfig::default(), &NoProgress, None).unwrap();
+    drop(store);
+    Store::open_read_only(db).unwrap()
+}
+
+/// Like `index`, parsing on one thread: files are written in the walk's order, so node
+/// ids (which exports show) are the same from run to run.
+pub fn index_in_order(root: &Path, db: &Path) -> Store {
+    let mut store = Store::open(db).unwrap();
+    let cfg = IngestConfig { jobs: Some(1), ..IngestConfig::default() };
+    analysis::ingest(root, &mut store, &cfg, &NoProgress, None).unwrap();
     drop(store);
     Store::open_read_only(db).unwrap()
 }
@@ -35,6 +46,6 @@ pub fn index_text(dir: &Path, fixture: &Path) -> (PathBuf, Store) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, body).unwrap();
     }
-    let store = index(&root, &dir.join("graph.db"));
+    let store = index_in_order(&root, &dir.join("graph.db"));
     (root, store)
 }
