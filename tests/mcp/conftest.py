@@ -139,6 +139,10 @@ class HttpServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        if self.proc.returncode not in (0, None) and self.proc.stderr and not self.proc.stderr.closed:
+            # A server that did not exit cleanly shows why (its panic message) in the report.
+            tail = self.proc.stderr.read()[-4000:]
+            print(f"server exited {self.proc.returncode}; the end of its stderr:\n{tail}")
         return self.proc.returncode
 
 

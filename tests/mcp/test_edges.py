@@ -246,7 +246,7 @@ def test_stdio_answers_every_request(binary, workspace):
         assert e["error"]["code"] == -32600 and "too large" in e["error"]["message"], e
         s.send(b'{"jsonrpc":"2.0","id":5,"method":"tools/list"}')
         (r,) = s.wait_for(has_id(5))
-        assert len(r["result"]["tools"]) == 18
+        assert len(r["result"]["tools"]) == 19
         # The same id three times at once: each is answered, or refused while another with
         # that id is in flight.
         call = {"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "function", "arguments": {"name": "log"}}}

@@ -51,6 +51,17 @@ pub struct LiveIndex {
     kept: Mutex<Option<(Store, Option<(u64, u64)>, navegador_index::Resident)>>,
 }
 
+impl Drop for LiveIndex {
+    /// The kept store is closed on a thread of its own: a PostgreSQL client owns a runtime,
+    /// which may not be dropped inside the server's (the last `Arc` can go there at shutdown).
+    fn drop(&mut self) {
+        let kept = self.kept.get_mut().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(kept) = kept {
+            let _ = std::thread::spawn(move || drop(kept)).join();
+        }
+    }
+}
+
 /// (device, inode) of the graph file: a file replaced under the server (a reset, a copy)
 /// is opened again. `None` for a PostgreSQL URL or a missing file.
 fn file_identity(db: &Path) -> Option<(u64, u64)> {
