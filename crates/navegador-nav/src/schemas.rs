@@ -1,8 +1,9 @@
 //! The published tool definitions: the original server's own `tools/list` answer
 //! (`contract/original-tools.json`, a copy of `navigation-agent-mcp.tools.json`) with the
 //! additions of ours written in as patches, so that every field the original had stays
-//! exactly as it was and a client built against it keeps working:
-//! - the `language` and `framework` enums list every language and framework we support;
+//! (one change of form aside, below) and a client built against it keeps working:
+//! - the `language` and `framework` vocabularies cover every language and framework we
+//!   support, and are listed once (see the last paragraph);
 //! - `trace_callers` records and `trace_symbol` steps carry `resolution`, and both list the
 //!   `unresolved` call sites; `trace_symbol` reports its `steps`;
 //! - endpoints carry their HTTP `method`;
