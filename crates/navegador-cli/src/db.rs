@@ -7,6 +7,12 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use navegador_store::Store;
 
+/// The workspace root a command was given, made absolute (an error names the path).
+pub fn workspace_root(path: &Path) -> anyhow::Result<PathBuf> {
+    use anyhow::Context;
+    path.canonicalize().with_context(|| format!("cannot open workspace root {}", path.display()))
+}
+
 /// The database path for a workspace root.
 pub fn resolve_db(flag: Option<&Path>, root: &Path) -> PathBuf {
     if let Some(p) = flag {

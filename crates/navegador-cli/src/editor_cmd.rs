@@ -159,10 +159,7 @@ fn toml_entry(name: &str, l: &Launch) -> toml_edit::DocumentMut {
 }
 
 fn setup(a: SetupArgs) -> anyhow::Result<ExitCode> {
-    let root = a
-        .workspace_root
-        .canonicalize()
-        .with_context(|| format!("cannot open workspace root {}", a.workspace_root.display()))?;
+    let root = crate::db::workspace_root(&a.workspace_root)?;
     let l = launch(&a, &root)?;
     let path = config_path(a.client, &root, a.global)?;
     let snippet = render(a.client, &a.name, &l);

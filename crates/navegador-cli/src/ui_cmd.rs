@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use navegador_mcp::{create_mcp_server, HttpOptions, ServerOptions};
 
 use crate::mcp_serve::{serve_with, Transport};
@@ -39,10 +38,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let root = a
-        .workspace_root
-        .canonicalize()
-        .with_context(|| format!("cannot open workspace root {}", a.workspace_root.display()))?;
+    let root = db::workspace_root(&a.workspace_root)?;
     let db_path = db::resolve_db(a.db.as_deref(), &root);
     if navegador_store::server_url(&db_path).is_none() && !db_path.exists() {
         anyhow::bail!(
