@@ -157,6 +157,9 @@ def test_stdout_carries_only_jsonrpc_and_tools_list_matches_golden(binary, works
         GOLDEN.write_text(json.dumps({"tools": replies[2]["result"]["tools"]}, indent=2, sort_keys=True) + "\n")
     assert replies[2]["result"] == golden
     assert [t["name"] for t in golden["tools"]] == IMPLEMENTED + CODE_TOOLS
+    # Issue 12's budget: every session pays for tools/list (scripts/tools_list_size.py
+    # prints it per tool).
+    assert len(json.dumps(replies[2]["result"])) < 30_000
     assert replies[4]["result"]["isError"] is True
     assert replies[5]["result"].get("isError") is not True
 

@@ -8,7 +8,10 @@
 //!   `unresolved` call sites; `trace_symbol` reports its `steps`;
 //! - endpoints carry their HTTP `method`;
 //! - the error-code enum gains `INDEX_INCOMPLETE`;
-//! - a seventh tool, `code.detect_changes` (ours), with the original's envelope.
+//! - a seventh tool, `code.detect_changes` (ours), with the original's envelope;
+//! - the envelope's `errors` items and `meta` are outlined (the fields a client branches
+//!   on: an error's `code` and `message`, `meta.truncated`); docs/code-tools.md spells out
+//!   the rest, which every answer still carries.
 //!
 //! The `language` and `framework` vocabularies (30-odd names each, growing with the packs)
 //! are published once, on `code.find_symbol`'s arguments: the other tools take a string
@@ -69,6 +72,7 @@ pub fn tool_specs() -> Vec<ToolSpec> {
             widen_vocabulary(&mut output);
             open_vocabulary(&mut output);
             add_our_fields(&name, &mut input, &mut output);
+            outline_envelope(&mut output);
             describe_inputs(&mut input);
             ToolSpec {
                 title: t["title"].as_str().unwrap_or_default().to_string(),
@@ -102,13 +106,11 @@ fn detect_changes(mut envelope: Value) -> ToolSpec {
         "properties": {"risk": {"enum": ["low", "medium", "high", "critical"]}, "files": list, "symbols": list,
                        "symbolsTotal": count(), "tests": list, "testsTotal": count(), "nextOffset": count()}});
     widen_vocabulary(&mut envelope);
+    outline_envelope(&mut envelope);
     envelope["properties"]["data"] = data;
-    // The envelope's fields as the original's tools publish them, but outlined.
-    envelope["properties"]["errors"] = json!({"type": "array", "items": {"type": "object", "required": ["code", "message"]}});
-    envelope["properties"]["meta"] = json!({"type": "object"});
     envelope["title"] = json!("ResponseEnvelope[DetectChangesData]");
     if let Some(defs) = envelope.get_mut("$defs").and_then(Value::as_object_mut) {
-        defs.retain(|k, _| k == "ResponseStatus");
+        defs.retain(|k, _| ["ResponseStatus", "ErrorItem", "ResponseMeta"].contains(&k.as_str()));
     }
     ToolSpec {
         name: "code.detect_changes".into(),
@@ -116,6 +118,20 @@ fn detect_changes(mut envelope: Value) -> ToolSpec {
         description: "What a diff touches: changed symbols, dependents, tests, owners, rules, risk.".into(),
         input_schema: input.as_object().cloned().unwrap_or_default(),
         output_schema: envelope.as_object().cloned().unwrap_or_default(),
+    }
+}
+
+/// The envelope's `errors` items and `meta` as the fields a client branches on (see the
+/// module docs): every tool's `tools/list` entry repeated them whole, ~600 bytes each.
+fn outline_envelope(output: &mut Value) {
+    if let Some(defs) = output.get_mut("$defs").and_then(Value::as_object_mut) {
+        if let Some(e) = defs.get_mut("ErrorItem") {
+            *e = json!({"type": "object", "required": ["code", "message"],
+                        "properties": {"code": {"type": "string"}, "message": {"type": "string"}}});
+        }
+        if let Some(m) = defs.get_mut("ResponseMeta") {
+            *m = json!({"type": "object", "properties": {"truncated": {"type": "boolean"}}});
+        }
     }
 }
 
