@@ -39,15 +39,8 @@ pub struct HttpArgs {
     /// Endpoint path (streamable-http).
     #[arg(long, default_value = "/mcp")]
     path: String,
-    /// Require `Authorization: Bearer TOKEN` on every HTTP request.
-    #[arg(long, env = "NAVEGADOR_AUTH_TOKEN", hide_env_values = true)]
-    auth_token: Option<String>,
-    /// Another accepted Host header value (streamable-http); repeatable.
-    #[arg(long = "allowed-host", value_name = "HOST")]
-    allowed_hosts: Vec<String>,
-    /// Another accepted browser Origin, e.g. https://app.example.com:443; repeatable.
-    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
-    allowed_origins: Vec<String>,
+    #[command(flatten)]
+    access: AccessArgs,
     /// Close a connection that has not sent a whole request header within MS milliseconds
     /// (also a kept-alive connection idle that long) (streamable-http).
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
@@ -66,12 +59,37 @@ impl HttpArgs {
             host: self.host,
             port: self.port,
             path: self.path,
-            auth_token: self.auth_token,
-            allowed_hosts: self.allowed_hosts,
-            allowed_origins: self.allowed_origins,
             header_timeout: std::time::Duration::from_millis(self.header_timeout_ms.max(1)),
             body_timeout: std::time::Duration::from_millis(self.body_timeout_ms.max(1)),
             max_connections: self.max_connections.max(1),
+            ..self.access.options()
+        }
+    }
+}
+
+/// Who may call an HTTP server: its token and the Host/Origin values it accepts beside
+/// loopback (shared by `navegador mcp`, `navigation-mcp` and `navegador ui`).
+#[derive(clap::Args)]
+pub struct AccessArgs {
+    /// Require `Authorization: Bearer TOKEN` on every HTTP request (a browser opens
+    /// /ui/?token=TOKEN once; a cookie keeps it).
+    #[arg(long, env = "NAVEGADOR_AUTH_TOKEN", hide_env_values = true)]
+    auth_token: Option<String>,
+    /// Another accepted Host header value; repeatable.
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    allowed_hosts: Vec<String>,
+    /// Another accepted browser Origin, e.g. https://app.example.com:443; repeatable.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    allowed_origins: Vec<String>,
+}
+
+impl AccessArgs {
+    /// The default HTTP options with these checks.
+    pub fn options(self) -> HttpOptions {
+        HttpOptions {
+            auth_token: self.auth_token,
+            allowed_hosts: self.allowed_hosts,
+            allowed_origins: self.allowed_origins,
             ..HttpOptions::default()
         }
     }

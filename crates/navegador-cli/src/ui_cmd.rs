@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use navegador_mcp::{create_mcp_server, HttpOptions, ServerOptions};
 
-use crate::mcp_serve::{serve_with, Transport};
+use crate::mcp_serve::{serve_with, AccessArgs, Transport};
 use crate::{budgets, db};
 
 #[derive(clap::Args)]
@@ -23,15 +23,8 @@ pub struct Args {
     /// Graph database (default: NAVEGADOR_DB, then WORKSPACE_ROOT/.navegador/graph.db).
     #[arg(long, value_name = "PATH")]
     db: Option<PathBuf>,
-    /// Require this bearer token (a browser opens /ui/?token=TOKEN once; a cookie keeps it).
-    #[arg(long, env = "NAVEGADOR_AUTH_TOKEN", hide_env_values = true)]
-    auth_token: Option<String>,
-    /// Another accepted Host header value; repeatable.
-    #[arg(long = "allowed-host", value_name = "HOST")]
-    allowed_hosts: Vec<String>,
-    /// Another accepted browser Origin; repeatable.
-    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
-    allowed_origins: Vec<String>,
+    #[command(flatten)]
+    access: AccessArgs,
     /// Wall-clock budget of one Cypher query from the console.
     #[arg(long, value_name = "MS", default_value_t = 30_000)]
     query_timeout_ms: u64,
@@ -59,14 +52,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let server = create_mcp_server(opts);
     let mut ui = navegador_ui::mount(server.clone(), navegador_ui::PREFIX);
     ui.router = ui.router.merge(navegador_ui::root_redirect(navegador_ui::PREFIX));
-    let http = HttpOptions {
-        host: a.host,
-        port: a.port,
-        auth_token: a.auth_token,
-        allowed_hosts: a.allowed_hosts,
-        allowed_origins: a.allowed_origins,
-        ..HttpOptions::default()
-    };
+    let http = HttpOptions { host: a.host, port: a.port, ..a.access.options() };
     serve_with(server, Transport::StreamableHttp, http, vec![ui], false)?;
     Ok(ExitCode::SUCCESS)
 }
