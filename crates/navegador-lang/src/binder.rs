@@ -114,6 +114,21 @@ pub(crate) fn read_type(n: Node, rules: &TypeRules, src: &[u8]) -> Option<String
     None
 }
 
+/// Marks a type that is an alias: the type of the name path after it (`cs.cc`), read when
+/// a receiver is bound to it. No type name starts with it.
+const ALIAS: char = '=';
+
+/// A `@local.type` node that is no type but a name or member path of a `paths` kind
+/// (`cc := cs.cc`): an alias of the path's type, evaluated when a receiver needs it.
+pub(crate) fn read_path(n: Node, rules: &TypeRules, src: &[u8]) -> Option<String> {
+    if !rules.paths.iter().any(|k| k == n.kind()) {
+        return None;
+    }
+    let member = rules.member.as_deref().unwrap_or(".");
+    let t = text(n, src);
+    t.split(member).all(is_ident).then(|| format!("{ALIAS}{}", t.replace(member, ".")))
+}
+
 /// The name node a definition capture declares, through the pack's `declarators`.
 pub(crate) fn declared_name<'t>(n: Node<'t>, rules: &TypeRules) -> Option<Node<'t>> {
     let mut t = n;
@@ -143,6 +158,8 @@ struct Scope {
 
 struct Def {
     at: usize,
+    /// The scope it is bound in (where an alias's path is read).
+    scope: Option<usize>,
     ty: Option<String>,
     /// Bound by a local import: a use of it names what the import does.
     import: bool,
@@ -221,7 +238,8 @@ impl Tree {
         }
         for (n, ty, binds, member) in merged {
             let i = t.defs.len();
-            t.defs.push(Def { at: n.start_byte(), ty, import: imported.contains(&n.id()) });
+            let scope = t.scope_of(n);
+            t.defs.push(Def { at: n.start_byte(), scope, ty, import: imported.contains(&n.id()) });
             let name = text(n, src).to_string();
             if binds {
                 if let Some(s) = t.scope_of(n) {
@@ -291,10 +309,46 @@ impl Tree {
             };
             if let Some(&d) = found {
                 let local = s.kind != ScopeKind::Hoisted && !self.defs[d].import;
-                return Some(Found { ty: self.defs[d].ty.clone(), local });
+                return Some(Found { ty: self.def_type(d, 0), local });
             }
         }
         None
+    }
+
+    /// A definition's type, an alias read through to the type its path names.
+    fn def_type(&self, d: usize, depth: u32) -> Option<String> {
+        let def = &self.defs[d];
+        match def.ty.as_deref() {
+            Some(t) if t.starts_with(ALIAS) => self.path_type(def.scope, def.at, &t[ALIAS.len_utf8()..], depth + 1),
+            t => t.map(str::to_string),
+        }
+    }
+
+    /// The type a member path (`cs.cc.mu`) names at `at`: its first name's type, then each
+    /// member's declared type (members of types declared in the file). Aliases are read
+    /// to a bounded depth (`a := b; b := a` names none).
+    fn path_type(&self, from: Option<usize>, at: usize, path: &str, depth: u32) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        let mut parts = path.split('.');
+        let first = parts.next()?;
+        let mut ty = None;
+        for s in self.chain(from) {
+            let Some(list) = s.names.get(first) else { continue };
+            let found = match s.kind {
+                ScopeKind::Ordered => list.iter().rev().find(|&&d| self.defs[d].at < at),
+                ScopeKind::Hoisted | ScopeKind::Class => list.first(),
+            };
+            if let Some(&d) = found {
+                ty = self.def_type(d, depth);
+                break;
+            }
+        }
+        for field in parts {
+            ty = member_type(self, &ty?, field);
+        }
+        ty
     }
 
     fn is_type_parameter(&self, from: Option<usize>, ty: &str) -> bool {
@@ -413,6 +467,9 @@ pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals,
                 let owner = tree.lookup(scope, at, base).and_then(resolve_self);
                 owner.and_then(|o| member_type(&tree, &o, field))
             }
+        } else if recv.split(member).all(is_ident) {
+            // `cs.cc.mu.Lock()`: member after member
+            tree.path_type(scope, at, &recv.replace(member, "."), 0)
         } else {
             None
         };

@@ -486,7 +486,7 @@ fn local_match<'t>(m: &tree_sitter::QueryMatch<'_, 't>, c: &Compiled, types: &cr
                 }
             }
             Role::LocalImport => imported.push(n),
-            Role::LocalType => tys.push((n.start_byte(), binder::read_type(n, types, src))),
+            Role::LocalType => tys.push((n.start_byte(), binder::read_type(n, types, src).or_else(|| binder::read_path(n, types, src)))),
             Role::LocalValue => value = Some(n),
             Role::LocalTypeParam => out.type_parameter(n),
             _ => {}

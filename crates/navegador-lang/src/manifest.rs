@@ -68,6 +68,9 @@ pub(crate) struct TypeRules {
     pub bindings: Vec<String>,
     /// The member access operator of receivers (`this.x`; PHP `$this->x`); default `.`.
     pub member: Option<String>,
+    /// Node kinds of a value that is a name or a member path (`x`, `cs.conn`): a binding
+    /// captured `@local.type` on one has the type of what the path names (`cc := cs.cc`).
+    pub paths: Vec<String>,
 }
 
 const TOP_KEYS: &[&str] = &[
@@ -76,7 +79,7 @@ const TOP_KEYS: &[&str] = &[
     "pragmas", "frameworks", "implied_by", "call_relation",
 ];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
-const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member"];
+const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member", "paths"];
 
 pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, PackSpec), PackError> {
     let doc = Document::parse(text).map_err(|e| PackError {
@@ -170,6 +173,7 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
                 self_name: r.string(t, "self")?,
                 bindings: r.strings(t, "bindings")?,
                 member: r.string(t, "member")?,
+                paths: r.strings(t, "paths")?,
             }
         }
     };

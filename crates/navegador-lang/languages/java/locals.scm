@@ -51,3 +51,5 @@
 
 ; `new Foo().m()`
 (object_creation_expression type: (_) @local.type) @local.value
+; `((List<?>) o).listIterator()`: a cast's value has the type cast to
+(parenthesized_expression . (cast_expression type: (_) @local.type) .) @local.value
