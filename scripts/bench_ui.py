@@ -10,7 +10,10 @@
 A peer measured in the same run gives the machine's speed at that moment: `rg` counting a
 word over the same tree.
 
-Usage: python3 scripts/bench_ui.py --db GRAPH --root WORKSPACE [--symbol NAME ...] [--runs N]
+`--before BIN` also times search as you type with another navegador binary (the build
+before a change) in the same run, alternating, so both see the same load.
+
+Usage: python3 scripts/bench_ui.py --db GRAPH --root WORKSPACE [--symbol NAME ...] [--runs N] [--before BIN]
 """
 
 from __future__ import annotations
@@ -62,17 +65,26 @@ def main():
     ap.add_argument("--symbol", action="append", default=None, help="qualified name of a hot symbol (repeatable)")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--nav", default=str(REPO / "target" / "release" / "navegador"))
+    ap.add_argument("--before", help="another navegador binary whose search is timed in the same run")
     a = ap.parse_args()
     symbols = a.symbol or ["java.lang.String", "java.util.HashMap", "java.lang.Object.toString"]
     proc, base = start(a.nav, a.db, a.root)
+    other = start(a.before, a.db, a.root) if a.before else None
     try:
-        get(base + "/ui/api/search?q=warm")  # opens the connection of a server thread
-        times = []
+        sides = [("", base)] + ([(f"before ({a.before})", other[1])] if other else [])
+        times = {label: [] for label, _ in sides}
+        slow = {label: [] for label, _ in sides}
+        for _, b in sides:
+            get(b + "/ui/api/search?q=warm")  # opens the connection of a server thread
         for word in TYPED:
             for i in range(2, len(word) + 1):
-                ms, r = get(base + "/ui/api/search?" + urllib.parse.urlencode({"q": word[:i], "limit": 30}))
-                times.append(ms)
-        print(f"search as you type: {len(times)} requests, p50 {statistics.median(times):.1f} ms, p90 {pct(times, 90):.1f} ms, max {max(times):.1f} ms")
+                for label, b in sides:
+                    ms, r = get(b + "/ui/api/search?" + urllib.parse.urlencode({"q": word[:i], "limit": 30}))
+                    times[label].append(ms)
+                    slow[label].append((ms, word[:i]))
+        for label, t in times.items():
+            worst = ", ".join(f"{q} {ms:.0f}" for ms, q in sorted(slow[label])[-3:])
+            print(f"search as you type{' ' + label if label else ''}: {len(t)} requests, p50 {statistics.median(t):.1f} ms, p90 {pct(t, 90):.1f} ms, max {max(t):.1f} ms (slowest: {worst})")
         for s in symbols:
             runs = []
             for _ in range(a.runs):
@@ -86,8 +98,9 @@ def main():
             subprocess.run(["rg", "-c", "-w", "HashMap", a.root], stdout=subprocess.DEVNULL)
             print(f"peer: rg -c -w HashMap over the workspace: {(time.perf_counter() - t0) * 1000:.0f} ms")
     finally:
-        proc.terminate()
-        proc.wait()
+        for p in [proc] + ([other[0]] if other else []):
+            p.terminate()
+            p.wait()
 
 
 def browser(base: str, symbols: list[str], runs: int):
