@@ -339,7 +339,13 @@ impl Changes {
         for (name, key) in defs {
             self.before.entry(name).or_default().push(key);
         }
-        self.orphaned.extend(tx.remove_file(path)?);
+        if gone {
+            self.orphaned.extend(tx.remove_file(path)?);
+        } else {
+            // Rewritten in place: the sites elsewhere bound into it stay bound unless
+            // `learn` finds their target gone or the file's interface moved.
+            tx.rewrite_file(path)?;
+        }
         Ok(())
     }
 
@@ -348,10 +354,12 @@ impl Changes {
         let defs = tx.defs_in_file(path)?;
         match self.interface_before.remove(path) {
             Some((before, importers)) => {
-                if interface(tx, path, &defs)? != before {
+                let moved = interface(tx, path, &defs)? != before;
+                if moved {
                     self.reshaped.insert(path.to_string());
                     self.importers.extend(importers);
                 }
+                self.orphaned.extend(tx.finish_rewrite(moved)?);
             }
             None => {
                 self.reshaped.insert(path.to_string());

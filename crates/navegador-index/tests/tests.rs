@@ -193,6 +193,46 @@ fn incremental_ingest_equals_clean_rebuild() {
     }
 }
 
+/// A comment or a body edit keeps a file's definitions as they were, and their node ids:
+/// the edges other files' sites bound into it are kept, not re-resolved (an edge's row id
+/// survives), while a rename rebinds them.
+#[test]
+fn rewriting_a_file_keeps_the_ids_other_files_bind_to() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    let lib = "def helper():\n    return 1\n\n\nclass Box:\n    def open(self):\n        return helper()\n";
+    let files = vec![
+        ("pkg/__init__.py".to_string(), String::new()),
+        ("pkg/lib.py".to_string(), lib.to_string()),
+        ("pkg/app.py".to_string(), "from pkg.lib import helper, Box\n\n\ndef run():\n    Box().open()\n    return helper()\n".to_string()),
+    ];
+    write_tree(&root, &files);
+    let db = tmp.path().join("g.db");
+    let facts = |store: &Store| -> Vec<(String, i64, i64)> {
+        let conn = store.sqlite_conn().unwrap();
+        let mut st = conn
+            .prepare(
+                "SELECT d.name, d.id, e.id FROM edges e JOIN nodes d ON d.id = e.dst JOIN nodes s ON s.id = e.src
+                 WHERE e.type = 'CALLS' AND s.name = 'run' ORDER BY d.name",
+            )
+            .unwrap();
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+    };
+    let before = facts(&index(&root, &db));
+    assert_eq!(before.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), ["Box", "helper", "open"], "{before:?}");
+    for (what, text) in [
+        ("a comment at the top", format!("# moved\n{lib}")),
+        ("a body edit", format!("# moved\n{}", lib.replace("return 1", "return 2"))),
+    ] {
+        std::fs::write(root.join("pkg/lib.py"), &text).unwrap();
+        let after = facts(&index(&root, &db));
+        assert_eq!(after, before, "after {what}: the same targets, ids and edge rows");
+    }
+    std::fs::write(root.join("pkg/lib.py"), lib.replace("helper", "aide")).unwrap();
+    let after = facts(&index(&root, &db));
+    assert_eq!(after.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), ["Box", "open"], "after a rename: {after:?}");
+}
+
 /// A base named through another class's members (`class Meta(UserForm.Meta)`) depends on
 /// that class's own base. Rewriting the file that defines them gives its sites new ids, read
 /// after the dependent one; the edge must survive (issue 14: an incremental Django ingest
@@ -499,7 +539,7 @@ fn random_edit(rng: &mut Rng, files: &mut Vec<(String, String)>, gone: &mut Vec<
     let name = names.get(rng.below(names.len())).cloned().unwrap_or_else(|| "missing".into());
     let py = path.ends_with(".py");
     let js = [".ts", ".tsx", ".js"].iter().any(|e| path.ends_with(e));
-    match rng.below(8) {
+    match rng.below(9) {
         0 => {
             let c = line_comment(&path).unwrap();
             files[i].1.push_str(&format!("{c} edit {step}\n"));
@@ -585,6 +625,15 @@ fn random_edit(rng: &mut Rng, files: &mut Vec<(String, String)>, gone: &mut Vec<
                 }
             }
         }
+        7 => {
+            // A comment near the top: every definition below moves a line and keeps what
+            // it is (its node keeps its id; sites elsewhere stay bound to it).
+            let c = line_comment(&path).unwrap();
+            let text = &files[i].1;
+            let at = text.find('\n').map_or(text.len(), |n| n + 1);
+            files[i].1.insert_str(at, &format!("{c} moved {step}\n"));
+            format!("comment near the top of {path}")
+        }
         _ => {
             // Cut the file at a line boundary: definitions and calls after it go.
             let text = &files[i].1;
@@ -599,7 +648,7 @@ fn random_edit(rng: &mut Rng, files: &mut Vec<(String, String)>, gone: &mut Vec<
     }
 }
 
-/// A few hundred generated edits (comments, new functions calling known names, renames in
+/// A few hundred generated edits (comments at the end and near the top, new functions calling known names, renames in
 /// one file or everywhere, deleted and restored files, moved files, copied and dropped
 /// imports, removed calls, cut files) on every project; after each one the incremental
 /// graph equals a clean rebuild. Seeded: `EDIT_SEED=n` replays a run.

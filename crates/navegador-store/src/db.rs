@@ -586,6 +586,23 @@ impl Db {
         }
     }
 
+    /// [`Db::defer_insert`] of a row whose `id` is given: on SQLite `row_sql_at` (the
+    /// batch's row with the id as `?1`), on PostgreSQL the batch's row as it is.
+    pub fn defer_insert_at(&self, batch: &'static Batch, row_sql_at: &str, id: i64, params: Params<'_>) -> Result<()> {
+        match &self.conn {
+            Conn::Sqlite(c) => {
+                let all = std::iter::once(Param::Int(id)).chain(params.iter().map(|p| p.param()));
+                c.prepare_cached(row_sql_at)?.execute(rusqlite::params_from_iter(all))?;
+                Ok(())
+            }
+            Conn::Pg(pg) => {
+                let mut row = vec![Owned::Int(id)];
+                row.extend(params.iter().map(|p| owned(p.param())));
+                self.push(pg, batch, row)
+            }
+        }
+    }
+
     fn push(&self, pg: &RefCell<Pg>, batch: &'static Batch, row: Vec<Owned>) -> Result<()> {
         let mut g = pg.borrow_mut();
         let full = match g.pending.iter_mut().find(|p| std::ptr::eq(p.batch, batch)) {

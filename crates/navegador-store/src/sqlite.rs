@@ -2,6 +2,7 @@
 //! a quick integrity check, WAL, schema version check), the ingest transaction and the
 //! reads that resolution and the CLI need.
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -22,6 +23,9 @@ const INSERT_NODE: Batch = Batch {
     columns: &[I, T, T, T, T, I, I, I, T],
     last_per_key: false,
 };
+/// [`INSERT_NODE`]'s SQLite row with the id given (a node rewritten in place).
+const INSERT_NODE_AT: &str = "INSERT INTO nodes(id, label, name, qualified_name, file_path, parent, line_start, line_end, props)
+              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 const INSERT_REF: Batch = Batch {
     row_sql: "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col, arity)
               VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -99,6 +103,37 @@ pub struct NewNode<'a> {
     pub line_end: Option<u32>,
     /// A JSON object of the remaining properties.
     pub props: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Properties that say where a node is, not what it is: an edit above a definition, or to
+/// its comment, moves them without changing what other files bind to.
+const PLACE_PROPS: &[&str] = &["column_start", "column_end", "name_line", "name_column", "docstring", "size", "line_count", "content_hash"];
+
+/// What identifies a node of a file across a rewrite: label, names, parent and every
+/// property but its place (`PLACE_PROPS`), keys sorted (PostgreSQL's `jsonb` reorders
+/// them).
+fn stable_key(label: &str, name: &str, qname: Option<&str>, parent: Option<i64>, props: &serde_json::Map<String, serde_json::Value>) -> String {
+    let mut keys: Vec<&String> = props.keys().filter(|k| !PLACE_PROPS.contains(&k.as_str())).collect();
+    keys.sort();
+    let mut out = format!("{label}\t{name}\t{}\t{}", qname.unwrap_or("\u{1}"), parent.map_or(String::new(), |p| p.to_string()));
+    for k in keys {
+        out.push('\t');
+        out.push_str(k);
+        out.push('=');
+        out.push_str(&props[k].to_string());
+    }
+    out
+}
+
+/// A file being rewritten in place ([`IngestTx::rewrite_file`] to
+/// [`IngestTx::finish_rewrite`]): its old nodes' ids by stable key, taken in id order by
+/// the new nodes that match.
+#[derive(Default)]
+struct Rewrite {
+    path: String,
+    free: HashMap<String, std::collections::VecDeque<i64>>,
+    old: Vec<i64>,
+    reused: std::collections::HashSet<i64>,
 }
 
 /// A definition, as resolution sees it.
@@ -532,7 +567,15 @@ impl Store {
         }
         self.conn.begin(TxKind::Write)?;
         let start_changes = self.conn.total_changes();
-        Ok(IngestTx { tx: &self.conn, done: false, integrity: &mut self.integrity, path: &self.path, start_changes })
+        Ok(IngestTx {
+            tx: &self.conn,
+            done: false,
+            integrity: &mut self.integrity,
+            path: &self.path,
+            start_changes,
+            rewrite: RefCell::new(None),
+            ceiling: Cell::new(0),
+        })
     }
 
     /// A read transaction over several queries, so they see one snapshot (and SQLite takes
@@ -760,6 +803,12 @@ pub struct IngestTx<'a> {
     path: &'a Path,
     /// Rows changed through the connection when the transaction began.
     start_changes: usize,
+    /// The file being rewritten in place, if any.
+    rewrite: RefCell<Option<Rewrite>>,
+    /// The highest id a rewritten file's old nodes had: SQLite gives a new row the highest
+    /// id plus one, which must not be an old node's whose edges from other files are kept
+    /// until [`IngestTx::finish_rewrite`].
+    ceiling: Cell<i64>,
 }
 
 impl Drop for IngestTx<'_> {
@@ -852,20 +901,140 @@ impl IngestTx<'_> {
 
     pub fn insert_node(&self, n: &NewNode<'_>) -> Result<i64> {
         let props = serde_json::Value::Object(n.props.clone()).to_string();
-        self.tx.defer_insert(
-            &INSERT_NODE,
-            "nodes",
-            params![
-            n.label.map(|l| l.as_str()),
-            n.name,
-            n.qualified_name,
-            n.file_path,
-            n.parent,
-            n.line_start,
-            n.line_end,
-            props
-        ],
-        )
+        // A node of a file rewritten in place takes the id of an old node with its key; a
+        // new one (on SQLite) an id above every old node's.
+        let mut id = None;
+        if let Some(rw) = self.rewrite.borrow_mut().as_mut().filter(|rw| n.file_path == Some(rw.path.as_str())) {
+            let key = stable_key(n.label.map_or("", |l| l.as_str()), n.name, n.qualified_name, n.parent, &n.props);
+            id = rw.free.get_mut(&key).and_then(std::collections::VecDeque::pop_front);
+            if let Some(i) = id {
+                rw.reused.insert(i);
+            }
+        }
+        if id.is_none() && self.ceiling.get() > 0 && !self.tx.is_pg() {
+            let top: i64 = self.tx.query_row("SELECT coalesce(max(id), 0) FROM nodes", params![], |r| r.get(0))?;
+            if top < self.ceiling.get() {
+                id = Some(self.ceiling.get() + 1);
+            }
+        }
+        match id {
+            Some(id) => {
+                self.tx.defer_insert_at(
+                    &INSERT_NODE,
+                    INSERT_NODE_AT,
+                    id,
+                    params![
+                        n.label.map(|l| l.as_str()),
+                        n.name,
+                        n.qualified_name,
+                        n.file_path,
+                        n.parent,
+                        n.line_start,
+                        n.line_end,
+                        props
+                    ],
+                )?;
+                Ok(id)
+            }
+            None => self.tx.defer_insert(
+                &INSERT_NODE,
+                "nodes",
+                params![
+                    n.label.map(|l| l.as_str()),
+                    n.name,
+                    n.qualified_name,
+                    n.file_path,
+                    n.parent,
+                    n.line_start,
+                    n.line_end,
+                    props
+                ],
+            ),
+        }
+    }
+
+    /// Removes a file's facts before it is written again, keeping the edges other files'
+    /// sites bound into it: the new nodes take the ids of old ones with the same stable key
+    /// (`stable_key`: a comment or a body edit changes none), so those sites stay bound and
+    /// are not re-resolved. [`IngestTx::finish_rewrite`] after the file is written drops
+    /// what no new node took. Nodes, sites and edges of the file itself go as in
+    /// [`IngestTx::remove_file`].
+    pub fn rewrite_file(&self, path: &str) -> Result<()> {
+        let mut rw = Rewrite { path: path.to_string(), ..Default::default() };
+        {
+            let mut st = self.tx.prepare_cached(
+                "SELECT id, label, coalesce(name, ''), qualified_name, parent, props FROM nodes WHERE file_path = ?1 ORDER BY id",
+            )?;
+            let rows = st.query_map(params![path], |r| {
+                Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<String>(2)?, r.get::<Option<String>>(3)?, r.get::<Option<i64>>(4)?, r.get::<String>(5)?))
+            })?;
+            for r in rows {
+                let (id, label, name, qname, parent, props) = r?;
+                let props = match serde_json::from_str(&props) {
+                    Ok(serde_json::Value::Object(m)) => m,
+                    _ => Default::default(),
+                };
+                rw.free.entry(stable_key(&label, &name, qname.as_deref(), parent, &props)).or_default().push_back(id);
+                rw.old.push(id);
+            }
+        }
+        if let Some(&top) = rw.old.last() {
+            self.ceiling.set(self.ceiling.get().max(top));
+        }
+        // Edges of other files' sites stay; every other edge touching the file goes.
+        self.tx.execute(
+            "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
+            params![path],
+        )?;
+        self.tx.execute(
+            "DELETE FROM edges WHERE dst IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
+            params![path],
+        )?;
+        self.tx.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM refs WHERE file_path = ?1)", params![path])?;
+        self.tx.execute("DELETE FROM refs WHERE file_path = ?1", params![path])?;
+        self.tx.execute("DELETE FROM nodes WHERE file_path = ?1", params![path])?;
+        self.tx.execute("DELETE FROM files WHERE path = ?1", params![path])?;
+        *self.rewrite.borrow_mut() = Some(rw);
+        Ok(())
+    }
+
+    /// Ends [`IngestTx::rewrite_file`]: the sites elsewhere bound to an old node that no
+    /// new node took (their edges to it deleted), or to any node of the file when
+    /// `reshaped` (what other files see of it changed: they may bind differently), for
+    /// resolution to redo.
+    pub fn finish_rewrite(&self, reshaped: bool) -> Result<Vec<i64>> {
+        let Some(rw) = self.rewrite.borrow_mut().take() else { return Ok(Vec::new()) };
+        let mut orphaned = Vec::new();
+        let gone: Vec<i64> = rw.old.iter().copied().filter(|id| !rw.reused.contains(id)).collect();
+        {
+            let mut by_src = self.tx.prepare_cached("SELECT ref_id FROM edges WHERE src = ?1 AND ref_id IS NOT NULL")?;
+            let mut by_dst = self.tx.prepare_cached("SELECT ref_id FROM edges WHERE dst = ?1 AND ref_id IS NOT NULL")?;
+            for id in &gone {
+                for r in by_src.query_map(params![id], |r| r.get::<i64>(0))? {
+                    orphaned.push(r?);
+                }
+                for r in by_dst.query_map(params![id], |r| r.get::<i64>(0))? {
+                    orphaned.push(r?);
+                }
+            }
+            if reshaped {
+                for id in &rw.reused {
+                    for r in by_src.query_map(params![id], |r| r.get::<i64>(0))? {
+                        orphaned.push(r?);
+                    }
+                    for r in by_dst.query_map(params![id], |r| r.get::<i64>(0))? {
+                        orphaned.push(r?);
+                    }
+                }
+            }
+        }
+        for id in &gone {
+            self.tx.execute("DELETE FROM edges WHERE src = ?1", params![id])?;
+            self.tx.execute("DELETE FROM edges WHERE dst = ?1", params![id])?;
+        }
+        orphaned.sort_unstable();
+        orphaned.dedup();
+        Ok(orphaned)
     }
 
     #[allow(clippy::too_many_arguments)]
