@@ -1,7 +1,7 @@
 //! The SQLite schema. Bump `VERSION` on any change; an older file is refused with a
 //! message that names the fix (re-ingest with `--clear`).
 
-pub const VERSION: i64 = 4;
+pub const VERSION: i64 = 5;
 
 pub const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -135,6 +135,11 @@ pub const INDEXES: &[(&str, &str)] = &[
     ("edges_src", "edges(src, type)"),
     ("edges_dst", "edges(dst, type)"),
     ("edges_ref", "edges(ref_id)"),
+    // the class hierarchy every incremental resolution reads (schema v5): a partial index
+    // of the base-class edges, not a scan of every edge
+    ("edges_bases", "edges(src, dst) WHERE type IN ('INHERITS', 'IMPLEMENTS')"),
+    // classes with a base outside the workspace, likewise (schema v5)
+    ("refs_external_bases", "refs(from_node) WHERE status = 'external' AND kind IN ('inherits', 'implements')"),
     ("refs_file", "refs(file_path)"),
     ("refs_name", "refs(name)"),
     ("refs_root", "refs(receiver_root)"),
