@@ -63,8 +63,13 @@ impl Drop for LiveIndex {
 }
 
 /// (device, inode) of the graph file: a file replaced under the server (a reset, a copy)
-/// is opened again. `None` for a PostgreSQL URL or a missing file.
+/// is opened again; one value for a PostgreSQL URL; `None` for a missing file.
 fn file_identity(db: &Path) -> Option<(u64, u64)> {
+    // A PostgreSQL server has no file to be replaced: its store is kept as a file's is (a
+    // failed ingest drops it, and the next refresh connects again).
+    if navegador_store::server_url(db).is_some() {
+        return Some((0, 0));
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
