@@ -258,8 +258,18 @@ struct RawSite {
 pub fn parse(lang: Language, src: &str) -> Option<tree_sitter::Tree> {
     // The same text the extractor parses: the language's `prepare` rewrite (same length, so
     // byte ranges fit the original) keeps grammar gaps from breaking the tree.
-    let prepared = (registry().pack(lang).def.hooks.prepare)(src);
+    let prepared = prepare(registry().pack(lang), src);
     parse_text(lang, prepared.as_deref().unwrap_or(src))
+}
+
+/// The text the grammar parses: the pack's `prepare` hook, then its `[preprocess]` rules
+/// (both keep the length); `None` when it is `src` as is.
+fn prepare(pack: &crate::registry::Pack, src: &str) -> Option<String> {
+    let hooked = (pack.def.hooks.prepare)(src);
+    match pack.spec.preprocess.apply(hooked.as_deref().unwrap_or(src)) {
+        Some(p) => Some(p),
+        None => hooked,
+    }
 }
 
 /// Parses `text` as is, with this thread's parser for the language.
@@ -287,7 +297,7 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
     let s = pack.def.hooks;
     // The grammar parses the prepared text; names, signatures and docs are read from the
     // original, which has the same length, so the tree's byte ranges fit both.
-    let prepared = (s.prepare)(src);
+    let prepared = prepare(pack, src);
     let mut facts = FileFacts {
         path: path.to_string(),
         language: lang,

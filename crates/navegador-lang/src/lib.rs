@@ -15,6 +15,7 @@ mod extract;
 mod hooks;
 mod manifest;
 mod packs;
+mod preprocess;
 mod registry;
 mod render;
 

@@ -28,6 +28,8 @@ pub(crate) struct PackSpec {
     /// The list files `builtins` names (`"builtins.txt"`, `"../javascript/builtins.txt"`):
     /// their names join the inline ones.
     pub builtins_files: Vec<String>,
+    /// `[preprocess]`: what is blanked before parsing (`preprocess.rs`).
+    pub preprocess: crate::preprocess::Preprocess,
 }
 
 /// What makes a definition visible outside its module (`export` of the manifest).
@@ -76,8 +78,9 @@ pub(crate) struct TypeRules {
 const TOP_KEYS: &[&str] = &[
     "name", "family", "extensions", "shebangs", "markers", "separator", "receiver", "constructors", "builtins",
     "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types",
-    "pragmas", "frameworks", "implied_by", "call_relation",
+    "pragmas", "frameworks", "implied_by", "call_relation", "preprocess",
 ];
+const PREPROCESS_KEYS: &[&str] = &["blank", "blank_calls", "undefined", "inline_conditionals", "macros"];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
 const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member", "paths"];
 
@@ -209,6 +212,20 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         drop_local_uses: r.bool(top, "drop_local_uses")?.unwrap_or(false),
         implicit_members: r.bool(top, "implicit_members")?.unwrap_or(false),
         types,
+        preprocess: match top.get("preprocess") {
+            None => Default::default(),
+            Some(item) => {
+                let t = item.as_table().ok_or_else(|| r.error(item, "`preprocess` must be a table ([preprocess])"))?;
+                r.known(t, PREPROCESS_KEYS)?;
+                crate::preprocess::Preprocess {
+                    blank: r.strings(t, "blank")?,
+                    blank_calls: r.strings(t, "blank_calls")?,
+                    undefined: r.strings(t, "undefined")?,
+                    inline_conditionals: r.bool(t, "inline_conditionals")?.unwrap_or(false),
+                    macros: r.bool(t, "macros")?.unwrap_or(false),
+                }
+            }
+        },
     };
     if !spec.locals.is_empty() && spec.types.names.is_empty() {
         return Err(PackError { file: file.into(), line: line_of_key(text, "locals"), message: "a locals query needs [types] names to read its types".into() });
