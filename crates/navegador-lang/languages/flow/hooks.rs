@@ -13,8 +13,14 @@
 //!   `(_: A) => R`;
 //! - `opaque type`, `import typeof`, `%checks` become `type`, `import type`, nothing.
 //!
-//! Still unread (a syntax error, facts outside it kept): `T => U` without spaces, bounds on type parameters (`<T: B>`), `declare
-//! export`, casts `(x: T)`.
+//! - then, with brackets' extents: a function type's (or a line-leading method signature's)
+//!   parameter list with an unnamed parameter (`(boolean) => void`) becomes one parameter
+//!   `_`; type parameters lose variance and bounds (`<+T: B>`), `Foo<>` its `<>`; an inline
+//!   `interface {…}` is an object type; `declare export function` is `export declare
+//!   function`; a `type T;` without a definition is blanked; `export type *` is `export *`.
+//!
+//! Still unread (a syntax error, facts outside it kept): `T => U` without spaces, casts
+//! `(x: T)`.
 
 use crate::hooks::Hooks;
 
@@ -97,7 +103,7 @@ fn flow_prepare(src: &str) -> Option<String> {
                     i += 1;
                 }
             }
-            b'(' if orig[i + 1..].starts_with(b"...") && matches!(prev(i), b':' | b'<' | b'|' | b'&') => {
+            b'(' if orig[i + 1..].starts_with(b"...") && matches!(prev(i), b':' | b'<' | b'|' | b'&') && !named_item(&orig[i + 1..]) => {
                 // a function type's unnamed rest parameter: `(...Args) => R` is `(_: Args) => R`
                 stack.push((b'(', false));
                 b[i + 1..i + 4].copy_from_slice(b"_: ");
@@ -163,7 +169,228 @@ fn flow_prepare(src: &str) -> Option<String> {
         }
         i += 1;
     }
+    structural(&orig, &mut b, &code);
     if b == orig { None } else { String::from_utf8(b).ok() }
+}
+
+/// Flow's primitive types: alone in a parameter list they are a type, not a name.
+const PRIMITIVES: &[&[u8]] = &[b"void", b"null", b"boolean", b"number", b"string", b"mixed", b"any", b"empty", b"undefined", b"symbol", b"bigint"];
+
+/// Whether a parameter (`a`, `a?: T`, `...rest: T`, `a = 1`, a pattern `{…}` / `[…]`)
+/// starts `s`, rather than a type without a name (`boolean`, `Array<T>`, `?T`, `A | B`).
+fn named_item(s: &[u8]) -> bool {
+    let mut k = s.iter().position(|&c| !ws(c)).unwrap_or(s.len());
+    if s[k..].starts_with(b"...") {
+        k += 3;
+        k += s[k..].iter().position(|&c| !ws(c)).unwrap_or(s.len() - k);
+    }
+    match s.get(k) {
+        None => true,
+        Some(b'{' | b'[') => true,
+        Some(&c) if is_ident(c) && !c.is_ascii_digit() => {
+            let e = k + s[k..].iter().position(|&c| !is_ident(c)).unwrap_or(s.len() - k);
+            let mut j = e + s[e..].iter().position(|&c| !ws(c)).unwrap_or(s.len() - e);
+            if s.get(j) == Some(&b'?') {
+                j += 1;
+                j += s[j..].iter().position(|&c| !ws(c)).unwrap_or(s.len() - j);
+            }
+            match s.get(j) {
+                None | Some(b',' | b')') => !PRIMITIVES.contains(&&s[k..e]),
+                Some(b':') => true,
+                Some(b'=') => s.get(j + 1) != Some(&b'>'),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// The end (exclusive) of the bracket opened at `open` (`(`, `<`, `{`, `[`): after its
+/// matching close, within 8 KiB, skipping comments and strings (`=>` is no bracket).
+fn matching(b: &[u8], code: &[bool], open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    let angle = b[open] == b'<';
+    for k in open..b.len().min(open + 8192) {
+        if !code[k] {
+            continue;
+        }
+        match b[k] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b'<' if angle => depth += 1,
+            b'>' if angle && b[k - 1] != b'=' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k + 1);
+                }
+            }
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 && !angle {
+                    return Some(k + 1);
+                }
+                if depth < 0 {
+                    return None;
+                }
+            }
+            b';' if angle => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The items of the list `b[from..to]` split at its top-level commas: (start, end).
+fn items(b: &[u8], from: usize, to: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, from);
+    for k in from..to {
+        match b[k] {
+            b'(' | b'[' | b'{' | b'<' => depth += 1,
+            b'>' if b[k - 1] == b'=' => {}
+            b')' | b']' | b'}' | b'>' => depth -= 1,
+            b',' if depth == 0 => {
+                out.push((start, k));
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    if b[start..to].iter().any(|&c| !ws(c)) {
+        out.push((start, to));
+    }
+    out
+}
+
+fn blank(b: &mut [u8], from: usize, to: usize) {
+    for c in &mut b[from..to] {
+        if *c != b'\n' {
+            *c = b' ';
+        }
+    }
+}
+
+/// The rewrites that need a bracket's extent, on the text the first pass left:
+/// - a function type's parameter list with an unnamed parameter (`(boolean) => void`,
+///   `(Instance | null) => mixed`, `(string, number) => R`) becomes one parameter `_`;
+///   so does a method signature's at a line's start (`ignoreLogs(Array<P>): void;`);
+/// - type parameters lose their variance and bounds (`<+T: Base = D>` is `< T = D>`); an
+///   empty argument list `Foo<>` is `Foo`;
+/// - an inline `interface {…}` type is an object type;
+/// - `declare export` is `export declare`; a `declare`d or opaque `type T;` without a
+///   definition is blanked; `export type * from` is `export * from`.
+fn structural(orig: &[u8], b: &mut [u8], code: &[bool]) {
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        if !code[i] {
+            i += 1;
+            continue;
+        }
+        let before = b[..i].iter().rposition(|&c| !ws(c)).map(|k| b[k]);
+        match b[i] {
+            b'(' => {
+                let Some(end) = matching(b, code, i) else {
+                    i += 1;
+                    continue;
+                };
+                let after = end + b[end..].iter().position(|&c| !ws(c)).unwrap_or(n - end);
+                let arrow = b[after..].starts_with(b"=>");
+                // a method signature: `name(…): T` starting its line
+                let head = b[..i].iter().rposition(|&c| !is_ident(c)).map_or(0, |k| k + 1);
+                let line = b[..head].iter().rev().take_while(|&&c| c == b' ' || c == b'\t' || c == b'+' || c == b'-').count();
+                let signature = head < i && b.get(after) == Some(&b':') && (head == line || b[head - line - 1] == b'\n');
+                if (arrow || signature) && items(b, i + 1, end - 1).iter().any(|&(s, e)| !named_item(&b[s..e])) {
+                    blank(b, i + 1, end - 1);
+                    if let Some(k) = (i + 1..end - 1).find(|&k| b[k] == b' ') {
+                        b[k] = b'_';
+                    }
+                    i = end;
+                    continue;
+                }
+            }
+            b'<' => {
+                let next = i + 1 + b[i + 1..].iter().position(|&c| !ws(c)).unwrap_or(n - i - 1);
+                if b.get(next) == Some(&b'>') && i > 0 && is_ident(b[i - 1]) {
+                    b[i] = b' ';
+                    b[next] = b' ';
+                } else if matches!(b.get(next), Some(b'+' | b'-')) || bounded_param(&b[next..]) {
+                    if let Some(end) = matching(b, code, i) {
+                        for (s, e) in items(b, i + 1, end - 1) {
+                            let mut k = s + b[s..e].iter().position(|&c| !ws(c)).unwrap_or(0);
+                            if matches!(b[k], b'+' | b'-') {
+                                b[k] = b' ';
+                                k += b[k..e].iter().position(|&c| !ws(c)).unwrap_or(0);
+                            }
+                            if bounded_param(&b[k..e]) {
+                                let colon = k + b[k..e].iter().position(|&c| c == b':').unwrap_or(0);
+                                let default = items_default(b, colon, e);
+                                blank(b, colon, default);
+                            }
+                        }
+                    }
+                }
+            }
+            b'i' if word_at(b, i, b"interface") && matches!(before, Some(b'=' | b':' | b'<' | b',' | b'(' | b'|' | b'&')) && next_nonws(b, i + 9) == Some(b'{') => {
+                b[i..i + 9].fill(b' ');
+            }
+            b'd' if word_at(b, i, b"declare") && next_word(b, i + 7) == Some(&b"export"[..]) => {
+                let e = i + 7 + b[i + 7..].iter().position(|&c| !ws(c)).unwrap_or(0) + 6;
+                if matches!(next_word(b, e), Some(w) if [&b"function"[..], b"class", b"const", b"var", b"let"].contains(&w)) && e - i == 14 {
+                    b[i..e].copy_from_slice(b"export declare");
+                }
+            }
+            b't' if word_at(b, i, b"type") && line_words_before(orig, i) => {
+                if next_word(b, i + 4).is_some() {
+                    // `type T;` / `type T: Super;` (declared or opaque, no definition)
+                    let stop = b[i..].iter().position(|&c| c == b';' || c == b'\n').map(|p| i + p);
+                    if let Some(semi) = stop.filter(|&s| b[s] == b';' && !b[i..s].contains(&b'=')) {
+                        let start = i - b[..i].iter().rev().take_while(|&&c| c != b'\n').count();
+                        blank(b, start, semi + 1);
+                        i = semi + 1;
+                        continue;
+                    }
+                } else if next_nonws(b, i + 4) == Some(b'*') {
+                    b[i..i + 4].fill(b' ');
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// The words before `i` on its line are only `declare`, `export`, `opaque` (or none): a
+/// type statement's head.
+fn line_words_before(b: &[u8], i: usize) -> bool {
+    let start = i - b[..i].iter().rev().take_while(|&&c| c != b'\n').count();
+    let head = &b[start..i];
+    head.split(|&c| ws(c)).filter(|w| !w.is_empty()).all(|w| [&b"declare"[..], b"export", b"opaque"].contains(&w))
+}
+
+/// `T:` (a bounded type parameter), not `a::b`.
+fn bounded_param(s: &[u8]) -> bool {
+    let e = s.iter().position(|&c| !is_ident(c)).unwrap_or(s.len());
+    let j = e + s[e..].iter().position(|&c| !ws(c)).unwrap_or(s.len() - e);
+    e > 0 && !s[0].is_ascii_digit() && s.get(j) == Some(&b':') && s.get(j + 1) != Some(&b':')
+}
+
+/// Where a bound that starts at `from` ends: a default's `=` (not `=>`) or `to`.
+fn items_default(b: &[u8], from: usize, to: usize) -> usize {
+    let mut depth = 0i32;
+    for k in from..to {
+        match b[k] {
+            b'(' | b'[' | b'{' | b'<' => depth += 1,
+            b'>' if b[k - 1] == b'=' => {}
+            b')' | b']' | b'}' | b'>' => depth -= 1,
+            b'=' if depth == 0 && b.get(k + 1) != Some(&b'>') => return k,
+            _ => {}
+        }
+    }
+    to
+}
+
+fn next_nonws(b: &[u8], i: usize) -> Option<u8> {
+    b.get(i..)?.iter().copied().find(|&c| !ws(c))
 }
 
 /// Where a spread's type that starts at `k` ends: after its `,`, or at the `}` / `|}` that
@@ -235,9 +462,16 @@ mod tests {
             ("import typeof X from 'x';", "import type   X from 'x';"),
             ("function f(x: mixed): boolean %checks {}", "function f(x: mixed): boolean         {}"),
             ("f(...args); const {a, ...rest} = o; x = a ? b : c; y = {...o};", "f(...args); const {a, ...rest} = o; x = a ? b : c; y = {_: o};"),
-            ("type F = {f: number => mixed, g: (...Array<T>) => void};", "type F = {f:(number)=> mixed, g: (_: Array<T>) => void};"),
+            ("type F = {f: number => mixed, g: (...Array<T>) => void};", "type F = {f:(_     )=> mixed, g: (_: Array<T>) => void};"),
             ("const inc = x => x + 1;", "const inc =(x)=> x + 1;"),
             ("// {| ?x |} in a comment\nlet s = '{|';", "// {| ?x |} in a comment\nlet s = '{|';"),
+            ("type L = {f: (...args: Array<E>) => R};", "type L = {f: (...args: Array<E>) => R};"),
+            ("type C = (boolean) => void | ((I | null) => mixed);", "type C = (_      ) => void | ((_       ) => mixed);"),
+            ("const add = (a, {b}, c = 1) => a;", "const add = (a, {b}, c = 1) => a;"),
+            ("type I = {\n  ignore(Array<P>): void;\n};", "type I = {\n  ignore(_       ): void;\n};"),
+            ("function f<+S: Base, T: {a: A} = D>(x: Box<>): S {}", "function f< S      , T         = D>(x: Box  ): S {}"),
+            ("type E = Error & interface {a: A};", "type E = Error &           {a: A};"),
+            ("declare export function f(): T;\ndeclare export opaque type Id;\nexport type * from './m';", "export declare function f(): T;\n                              \nexport      * from './m';"),
         ] {
             let out = flow_prepare(flow).unwrap_or_else(|| flow.to_string());
             assert_eq!(out, ts, "{flow}");
