@@ -63,6 +63,18 @@ def is_lambda_param(tree, path, t):
     return f"fun {t['name']}" not in line and not re.search(rf"fun\s+[\w.<>, ]*\.{re.escape(t['name'])}\b", line)
 
 
+def js_not_a_definition(t):
+    """A ctags JavaScript class or method tag that is a value, a keyword or a prototype
+    assignment (see ctags_defs)."""
+    name, kind, pattern = re.escape(t["name"]), t.get("kind"), t.get("pattern", "")
+    if kind == "class":
+        return bool(t["name"] in ("type", "export", "opaque", "declare")
+                    or re.search(rf"{name}(\s*:\s*[^=(]*?)?\s*=\s*\(?\s*{{", pattern)
+                    or re.search(rf"{name}\??\s*:\s*([$\w.]+<)?{{", pattern)
+                    or re.search(rf"{name}\.prototype\s*=", pattern))
+    return kind == "method" and bool(re.search(rf"\.prototype\.{name}\s*=\s*(?!function|async|\()", pattern))
+
+
 def ext_of(path, exts):
     return path.rsplit(".", 1)[-1] in exts
 
@@ -105,8 +117,12 @@ def ctags_defs(tree, lang, kinds, exts):
         if lang == "Swift" and t["name"] in ("func", "var", "let", "subscript"):
             continue
         # ctags' JavaScript parser calls an object literal a class (`const config = {…}`,
-        # `e_1 = { error: e }`): a value (ours is a Variable when module-level), not counted
-        if lang == "JavaScript" and t.get("kind") == "class" and re.search(rf"{re.escape(t['name'])}\s*=\s*{{", t.get("pattern", "")):
+        # `e_1 = { error: e }`, `const s: T = {…}`, a property `topBlur: {…}`, an object type
+        # `colorStops: $ReadOnlyArray<{…}>`): a value (ours is a Variable when module-level),
+        # not counted; so is what it makes of Flow's `export type X = {…}` (a class named
+        # `type` or `export`) and of `E.prototype = …` / `E.prototype.constructor = E` (the
+        # class is the function E, counted where it is defined)
+        if lang == "JavaScript" and js_not_a_definition(t):
             objects[0] += 1
             continue
         # ctags' Erlang parser tags variables at a line's start in generated code
@@ -120,7 +136,7 @@ def ctags_defs(tree, lang, kinds, exts):
         if name and t.get("kind") in kinds and ext_of(path, exts) and "anonymous" not in t.get("extras", ""):
             defs.append((path, name, t["line"], t["kind"]))
     if objects[0]:
-        print(f"({lang}: {objects[0]} object literals ctags calls classes not counted)", file=sys.stderr)
+        print(f"({lang}: {objects[0]} object literals, Flow type aliases and prototype assignments ctags calls classes or methods not counted)", file=sys.stderr)
     return defs, secs
 
 
