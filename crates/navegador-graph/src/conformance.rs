@@ -243,7 +243,7 @@ fn stats_and_schema(g: &mut dyn GraphWrite) {
     g.create_edge(a, b, "CALLS", props(&[("n", Value::Int(1))]))
         .unwrap();
     g.create_edge(a, s, "CALLS", BTreeMap::new()).unwrap();
-    g.create_edge(b, s, "USES", BTreeMap::new()).unwrap();
+    let e_uses = g.create_edge(b, s, "USES", BTreeMap::new()).unwrap();
     let st = g.stats().unwrap();
     assert_eq!(st.node_count, 3);
     assert_eq!(st.label_counts.get("F"), Some(&2));
@@ -264,4 +264,37 @@ fn stats_and_schema(g: &mut dyn GraphWrite) {
     assert_eq!(sc.rel_types, labels(&["CALLS", "USES"]));
     assert_eq!(sc.node_property_keys, labels(&["name"]));
     assert_eq!(sc.edge_property_keys, labels(&["n"]));
+    assert_eq!(sc.label_property_keys.get("F"), Some(&labels(&["name"])), "keys per label");
+    assert_eq!(sc.label_property_keys.get("S"), None, "a label whose nodes have no properties");
+    assert_eq!(sc.type_property_keys.get("CALLS"), Some(&labels(&["n"])), "keys per type");
+    assert_eq!(sc.type_property_keys.get("USES"), None);
+    // Counts follow every write: labels added and removed, properties set and removed,
+    // nodes and relationships deleted.
+    g.add_label(s, "T").unwrap();
+    g.add_label(a, "T").unwrap();
+    g.set_node_property(s, "kind", "x".into()).unwrap();
+    g.set_edge_property(e_uses, "w", Value::Int(2)).unwrap();
+    let st = g.stats().unwrap();
+    assert_eq!(st.label_counts.get("T"), Some(&2));
+    assert_eq!(st.label_counts.get("S"), Some(&1));
+    let sc = g.schema().unwrap();
+    assert_eq!(sc.label_property_keys.get("T"), Some(&labels(&["kind", "name"])), "keys under an added label");
+    assert_eq!(sc.label_property_keys.get("S"), Some(&labels(&["kind"])));
+    assert_eq!(sc.type_property_keys.get("USES"), Some(&labels(&["w"])));
+    g.remove_label(a, "F").unwrap(); // a's first label goes; T takes its place
+    g.set_node_property(s, "kind", Value::Null).unwrap();
+    g.delete_node(b, true).unwrap();
+    let st = g.stats().unwrap();
+    assert_eq!(st.node_count, 2);
+    assert_eq!(st.label_counts.get("F"), None, "no node carries F any more");
+    assert_eq!(st.label_counts.get("T"), Some(&2));
+    assert_eq!(st.edge_counts.get("USES"), None, "deleted with b");
+    assert_eq!(st.edge_counts.get("CALLS"), Some(&1));
+    assert_eq!(st.avg_in_degree.get("CALLS"), Some(&1.0));
+    let sc = g.schema().unwrap();
+    assert_eq!(sc.labels, labels(&["S", "T"]));
+    assert_eq!(sc.rel_types, labels(&["CALLS"]));
+    assert_eq!(sc.label_property_keys.get("T"), Some(&labels(&["name"])));
+    assert_eq!(sc.label_property_keys.get("S"), None);
+    assert_eq!(sc.edge_property_keys, Vec::<String>::new(), "the CALLS edge left has no properties");
 }

@@ -84,13 +84,19 @@ impl GraphStats {
     }
 }
 
-/// Labels, relationship types and property keys present in a graph.
+/// Labels, relationship types and property keys present in a graph, each list sorted.
+/// The engine reads it once per query (warnings for names that do not exist,
+/// `db.labels()`), so a large backend keeps it at hand rather than scanning.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Schema {
     pub labels: Vec<String>,
     pub rel_types: Vec<String>,
     pub node_property_keys: Vec<String>,
     pub edge_property_keys: Vec<String>,
+    /// Property keys found on the nodes of each label (`""`: nodes without a label).
+    pub label_property_keys: BTreeMap<String, Vec<String>>,
+    /// Property keys found on the relationships of each type.
+    pub type_property_keys: BTreeMap<String, Vec<String>>,
 }
 
 /// Read access to a property graph. Object-safe; every call returns owned data.
@@ -121,7 +127,8 @@ pub trait GraphRead {
         direction: Direction,
         types: &[String],
     ) -> Result<Vec<Edge>, GraphError>;
-    /// Counts and degrees for the cost model.
+    /// Counts and degrees for the cost model. `node_count`, `label_counts` and
+    /// `edge_counts` are exact: the engine answers `count(*)` of a label or type from them.
     fn stats(&self) -> Result<GraphStats, GraphError>;
     /// Labels, types and property keys in use.
     fn schema(&self) -> Result<Schema, GraphError>;

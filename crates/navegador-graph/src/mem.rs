@@ -218,19 +218,36 @@ impl MemGraph {
         let mut types = BTreeSet::new();
         let mut nkeys = BTreeSet::new();
         let mut ekeys = BTreeSet::new();
+        let mut per_label: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut per_type: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for n in self.nodes.values() {
             labels.extend(n.labels.iter().cloned());
             nkeys.extend(n.props.keys().cloned());
+            let unlabelled = [String::new()];
+            let ls = if n.labels.is_empty() { &unlabelled[..] } else { &n.labels[..] };
+            for l in ls {
+                if !n.props.is_empty() {
+                    per_label.entry(l.clone()).or_default().extend(n.props.keys().cloned());
+                }
+            }
         }
         for e in self.edges.values() {
             types.insert(e.rel_type.clone());
             ekeys.extend(e.props.keys().cloned());
+            if !e.props.is_empty() {
+                per_type.entry(e.rel_type.clone()).or_default().extend(e.props.keys().cloned());
+            }
         }
+        let lists = |m: BTreeMap<String, BTreeSet<String>>| -> BTreeMap<String, Vec<String>> {
+            m.into_iter().map(|(k, v)| (k, v.into_iter().collect())).collect()
+        };
         Ok(Schema {
             labels: labels.into_iter().collect(),
             rel_types: types.into_iter().collect(),
             node_property_keys: nkeys.into_iter().collect(),
             edge_property_keys: ekeys.into_iter().collect(),
+            label_property_keys: lists(per_label),
+            type_property_keys: lists(per_type),
         })
     }
 }

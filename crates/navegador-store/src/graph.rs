@@ -9,9 +9,9 @@
 //! `node_labels` (schema v3), so a multi-label `CREATE`/`SET n:L` works and ingest, which
 //! writes one label, pays nothing.
 //!
-//! `stats()` runs `GROUP BY` queries over the whole graph; the result is cached per store
-//! and recomputed when the file changed (`PRAGMA data_version`, or a write through this
-//! connection), so a point lookup does not pay for a graph-wide scan.
+//! `stats()` and `schema()` read the catalog (`catalog.rs`, kept exact by triggers), cached
+//! per store until the file changed (`PRAGMA data_version`, or a write through this
+//! connection).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -37,9 +37,9 @@ const NODE_SELECT: &str = "SELECT n.id, n.label, n.name, n.qualified_name, n.fil
     FROM nodes n";
 const EDGE_SELECT: &str = "SELECT e.id, e.src, e.dst, e.type, e.resolution, e.line, e.col, e.props FROM edges e";
 
-/// The cached `GraphStats` of one store and the state of the file they describe.
+/// The cached statistics and schema of one store and the state of the file they describe.
 #[derive(Default)]
-pub(crate) struct StatsCache(RefCell<Option<(i64, usize, GraphStats)>>);
+pub(crate) struct StatsCache(RefCell<Option<(i64, usize, GraphStats, Schema)>>);
 
 fn sql_err(e: crate::StoreError) -> GraphError {
     GraphError::Storage(e.to_string())
@@ -204,42 +204,18 @@ impl Store {
         Ok((v, self.conn().total_changes()))
     }
 
-    fn compute_stats(&self) -> Result<GraphStats, GraphError> {
-        let c = self.conn();
-        let mut s = GraphStats { indexed_properties: INDEXED.iter().map(|s| s.to_string()).collect(), ..Default::default() };
-        s.node_count = c.query_row("SELECT count(*) FROM nodes", params![], |r| r.get::<i64>(0)).map_err(sql_err)? as u64;
-        let mut st = c
-            .prepare_cached(
-                "SELECT label, count(*) FROM nodes WHERE label <> '' GROUP BY label
-                 UNION ALL SELECT label, count(*) FROM node_labels GROUP BY label",
-            )
-            .map_err(sql_err)?;
-        for r in st.query_map(params![], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?))).map_err(sql_err)? {
-            let (l, n) = r.map_err(sql_err)?;
-            *s.label_counts.entry(l).or_default() += n as u64;
+    /// Statistics and schema from the catalog (`catalog.rs`), cached until the file changes.
+    fn catalog(&self) -> Result<(GraphStats, Schema), GraphError> {
+        let (v, changes) = self.data_version()?;
+        if let Some((cv, cc, st, sc)) = &*self.graph_stats.0.borrow() {
+            if *cv == v && *cc == changes {
+                return Ok((st.clone(), sc.clone()));
+            }
         }
-        // Distinct sources and targets per type walk the (src, type) and (dst, type) indexes.
-        let mut st = c
-            .prepare_cached(
-                "SELECT type, count(*), count(DISTINCT src), count(DISTINCT dst) FROM edges GROUP BY type",
-            )
-            .map_err(sql_err)?;
-        for r in st
-            .query_map(params![], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?, r.get::<i64>(3)?)))
-            .map_err(sql_err)?
-        {
-            let (t, n, srcs, dsts) = r.map_err(sql_err)?;
-            s.edge_counts.insert(t.clone(), n as u64);
-            s.avg_out_degree.insert(t.clone(), n as f64 / srcs.max(1) as f64);
-            s.avg_in_degree.insert(t, n as f64 / dsts.max(1) as f64);
-        }
-        Ok(s)
-    }
-
-    fn keys(&self, sql: &str) -> Result<Vec<String>, GraphError> {
-        let mut st = self.conn().prepare_cached(sql).map_err(sql_err)?;
-        let rows = st.query_map(params![], |r| r.get::<String>(0)).map_err(sql_err)?;
-        rows.map(|r| r.map_err(sql_err)).collect()
+        let (mut st, sc) = crate::catalog::read(self.conn(), &|_, _, _| {}).map_err(sql_err)?;
+        st.indexed_properties = INDEXED.iter().map(|s| s.to_string()).collect();
+        *self.graph_stats.0.borrow_mut() = Some((v, changes, st.clone(), sc.clone()));
+        Ok((st, sc))
     }
 
     fn node_exists(&self, id: NodeId) -> Result<bool, GraphError> {
@@ -403,49 +379,11 @@ impl GraphRead for Store {
     }
 
     fn stats(&self) -> Result<GraphStats, GraphError> {
-        let (v, changes) = self.data_version()?;
-        if let Some((cv, cc, s)) = &*self.graph_stats.0.borrow() {
-            if *cv == v && *cc == changes {
-                return Ok(s.clone());
-            }
-        }
-        let s = self.compute_stats()?;
-        *self.graph_stats.0.borrow_mut() = Some((v, changes, s.clone()));
-        Ok(s)
+        Ok(self.catalog()?.0)
     }
 
     fn schema(&self) -> Result<Schema, GraphError> {
-        let labels = self.keys(
-            "SELECT label FROM nodes WHERE label <> '' UNION SELECT label FROM node_labels ORDER BY 1",
-        )?;
-        let rel_types = self.keys("SELECT DISTINCT type FROM edges ORDER BY 1")?;
-        let mut node_keys: Vec<String> = NODE_COLUMNS
-            .iter()
-            .filter(|c| {
-                self.conn()
-                    .query_row(&format!("SELECT EXISTS (SELECT 1 FROM nodes WHERE {c} IS NOT NULL)"), params![], |r| r.get(0))
-                    .unwrap_or(false)
-            })
-            .map(|c| c.to_string())
-            .collect();
-        node_keys.extend(self.keys(&props_keys("nodes", "SELECT DISTINCT j.key", "", self.conn().is_pg()))?);
-        node_keys.sort();
-        node_keys.dedup();
-        let mut edge_keys: Vec<String> = EDGE_COLUMNS
-            .iter()
-            .filter(|(_, c)| {
-                self.conn()
-                    .query_row(&format!("SELECT EXISTS (SELECT 1 FROM edges WHERE {c} IS NOT NULL)"), params![], |r| r.get(0))
-                    .unwrap_or(false)
-            })
-            .map(|(k, _)| k.to_string())
-            .collect();
-        edge_keys.extend(
-            self.keys(&props_keys("edges", "SELECT DISTINCT j.key", "", self.conn().is_pg()))?,
-        );
-        edge_keys.sort();
-        edge_keys.dedup();
-        Ok(Schema { labels, rel_types, node_property_keys: node_keys, edge_property_keys: edge_keys })
+        Ok(self.catalog()?.1)
     }
 }
 

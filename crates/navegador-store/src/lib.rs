@@ -5,6 +5,7 @@
 //! [`IngestTx`], one transaction per ingest, so a reader (WAL mode) or a crash sees the old
 //! graph or the new one, never half. Readers use [`Store`]'s query methods.
 
+mod catalog;
 mod db;
 mod endpoints;
 mod export;

@@ -204,6 +204,8 @@ fn init_schema(store: &Store) -> Result<()> {
         db.execute_batch(SCHEMA)?;
         db.execute_batch(FUNCTIONS)?;
         db.execute_batch(FTS)?;
+        db.execute_batch(&crate::catalog::pg_functions())?;
+        crate::catalog::create_triggers(db)?;
         // `schema::INDEXES` as written: `COLLATE NOCASE` names the ICU collation `nocase`
         for (name, on) in crate::schema::INDEXES {
             db.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
@@ -263,11 +265,17 @@ pub fn reset(url: &str) -> Result<()> {
     let db = Db::postgres(client);
     db.execute_batch(
         "SET client_min_messages = warning;
+         DO $$ BEGIN
+             IF to_regclass('nodes') IS NOT NULL AND to_regclass('edges') IS NOT NULL THEN
+                 DROP FUNCTION IF EXISTS navegador_node_keys(nodes), navegador_edge_keys(edges), navegador_node_labels(nodes) CASCADE;
+             END IF;
+         END $$;
          DROP TABLE IF EXISTS meta, nodes, edges, files, refs, skipped, knowledge_links, knowledge_sources,
-             search_fts, node_labels CASCADE;
+             search_fts, node_labels, graph_counts CASCADE;
          DROP FUNCTION IF EXISTS json_extract(jsonb, text), json_type(jsonb, text), navegador_json_key(text), navegador_ids(text),
              navegador_fts_words(text), navegador_words(text), navegador_fts_doc(text, text, jsonb), navegador_nodes_fts(),
-             navegador_nodes_labels_delete() CASCADE;",
+             navegador_nodes_labels_delete(), navegador_catalog_nodes(), navegador_catalog_labels(),
+             navegador_catalog_edges(), navegador_catalog_refs(), navegador_count(text, text, text, bigint) CASCADE;",
     )
 }
 
@@ -357,6 +365,13 @@ BEGIN
 END $$;
 CREATE OR REPLACE TRIGGER nodes_labels_delete AFTER DELETE ON nodes
     FOR EACH ROW EXECUTE FUNCTION navegador_nodes_labels_delete();
+CREATE TABLE IF NOT EXISTS graph_counts (
+    kind TEXT COLLATE "C" NOT NULL,
+    name TEXT COLLATE "C" NOT NULL,
+    key TEXT COLLATE "C" NOT NULL,
+    n BIGINT NOT NULL,
+    PRIMARY KEY (kind, name, key)
+);
 "#;
 
 /// SQLite's JSON functions with SQLite's answers: `json_extract` gives a string's text,

@@ -118,6 +118,16 @@ CREATE INDEX IF NOT EXISTS node_labels_label ON node_labels(label);
 CREATE TRIGGER IF NOT EXISTS nodes_labels_delete AFTER DELETE ON nodes BEGIN
     DELETE FROM node_labels WHERE node = old.id;
 END;
+
+-- Version 4: the graph's catalog (`catalog.rs`): counts per label and type, property keys
+-- per label and type, reference sites without an edge; kept by the `catalog_*` triggers.
+CREATE TABLE IF NOT EXISTS graph_counts (
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    key TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (kind, name, key)
+);
 "#;
 
 /// Secondary indexes, kept apart from the tables so a full ingest can drop them, bulk-load,
@@ -143,6 +153,8 @@ pub const INDEXES: &[(&str, &str)] = &[
     ("refs_file", "refs(file_path)"),
     ("refs_name", "refs(name)"),
     ("refs_root", "refs(receiver_root)"),
+    // a symbol's reference sites (the `HAS_SITE` relationships; the catalog's triggers)
+    ("refs_from", "refs(from_node)"),
     // sites typed by a class whose definition changed (incremental re-resolution)
     ("refs_rtype", "refs(receiver_type)"),
 ];

@@ -485,6 +485,7 @@ impl Store {
         }
         self.conn.execute_batch(SCHEMA)?;
         self.conn.execute_batch(FTS_TRIGGERS)?;
+        crate::catalog::create_triggers(&self.conn)?;
         for (name, on) in INDEXES {
             self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
         }
@@ -689,6 +690,9 @@ impl Store {
         })? {
             out.push(r?);
         }
+        for (kind, name, key, n) in crate::catalog::rows(&self.conn)? {
+            out.push(format!("count {kind} {name} {key} {n}"));
+        }
         out.sort();
         Ok(out)
     }
@@ -838,8 +842,9 @@ impl IngestTx<'_> {
         for (name, _) in INDEXES {
             self.tx.execute_batch(&format!("DROP INDEX IF EXISTS {name};"))?;
         }
-        // The full-text triggers too: `create_indexes` fills the index once.
+        // The full-text and catalog triggers too: `create_indexes` fills both once.
         self.tx.execute_batch(drop_triggers)?;
+        crate::catalog::drop_triggers(self.tx)?;
         Ok(())
     }
 
@@ -851,12 +856,23 @@ impl IngestTx<'_> {
         }
         self.tx.execute_batch(fill)?;
         self.tx.execute_batch(triggers)?;
+        crate::catalog::fill(self.tx)?;
+        crate::catalog::create_triggers(self.tx)?;
         Ok(())
     }
 
     /// Removes all code facts (nodes with a file, the repository node, refs, files); knowledge
     /// nodes stay unless `everything`.
     pub fn clear(&self, everything: bool) -> Result<()> {
+        // The catalog is counted again once the rest is gone (cheaper than a trigger per
+        // deleted row).
+        crate::catalog::drop_triggers(self.tx)?;
+        self.clear_rows(everything)?;
+        crate::catalog::fill(self.tx)?;
+        crate::catalog::create_triggers(self.tx)
+    }
+
+    fn clear_rows(&self, everything: bool) -> Result<()> {
         if everything {
             self.tx.execute_batch(
                 "DELETE FROM edges; DELETE FROM nodes; DELETE FROM refs; DELETE FROM files; DELETE FROM skipped;
