@@ -376,6 +376,25 @@ pub struct QueryAnswer {
     /// The row limit applied.
     pub max_rows: usize,
     pub stats: QueryStatsOut,
+    /// Labels, relationship types and property keys the query reads that the graph does
+    /// not have, with the closest existing names (absent when there are none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<QueryWarning>,
+}
+
+/// A name the query reads that the graph does not have (Neo4j's notifications).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct QueryWarning {
+    /// `UnknownLabelWarning`, `UnknownRelationshipTypeWarning` or `UnknownPropertyKeyWarning`.
+    pub code: String,
+    pub message: String,
+    /// The closest existing names, best first.
+    pub suggestions: Vec<String>,
+    /// 1-based line and column of the pattern that names it, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
 }
 
 /// True when the query parses and has no side effect (a write needs a writable store).
@@ -461,7 +480,18 @@ fn answer(r: &navegador_cypher::QueryResult, limits: &QueryLimits) -> Result<Que
             labels_added: s.labels_added as u64,
             labels_removed: s.labels_removed as u64,
         },
-    })
+        warnings: r
+            .warnings
+            .iter()
+            .map(|w| QueryWarning {
+                code: w.code.to_string(),
+                message: w.message.clone(),
+                suggestions: w.suggestions.clone(),
+                line: w.position.as_ref().map(|p| p.line),
+                column: w.position.as_ref().map(|p| p.column),
+            })
+            .collect(),
+     })
 }
 
 fn json_to_value(j: Json) -> navegador_graph::Value {

@@ -26,7 +26,7 @@ pub use bundle::{class, context, explain, function};
 pub use ingest::ingest;
 pub use knowledge::{
     find_owners, get_rationale, query_is_read_only, query_read, query_write, search, GovernedItem, OwnerItem,
-    OwnersAnswer, QueryAnswer, QueryLimits, QueryStatsOut, RationaleAnswer, RationaleItem, SearchAsk, SearchItem, SearchLayers, subject_key,
+    OwnersAnswer, QueryAnswer, QueryLimits, QueryStatsOut, QueryWarning, RationaleAnswer, RationaleItem, SearchAsk, SearchItem, SearchLayers, subject_key,
     SearchResults, MAX_SEARCH_LIMIT,
 };
 pub use navegador_cypher::memory::{MemoryPool, DEFAULT_QUERY_MEMORY};

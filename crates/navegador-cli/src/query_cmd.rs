@@ -96,6 +96,10 @@ pub fn query(a: QueryArgs) -> anyhow::Result<ExitCode> {
     if r.truncated {
         eprintln!("note: result cut at {} rows (--max-rows)", a.max_rows);
     }
+    for w in &r.warnings {
+        let at = w.position.as_ref().map(|p| format!(" (line {}, column {})", p.line, p.column)).unwrap_or_default();
+        eprintln!("warning: {}{at}", w.message);
+    }
     let explain = navegador_cypher::parse(&a.query).map(|s| s.explain).unwrap_or(false);
     let out = match (a.format, explain) {
         (Format::Table, true) => r.rows.iter().filter_map(|row| row.first()).map(cell).collect::<Vec<_>>().join("\n") + "\n",

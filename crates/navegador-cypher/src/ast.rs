@@ -64,6 +64,8 @@ pub enum Clause {
         name: String,
         args: Option<Vec<Expr>>,
         yields: Vec<(String, Option<String>)>,
+        /// `YIELD ... WHERE`: keeps the records it holds for.
+        where_: Option<Expr>,
         span: Span,
     },
     LoadCsv {

@@ -16,6 +16,7 @@ use crate::ast::*;
 use crate::error::{CypherError, Result};
 use crate::eval::{eval, truthy, Ctx, Guard, Row};
 use crate::matcher::{match_parts, part_vars};
+use crate::procedures;
 use crate::values::{total_cmp, type_name, Key};
 
 /// Counters of side effects, as reported by `QueryResult::stats`.
@@ -137,6 +138,21 @@ fn read_vars(c: &Clause) -> Vec<String> {
 
 fn is_read(c: &Clause) -> bool {
     matches!(c, Clause::Match { .. } | Clause::Unwind { .. })
+}
+
+/// The output fields a `CALL` binds, as `(index in the record, variable)`: those named by
+/// `YIELD`, or all of them.
+fn call_fields(p: &procedures::Procedure, yields: &[(String, Option<String>)]) -> Vec<(usize, String)> {
+    if yields.is_empty() {
+        return p.outputs.iter().enumerate().map(|(i, f)| (i, f.to_string())).collect();
+    }
+    yields
+        .iter()
+        .filter_map(|(f, a)| {
+            let i = p.outputs.iter().position(|o| o == f)?;
+            Some((i, a.clone().unwrap_or_else(|| f.clone())))
+        })
+        .collect()
 }
 
 /// Upper bound on rows any clause may produce; beyond it the query is refused rather
@@ -284,6 +300,17 @@ impl Exec<'_, '_> {
                     };
                     rows = self.clause(c, input, &mut scope)?;
                 }
+            }
+        }
+        // A standalone `CALL` returns its records.
+        if let Some(Clause::Call { name, yields, .. }) = q.clauses.last() {
+            if let Some(p) = procedures::lookup(name) {
+                let columns: Vec<String> = call_fields(p, yields).into_iter().map(|(_, v)| v).collect();
+                let rows = rows
+                    .iter()
+                    .map(|r| columns.iter().map(|c| r.get(c).cloned().unwrap_or(Value::Null)).collect())
+                    .collect();
+                return Ok(Output { columns, rows });
             }
         }
         Ok(Output {
@@ -492,7 +519,30 @@ impl Exec<'_, '_> {
                 }
                 self.refresh(rows)?
             }
-            Clause::Call { name, .. } => return Err(CypherError::Procedure { name: name.clone() }),
+            Clause::Call { name, yields, where_, .. } => {
+                let p = procedures::lookup(name).ok_or_else(|| CypherError::Procedure { name: name.clone() })?;
+                let fields = call_fields(p, yields);
+                add_scope(scope, fields.iter().map(|(_, v)| v.clone()).collect());
+                let records = p.records(&self.g)?;
+                let ctx = ctx!(self);
+                let mut out = Vec::new();
+                for row in rows {
+                    for rec in &records {
+                        ctx.guard.check()?;
+                        let mut r = row.clone();
+                        for (i, v) in &fields {
+                            r.insert(v.clone(), rec[*i].clone());
+                        }
+                        if let Some(w) = where_ {
+                            if truthy(&eval(&ctx, w, &r)?)? != Some(true) {
+                                continue;
+                            }
+                        }
+                        out.push(r);
+                    }
+                }
+                out
+            }
             Clause::LoadCsv { .. } => return Err(CypherError::Unsupported("LOAD CSV".into())),
         })
     }

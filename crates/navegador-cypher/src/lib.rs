@@ -17,8 +17,10 @@ mod matcher;
 pub mod memory;
 mod parser;
 pub mod plan;
+pub mod procedures;
 mod semantic;
 mod values;
+mod warnings;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -32,6 +34,7 @@ pub use exec::QueryStats;
 pub use json::{result_to_json, value_to_json};
 pub use plan::{Plan, PlanOp};
 pub use semantic::check_read_only;
+pub use warnings::Warning;
 
 /// How a query may run.
 #[derive(Clone, Debug)]
@@ -83,6 +86,9 @@ pub struct QueryResult {
     /// True when rows were dropped because of `QueryOptions::max_rows`.
     pub truncated: bool,
     pub stats: QueryStats,
+    /// Labels, relationship types and property keys the query reads that the graph does
+    /// not have, with the closest existing names (`warnings.rs`).
+    pub warnings: Vec<Warning>,
 }
 
 /// Parses a statement (syntax only).
@@ -134,6 +140,7 @@ fn run(
     }
     semantic::check(&stmt.query, &guard)?;
     semantic::check_parameters(&stmt.query, &opts.params)?;
+    let warnings = warnings::check(query, &stmt.query, &g.schema()?);
     let gstats = g.stats()?;
     let plan = plan::plan(&stmt.query, &gstats, &guard)?;
     if stmt.explain {
@@ -146,6 +153,7 @@ fn run(
                 .collect(),
             truncated: false,
             stats: QueryStats::default(),
+            warnings,
         });
     }
     if opts.max_complexity > 0 {
@@ -180,5 +188,6 @@ fn run(
         rows,
         truncated,
         stats: ex.qstats,
+        warnings,
     })
 }

@@ -406,6 +406,7 @@ impl<'a> Parser<'a> {
                 None
             };
             let mut yields = Vec::new();
+            let mut where_ = None;
             if self.eat_kw("YIELD") && !self.eat_sym("*") {
                 {
                     loop {
@@ -422,7 +423,7 @@ impl<'a> Parser<'a> {
                     }
                     if self.is_kw("WHERE") {
                         self.advance();
-                        self.expr()?;
+                        where_ = Some(self.expr()?);
                     }
                 }
             }
@@ -430,6 +431,7 @@ impl<'a> Parser<'a> {
                 name,
                 args,
                 yields,
+                where_,
                 span: (start, self.prev_end()),
             }
         } else if self.eat_kw("LOAD") {

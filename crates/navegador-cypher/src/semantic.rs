@@ -8,8 +8,10 @@ use crate::error::{CypherError, Result};
 use crate::eval::Guard;
 use crate::functions::known_arity;
 use navegador_graph::Value;
+use crate::procedures;
 
-/// Refuses any clause with a side effect (or an unknown one, like a procedure call).
+/// Refuses any clause with a side effect, and a procedure call unless the procedure is
+/// registered as read-only (`procedures.rs`).
 pub fn check_read_only(q: &Query) -> Result<()> {
     fn clauses(cs: &[Clause]) -> Result<()> {
         for c in cs {
@@ -20,13 +22,11 @@ pub fn check_read_only(q: &Query) -> Result<()> {
                 | Clause::Remove { .. }
                 | Clause::Delete { .. }
                 | Clause::Foreach { .. }
-                | Clause::Call { .. }
                 | Clause::LoadCsv { .. } => {
-                    let name = match c {
-                        Clause::Call { name, .. } => format!("CALL {name}"),
-                        _ => c.name().to_string(),
-                    };
-                    return Err(CypherError::ReadOnly { clause: name });
+                    return Err(CypherError::ReadOnly { clause: c.name().to_string() });
+                }
+                Clause::Call { name, .. } if !procedures::lookup(name).is_some_and(|p| p.read_only) => {
+                    return Err(CypherError::ReadOnly { clause: format!("CALL {name}") });
                 }
                 _ => {}
             }
@@ -306,9 +306,39 @@ fn check_single(clauses: &[Clause]) -> Result<Vec<String>> {
                     }
                 }
             }
-            Clause::Call { yields, .. } => {
+            Clause::Call { name, args, yields, where_, .. } => {
+                if let Some(p) = procedures::lookup(name) {
+                    if args.as_ref().is_some_and(|a| !a.is_empty()) {
+                        return Err(CypherError::semantic(
+                            "InvalidNumberOfArguments",
+                            format!("{name} takes no arguments"),
+                        ));
+                    }
+                    if let Some((f, _)) = yields.iter().find(|(f, _)| !p.outputs.contains(&f.as_str())) {
+                        return Err(CypherError::semantic(
+                            "UndefinedVariable",
+                            format!("{name} yields no field {f}; its fields: {}", p.outputs.join(", ")),
+                        ));
+                    }
+                    if yields.is_empty() && !last {
+                        return Err(CypherError::semantic(
+                            "InvalidClauseComposition",
+                            format!("CALL {name} inside a query needs YIELD (its fields: {})", p.outputs.join(", ")),
+                        ));
+                    }
+                }
                 for (f, a) in yields {
-                    scope.insert(a.clone().unwrap_or_else(|| f.clone()), Kind::Any);
+                    let v = a.clone().unwrap_or_else(|| f.clone());
+                    if scope.contains_key(&v) {
+                        return Err(CypherError::semantic(
+                            "VariableAlreadyBound",
+                            format!("variable {v} is already bound; YIELD {f} AS another name"),
+                        ));
+                    }
+                    scope.insert(v, Kind::Value);
+                }
+                if let Some(w) = where_ {
+                    where_clause(&scope, w)?;
                 }
             }
             Clause::LoadCsv { .. } => {}

@@ -216,6 +216,92 @@ fn writes_report_side_effects() {
 }
 
 #[test]
+fn procedures_list_what_the_graph_has() {
+    let cases: &[(&str, &str)] = &[
+        ("CALL db.labels()", "label\n'File'\n'Function'\n'Public'\n'Struct'"),
+        ("CALL db.labels() YIELD label RETURN label ORDER BY label DESC LIMIT 1", "label\n'Struct'"),
+        (
+            "CALL db.relationshipTypes() YIELD relationshipType AS t WHERE t STARTS WITH 'C' RETURN t",
+            "t\n'CALLS'\n'CONTAINS'",
+        ),
+        ("CALL db.relationshipTypes", "relationshipType\n'CALLS'\n'CONTAINS'\n'USES'"),
+        ("CALL db.propertyKeys()", "propertyKey\n'count'\n'file_path'\n'line'\n'name'\n'qualified_name'"),
+        // a read procedure inside a query, per input row
+        (
+            "UNWIND [1, 2] AS i CALL db.labels() YIELD label WITH i, label WHERE label = 'File' RETURN i, label",
+            "i | label\n1 | 'File'\n2 | 'File'",
+        ),
+        (
+            "CALL db.labels() YIELD label MATCH (n) WHERE label IN labels(n) RETURN label, count(n) AS n ORDER BY label",
+            "label | n\n'File' | 2\n'Function' | 4\n'Public' | 1\n'Struct' | 1",
+        ),
+    ];
+    for (q, want) in cases {
+        check(q, want);
+    }
+    let refused: &[(&str, &str)] = &[
+        ("CALL db.labels(1)", "SyntaxError"),
+        ("CALL db.labels() YIELD name RETURN name", "SyntaxError"),
+        ("CALL db.labels() MATCH (n) RETURN n", "SyntaxError"),
+        ("MATCH (label) CALL db.labels() YIELD label RETURN label", "SyntaxError"),
+    ];
+    for (q, class) in refused {
+        let err = execute_read(&fixture(), q, &QueryOptions::default()).unwrap_err();
+        assert_eq!(err.class(), *class, "{q}: {err}");
+    }
+    // an unregistered procedure: refused in read-only mode, not found when writes are allowed
+    let mut g = fixture();
+    let err = execute(&mut g, "CALL db.nothing()", &write_opts()).unwrap_err();
+    assert_eq!(err.class(), "ProcedureError", "{err}");
+}
+
+/// `(code, suggestions)` of each warning for `query` on the fixture.
+fn warnings(query: &str) -> Vec<(String, Vec<String>)> {
+    let r = execute_read(&fixture(), query, &QueryOptions::default()).unwrap_or_else(|e| panic!("{query}: {e}"));
+    r.warnings.iter().map(|w| (w.code.to_string(), w.suggestions.clone())).collect()
+}
+
+#[test]
+fn names_the_graph_lacks_are_warned_with_the_closest() {
+    let w = |code: &str, s: &[&str]| (code.to_string(), s.iter().map(|x| x.to_string()).collect::<Vec<_>>());
+    let cases: Vec<(&str, Vec<(String, Vec<String>)>)> = vec![
+        ("MATCH (f:Func) RETURN f", vec![w("UnknownLabelWarning", &["Function"])]),
+        ("MATCH (f:function) RETURN f", vec![w("UnknownLabelWarning", &["Function"])]),
+        ("MATCH ()-[:CALL]->() RETURN 1", vec![w("UnknownRelationshipTypeWarning", &["CALLS"])]),
+        ("MATCH (f:File) RETURN f.path", vec![w("UnknownPropertyKeyWarning", &["file_path"])]),
+        ("MATCH (f:Function) RETURN f.qualifiedName", vec![w("UnknownPropertyKeyWarning", &["qualified_name"])]),
+        // keys are checked against the labels the variable was matched with
+        ("MATCH (f:File) RETURN f.qualified_name", vec![w("UnknownPropertyKeyWarning", &[])]),
+        ("MATCH (f:Function {nmae: 'x'}) RETURN f", vec![w("UnknownPropertyKeyWarning", &["name"])]),
+        ("MATCH ()-[r:CALLS]->() RETURN r.conut", vec![w("UnknownPropertyKeyWarning", &["count"])]),
+        ("MATCH (n) WHERE n:Strct RETURN n", vec![w("UnknownLabelWarning", &["Struct"])]),
+        ("MATCH (a) WITH a AS b RETURN b.nam", vec![w("UnknownPropertyKeyWarning", &["name"])]),
+        (
+            "MATCH (f:Function) WHERE EXISTS { (f)-[:CALS]->(:Fn) } RETURN f",
+            vec![w("UnknownRelationshipTypeWarning", &["CALLS"]), w("UnknownLabelWarning", &[])],
+        ),
+        ("MATCH (x:Zebra) RETURN x", vec![w("UnknownLabelWarning", &[])]),
+        // what exists, or what the query itself writes, is not warned about
+        ("MATCH (f:Function)-[c:CALLS]->(g) RETURN f.name, c.count, g.line", vec![]),
+        ("MATCH (f:Function:Public) RETURN f.name", vec![]),
+        ("UNWIND [{a: 1}] AS m RETURN m.a", vec![]),
+        ("MATCH p = (:Function)-[:CALLS*]->() RETURN length(p)", vec![]),
+    ];
+    for (q, want) in cases {
+        assert_eq!(warnings(q), want, "query: {q}");
+    }
+    let mut g = fixture();
+    let r = execute(&mut g, "CREATE (n:Zebra {stripes: 3}) WITH n MATCH (m:Zebra) RETURN m.stripes", &write_opts()).unwrap();
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    // the query still runs and says why it is empty, once per name, with a position
+    let r = execute_read(&fixture(), "MATCH (a:Func), (b:Func) RETURN a, b", &QueryOptions::default()).unwrap();
+    assert!(r.rows.is_empty());
+    assert_eq!(r.warnings.len(), 1);
+    assert_eq!(r.warnings[0].message, "no node in the graph has the label :Func; did you mean `:Function`?");
+    assert_eq!(r.warnings[0].position.as_ref().map(|p| (p.line, p.column)), Some((1, 7)));
+}
+
+#[test]
 fn read_only_refuses_side_effects_however_spelled() {
     let refused: &[(&str, &str)] = &[
         ("CREATE (n)", "CREATE"),
@@ -227,7 +313,8 @@ fn read_only_refuses_side_effects_however_spelled() {
         ("MERGE (n:Function {name: 'x'}) RETURN n", "MERGE"),
         ("UNWIND [1, 2] AS x CREATE (:T {x: x})", "CREATE"),
         ("FOREACH (x IN [1] | CREATE (:T))", "FOREACH"),
-        ("CALL db.labels()", "CALL db.labels"),
+        ("CALL db.createLabel('X')", "CALL db.createLabel"),
+        ("CALL db.Labels()", "CALL db.Labels"),
         ("CALL apoc.periodic.iterate('MATCH (n) RETURN n', 'DETACH DELETE n', {}) YIELD batches RETURN batches", "CALL apoc.periodic.iterate"),
         ("LOAD CSV FROM 'file:///etc/passwd' AS line RETURN line", "LOAD CSV"),
         ("RETURN 1 AS x UNION MATCH (n) DETACH DELETE n RETURN 1 AS x", "DETACH DELETE"),

@@ -435,7 +435,7 @@ pub(crate) fn fill(db: &Db) -> Result<()> {
     let s = sites();
     db.execute_batch("DELETE FROM graph_counts")?;
     let mut rows: Vec<(String, String, String, i64)> = Vec::new();
-    let mut collect = |sql: &str, rows: &mut Vec<(String, String, String, i64)>| -> Result<()> {
+    let collect = |sql: &str, rows: &mut Vec<(String, String, String, i64)>| -> Result<()> {
         let mut st = db.prepare(sql)?;
         st.for_each(params![], |r| {
             rows.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
@@ -449,7 +449,7 @@ pub(crate) fn fill(db: &Db) -> Result<()> {
     )?;
     // Column keys per label in one pass; the extra labels' nodes joined in.
     let counts: Vec<String> = NODE_COLS.iter().map(|(_, c)| format!("count(n.{c})")).collect();
-    let mut per_label = |from: &str, label: &str, rows: &mut Vec<(String, String, String, i64)>| -> Result<()> {
+    let per_label = |from: &str, label: &str, rows: &mut Vec<(String, String, String, i64)>| -> Result<()> {
         let sql = format!("SELECT {label}, {} FROM {from} GROUP BY {label}", counts.join(", "));
         let mut st = db.prepare(&sql)?;
         st.for_each(params![], |r| {
@@ -591,8 +591,4 @@ impl Counts {
         self.0.get(&(kind.to_string(), name.to_string(), key.to_string())).copied().unwrap_or(0)
     }
 
-    /// The sum of the rows of one kind.
-    pub(crate) fn total(&self, kind: &str) -> i64 {
-        self.0.iter().filter(|((k, _, _), _)| k == kind).map(|(_, n)| n).sum()
-    }
 }
