@@ -435,6 +435,23 @@ def test_query(target):
         assert res.structured_content["position"]["line"] == 1
         assert "must not be empty" in err(await c.call_tool("query", {"cypher": ""}))
         assert "invalid arguments" in err(await c.call_tool("query", {"cypher": "RETURN 1", "params": [1]}))
+        # A name the graph lacks still runs (0 rows) and says what was probably meant.
+        r = ok(await c.call_tool("query", {"cypher": "MATCH (f:Func)-[:CALL]->(g) RETURN f.path"}))
+        assert r["count"] == 0
+        got = {w["code"]: w["suggestions"] for w in r["warnings"]}
+        assert got == {"UnknownLabelWarning": ["Function"], "UnknownRelationshipTypeWarning": ["CALLS"]}, r["warnings"]
+        assert r["warnings"][0]["line"] == 1 and "did you mean `:Function`" in r["warnings"][0]["message"]
+        r = ok(await c.call_tool("query", {"cypher": "MATCH (f:Function) RETURN f.path LIMIT 1"}))
+        assert [w["suggestions"] for w in r["warnings"]] == [["file_path"]]
+        assert "warnings" not in ok(await c.call_tool("query", {"cypher": "MATCH (f:Function) RETURN f.file_path LIMIT 1"}))
+        # Read-only procedures, allowed by the read-only server.
+        r = ok(await c.call_tool("query", {"cypher": "CALL db.labels() YIELD label RETURN label"}))
+        labels = [row["label"] for row in r["items"]]
+        assert "Function" in labels and "Class" in labels and labels == sorted(labels)
+        r = ok(await c.call_tool("query", {"cypher": "CALL db.relationshipTypes()"}))
+        assert "CALLS" in [row["relationshipType"] for row in r["items"]]
+        r = ok(await c.call_tool("query", {"cypher": "CALL db.propertyKeys()"}))
+        assert "file_path" in [row["propertyKey"] for row in r["items"]]
 
     session(target, body)
 
