@@ -5,6 +5,7 @@ Usage: python3 scripts/bench_cypher.py [--db PATH] [--runs N]
   --db PATH   reuse an ingested graph (default: ingest $NAVEGADOR_CORPUS/jdk, default
               ~/.cache/navegador-corpus/jdk, into a temp DB first)
   --runs N    timed runs per query (default 50; aggregations run 5 times)
+NAVEGADOR_BIN=PATH benchmarks another build (e.g. main's, for a before/after pair).
 Each query runs inside one `navegador query --repeat N` process: the store is opened once,
 one warm-up run fills SQLite's page cache and the store's stats cache, then N timed runs.
 Prints a markdown table of p50/p99 against the targets.
@@ -12,7 +13,7 @@ Prints a markdown table of p50/p99 against the targets.
 import json, os, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "navegador")
+BIN = os.environ.get("NAVEGADOR_BIN", os.path.join(ROOT, "target", "release", "navegador"))
 CORPUS = os.environ.get("NAVEGADOR_CORPUS", os.path.expanduser("~/.cache/navegador-corpus"))
 
 # (name, query, target p50 ms, aggregation?)
@@ -26,6 +27,10 @@ QUERIES = [
     ("count by label", "MATCH (n) RETURN labels(n)[0] AS label, count(*) AS n ORDER BY n DESC", 1000, True),
     ("count of one label", "MATCH (n:Class) RETURN count(n)", 1000, True),
     ("top-10 most-called", "MATCH ()-[:CALLS]->(f:Method) RETURN f.qualified_name AS f, count(*) AS calls ORDER BY calls DESC LIMIT 10", 1000, True),
+    # the catalog: schema procedures and a misspelt label (0 rows and a warning)
+    ("CALL db.labels()", "CALL db.labels()", 5, False),
+    ("CALL db.propertyKeys()", "CALL db.propertyKeys()", 5, False),
+    ("misspelt label (warned)", "MATCH (m:Methd {name: 'trimToSize'}) RETURN m.qualified_name", 5, False),
 ]
 
 
