@@ -17,11 +17,17 @@
 //! - `site`, status, `` — reference sites of that status without an edge; `site_src`, ``,
 //!   `` — distinct enclosing symbols of those.
 //!
-//! A row may fall to 0 and stay; readers and dumps skip those. Row triggers see one row at
-//! a time: a delete decrements `type_src` when no other relationship of the type leaves the
-//! node (BEFORE the row goes), an insert increments it when none did (SQLite: AFTER, the
-//! row excluded; PostgreSQL: BEFORE, where a multi-row statement's earlier rows are
-//! already visible), so both backends keep the same numbers.
+//! A row may fall to 0 and stay; readers and dumps skip those.
+//!
+//! SQLite has only row triggers; each updates its counter rows in place (a B-tree write).
+//! A row's delete decrements `type_src` when no other relationship of the type leaves the
+//! node (BEFORE the row goes), an insert increments it when none did (AFTER, the row
+//! excluded). PostgreSQL's are statement triggers over transition tables: an ingest's batch
+//! of thousands of rows changes each counter once (a row trigger there leaves a row
+//! version per update that the next update walks, quadratic within a transaction). A
+//! distinct count changes by "a row has the value now" minus "rows now, less the
+//! statement's new rows, plus its old rows, were more than none". Both keep the same
+//! numbers (the conformance suite and the PostgreSQL dump tests compare them).
 
 use std::collections::BTreeMap;
 
@@ -261,168 +267,180 @@ pub(crate) fn create_triggers(db: &Db) -> Result<()> {
 }
 
 // ------------------------------------------------------------------------------------
-// PostgreSQL: one plpgsql function per table, BEFORE row triggers.
+// PostgreSQL: statement-level triggers over transition tables. An ingest sends rows in
+// batches of thousands (`db::Batch`), so a statement's counts go in one grouped upsert per
+// counter row: a row-level trigger updating the same counter once per row would leave a
+// chain of row versions that every later update walks (quadratic within a transaction).
+
+/// Adds the `(kind, name, key, d)` rows of `deltas` to `graph_counts`, summed per counter.
+fn pg_apply(deltas: &str) -> String {
+    format!(
+        "INSERT INTO graph_counts(kind, name, key, n)
+         SELECT kind, name, key, sum(d)::bigint FROM ({deltas}) x(kind, name, key, d)
+         GROUP BY kind, name, key HAVING sum(d) <> 0
+         ON CONFLICT (kind, name, key) DO UPDATE SET n = graph_counts.n + excluded.n;\n"
+    )
+}
+
+/// A lateral set `k(key)` of the property keys of the row `r` of a node (or edge) table.
+fn pg_keys(r: &str, cols: &[(&str, &str)]) -> String {
+    let mut parts: Vec<String> = cols.iter().map(|(k, c)| format!("SELECT '{k}'::text WHERE {r}.{c} IS NOT NULL")).collect();
+    let names: Vec<&str> = cols.iter().map(|(k, _)| *k).collect();
+    parts.push(format!(
+        "SELECT j.key FROM jsonb_each({r}.props) j WHERE jsonb_typeof(j.value) <> 'null' AND j.key NOT IN ({})",
+        in_list(&names)
+    ));
+    format!("CROSS JOIN LATERAL ({}) k(key)", parts.join(" UNION ALL "))
+}
+
+/// A lateral set `l(l)` of the labels of the node row `r`: its first and its extra ones.
+fn pg_labels(r: &str) -> String {
+    format!("CROSS JOIN LATERAL (SELECT {r}.label UNION SELECT label FROM node_labels WHERE node = {r}.id) l(l)")
+}
+
+/// The change in "distinct values of `col` (per `group`, `''` when none) among the rows of
+/// `table` matching `filter`", from the statement's old rows `o` and new rows `n`: a value
+/// counts after the statement when a row has it now, and counted before when its rows
+/// now, less the new ones, plus the old ones, were more than none. Rows now are read
+/// through an index, at most one more than the statement's new rows.
+fn pg_distinct(kind: &str, table: &str, col: &str, group: Option<&str>, filter: &str) -> String {
+    let (gsel, geq) = match group {
+        Some(g) => (format!(", {g} AS g"), format!(" AND t.{g} = c.g")),
+        None => (", ''::text AS g".to_string(), String::new()),
+    };
+    format!(
+        "SELECT '{kind}', c.g, '', (w.now > 0)::int - ((w.now - c.cn + c.co) > 0)::int
+         FROM (SELECT v, g, sum(cn) AS cn, sum(co) AS co FROM (
+                 SELECT {col} AS v{gsel}, 1 AS cn, 0 AS co FROM n WHERE {col} IS NOT NULL AND {filter}
+                 UNION ALL SELECT {col}{gsel}, 0, 1 FROM o WHERE {col} IS NOT NULL AND {filter}) x
+               GROUP BY v, g) c
+         CROSS JOIN LATERAL (SELECT count(*) AS now FROM (
+             SELECT 1 FROM {table} t WHERE t.{col} = c.v{geq} AND {filter_t} LIMIT c.cn + 1) z) w",
+        filter_t = filter.replace("status", "t.status"),
+    )
+}
+
+/// One plpgsql function per table; `o` and `n` are the statement's old and new rows (an
+/// empty set where the event has none).
+fn pg_function(name: &str, table: &str, body: &str) -> String {
+    let with = |o: &str, n: &str| {
+        format!("WITH o AS (SELECT * FROM {o}), n AS (SELECT * FROM {n})\n")
+    };
+    let none = format!("{table} WHERE false");
+    format!(
+        "CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        {ins}
+    ELSIF TG_OP = 'DELETE' THEN
+        {del}
+    ELSE
+        {upd}
+    END IF;
+    RETURN NULL;
+END $fn$;\n",
+        ins = with(&none, "nn") + body,
+        del = with("oo", &none) + body,
+        upd = with("oo", "nn") + body,
+    )
+}
 
 /// Functions the PostgreSQL triggers call (created with the schema).
 pub(crate) fn pg_functions() -> String {
     let s = sites();
-    let node_cols: Vec<String> =
-        NODE_COLS.iter().map(|(k, c)| format!("SELECT '{k}'::text WHERE r.{c} IS NOT NULL")).collect();
-    let node_names: Vec<&str> = NODE_COLS.iter().map(|(k, _)| *k).collect();
-    let edge_cols: Vec<String> =
-        EDGE_COLS.iter().map(|(k, c)| format!("SELECT '{k}'::text WHERE r.{c} IS NOT NULL")).collect();
-    let edge_names: Vec<&str> = EDGE_COLS.iter().map(|(k, _)| *k).collect();
-    format!(
-        r#"
-CREATE OR REPLACE FUNCTION navegador_count(k text, nm text, ky text, d bigint) RETURNS void LANGUAGE sql AS $$
-    INSERT INTO graph_counts(kind, name, key, n) VALUES (k, nm, ky, d)
-    ON CONFLICT (kind, name, key) DO UPDATE SET n = graph_counts.n + excluded.n
-$$;
-CREATE OR REPLACE FUNCTION navegador_node_keys(r nodes) RETURNS SETOF text LANGUAGE sql STABLE AS $$
-    {node_cols}
-    UNION ALL SELECT j.key FROM jsonb_each(r.props) j WHERE jsonb_typeof(j.value) <> 'null' AND j.key NOT IN ({node_names})
-$$;
-CREATE OR REPLACE FUNCTION navegador_edge_keys(r edges) RETURNS SETOF text LANGUAGE sql STABLE AS $$
-    {edge_cols}
-    UNION ALL SELECT j.key FROM jsonb_each(coalesce(r.props, '{{}}'::jsonb)) j WHERE jsonb_typeof(j.value) <> 'null' AND j.key NOT IN ({edge_names})
-$$;
-CREATE OR REPLACE FUNCTION navegador_node_labels(r nodes) RETURNS SETOF text LANGUAGE sql STABLE AS $$
-    SELECT r.label UNION SELECT label FROM node_labels WHERE node = r.id
-$$;
-CREATE OR REPLACE FUNCTION navegador_catalog_nodes() RETURNS trigger LANGUAGE plpgsql AS $fn$
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        PERFORM navegador_count('nodes', '', '', 1);
-        IF NEW.label <> '' THEN PERFORM navegador_count('label', NEW.label, '', 1); END IF;
-        PERFORM navegador_count('node_key', NEW.label, k, 1) FROM navegador_node_keys(NEW) k;
-        RETURN NEW;
-    ELSIF TG_OP = 'DELETE' THEN
-        PERFORM navegador_count('nodes', '', '', -1);
-        PERFORM navegador_count('label', l, '', -1) FROM navegador_node_labels(OLD) l WHERE l <> '';
-        PERFORM navegador_count('node_key', l, k, -1) FROM navegador_node_labels(OLD) l, navegador_node_keys(OLD) k;
-        RETURN OLD;
-    END IF;
-    IF OLD.label <> '' AND OLD.label <> NEW.label
-       AND NOT EXISTS (SELECT 1 FROM node_labels WHERE node = OLD.id AND label = OLD.label) THEN
-        PERFORM navegador_count('label', OLD.label, '', -1);
-    END IF;
-    IF NEW.label <> '' AND OLD.label <> NEW.label
-       AND NOT EXISTS (SELECT 1 FROM node_labels WHERE node = NEW.id AND label = NEW.label) THEN
-        PERFORM navegador_count('label', NEW.label, '', 1);
-    END IF;
-    PERFORM navegador_count('node_key', l, k, -1) FROM navegador_node_labels(OLD) l, navegador_node_keys(OLD) k;
-    PERFORM navegador_count('node_key', l, k, 1) FROM navegador_node_labels(NEW) l, navegador_node_keys(NEW) k;
-    RETURN NEW;
-END $fn$;
-CREATE OR REPLACE FUNCTION navegador_catalog_labels() RETURNS trigger LANGUAGE plpgsql AS $fn$
-DECLARE r nodes;
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        SELECT * INTO r FROM nodes WHERE id = NEW.node;
-        IF r.id IS NOT NULL AND r.label <> NEW.label
-           AND NOT EXISTS (SELECT 1 FROM node_labels WHERE node = NEW.node AND label = NEW.label) THEN
-            PERFORM navegador_count('label', NEW.label, '', 1);
-            PERFORM navegador_count('node_key', NEW.label, k, 1) FROM navegador_node_keys(r) k;
-        END IF;
-        RETURN NEW;
-    END IF;
-    SELECT * INTO r FROM nodes WHERE id = OLD.node;
-    IF r.id IS NOT NULL AND r.label <> OLD.label
-       AND NOT EXISTS (SELECT 1 FROM node_labels WHERE node = OLD.node AND label = OLD.label AND rowid <> OLD.rowid) THEN
-        PERFORM navegador_count('label', OLD.label, '', -1);
-        PERFORM navegador_count('node_key', OLD.label, k, -1) FROM navegador_node_keys(r) k;
-    END IF;
-    RETURN OLD;
-END $fn$;
-CREATE OR REPLACE FUNCTION navegador_catalog_edges() RETURNS trigger LANGUAGE plpgsql AS $fn$
-BEGIN
-    IF TG_OP IN ('DELETE', 'UPDATE') THEN
-        PERFORM navegador_count('type', OLD.type, '', -1);
-        IF TG_OP = 'DELETE' OR OLD.src <> NEW.src OR OLD.type <> NEW.type THEN
-            IF NOT EXISTS (SELECT 1 FROM edges WHERE src = OLD.src AND type = OLD.type AND id <> OLD.id) THEN
-                PERFORM navegador_count('type_src', OLD.type, '', -1);
-            END IF;
-        END IF;
-        IF TG_OP = 'DELETE' OR OLD.dst <> NEW.dst OR OLD.type <> NEW.type THEN
-            IF NOT EXISTS (SELECT 1 FROM edges WHERE dst = OLD.dst AND type = OLD.type AND id <> OLD.id) THEN
-                PERFORM navegador_count('type_dst', OLD.type, '', -1);
-            END IF;
-        END IF;
-        PERFORM navegador_count('edge_key', OLD.type, k, -1) FROM navegador_edge_keys(OLD) k;
-        IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
-    END IF;
-    PERFORM navegador_count('type', NEW.type, '', 1);
-    IF TG_OP = 'INSERT' OR OLD.src <> NEW.src OR OLD.type <> NEW.type THEN
-        IF NOT EXISTS (SELECT 1 FROM edges WHERE src = NEW.src AND type = NEW.type AND id <> NEW.id) THEN
-            PERFORM navegador_count('type_src', NEW.type, '', 1);
-        END IF;
-    END IF;
-    IF TG_OP = 'INSERT' OR OLD.dst <> NEW.dst OR OLD.type <> NEW.type THEN
-        IF NOT EXISTS (SELECT 1 FROM edges WHERE dst = NEW.dst AND type = NEW.type AND id <> NEW.id) THEN
-            PERFORM navegador_count('type_dst', NEW.type, '', 1);
-        END IF;
-    END IF;
-    PERFORM navegador_count('edge_key', NEW.type, k, 1) FROM navegador_edge_keys(NEW) k;
-    RETURN NEW;
-END $fn$;
-CREATE OR REPLACE FUNCTION navegador_catalog_refs() RETURNS trigger LANGUAGE plpgsql AS $fn$
-DECLARE was boolean := TG_OP <> 'INSERT' AND OLD.status IN ({s});
-        now_ boolean := TG_OP <> 'DELETE' AND NEW.status IN ({s});
-BEGIN
-    IF was THEN
-        PERFORM navegador_count('site', OLD.status, '', -1);
-        IF OLD.from_node IS NOT NULL AND NOT (now_ AND NEW.from_node IS NOT DISTINCT FROM OLD.from_node)
-           AND NOT EXISTS (SELECT 1 FROM refs WHERE from_node = OLD.from_node AND status IN ({s}) AND id <> OLD.id) THEN
-            PERFORM navegador_count('site_src', '', '', -1);
-        END IF;
-    END IF;
-    IF now_ THEN
-        PERFORM navegador_count('site', NEW.status, '', 1);
-        IF NEW.from_node IS NOT NULL AND NOT (was AND NEW.from_node IS NOT DISTINCT FROM OLD.from_node)
-           AND NOT EXISTS (SELECT 1 FROM refs WHERE from_node = NEW.from_node AND status IN ({s}) AND id <> NEW.id) THEN
-            PERFORM navegador_count('site_src', '', '', 1);
-        END IF;
-    END IF;
-    IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
-    RETURN NEW;
-END $fn$;
-"#,
-        node_cols = node_cols.join(" UNION ALL "),
-        node_names = in_list(&node_names),
-        edge_cols = edge_cols.join(" UNION ALL "),
-        edge_names = in_list(&edge_names),
-    )
+    let mut f = String::new();
+    // nodes: the first label here; extra labels are counted by the `node_labels` triggers
+    // (a node's extra labels go before it does: `nodes_labels_delete` is a BEFORE trigger)
+    f += &pg_function(
+        "navegador_catalog_nodes",
+        "nodes",
+        &pg_apply(&format!(
+            "SELECT 'nodes', '', '', count(*) FROM n UNION ALL SELECT 'nodes', '', '', -count(*) FROM o
+             UNION ALL SELECT 'label', n.label, '', 1 FROM n LEFT JOIN o ON o.id = n.id
+                 WHERE n.label <> '' AND (o.id IS NULL OR (o.label <> n.label
+                       AND NOT EXISTS (SELECT 1 FROM node_labels x WHERE x.node = n.id AND x.label = n.label)))
+             UNION ALL SELECT 'label', o.label, '', -1 FROM o LEFT JOIN n ON n.id = o.id
+                 WHERE o.label <> '' AND (n.id IS NULL OR (o.label <> n.label
+                       AND NOT EXISTS (SELECT 1 FROM node_labels x WHERE x.node = o.id AND x.label = o.label)))
+             UNION ALL SELECT 'node_key', l.l, k.key, 1 FROM n {ln} {kn}
+             UNION ALL SELECT 'node_key', l.l, k.key, -1 FROM o {lo} {ko}",
+            ln = pg_labels("n"),
+            kn = pg_keys("n", NODE_COLS),
+            lo = pg_labels("o"),
+            ko = pg_keys("o", NODE_COLS),
+        )),
+    );
+    // extra labels: counted when the node exists and does not carry the label already
+    f += &pg_function(
+        "navegador_catalog_labels",
+        "node_labels",
+        &pg_apply(&format!(
+            "WITH c AS (
+                SELECT p.node, p.label, (w.now > 0)::int - ((w.now - p.cn + p.co) > 0)::int AS d
+                FROM (SELECT node, label, sum(cn) AS cn, sum(co) AS co FROM (
+                        SELECT node, label, 1 AS cn, 0 AS co FROM n UNION ALL SELECT node, label, 0, 1 FROM o) x
+                      GROUP BY node, label) p
+                JOIN nodes m ON m.id = p.node AND m.label <> p.label
+                CROSS JOIN LATERAL (SELECT count(*) AS now FROM (
+                    SELECT 1 FROM node_labels t WHERE t.node = p.node AND t.label = p.label LIMIT p.cn + 1) z) w)
+             SELECT 'label', c.label, '', c.d FROM c
+             UNION ALL SELECT 'node_key', c.label, k.key, c.d FROM c JOIN nodes r ON r.id = c.node {keys}",
+            keys = pg_keys("r", NODE_COLS),
+        )),
+    );
+    let ekeys_n = pg_keys("n", EDGE_COLS);
+    let ekeys_o = pg_keys("o", EDGE_COLS);
+    f += &pg_function(
+        "navegador_catalog_edges",
+        "edges",
+        &pg_apply(&format!(
+            "SELECT 'type', type, '', count(*) FROM n GROUP BY type
+             UNION ALL SELECT 'type', type, '', -count(*) FROM o GROUP BY type
+             UNION ALL SELECT 'edge_key', n.type, k.key, 1 FROM n {ekeys_n}
+             UNION ALL SELECT 'edge_key', o.type, k.key, -1 FROM o {ekeys_o}
+             UNION ALL {src}
+             UNION ALL {dst}",
+            src = pg_distinct("type_src", "edges", "src", Some("type"), "true"),
+            dst = pg_distinct("type_dst", "edges", "dst", Some("type"), "true"),
+        )),
+    );
+    f += &pg_function(
+        "navegador_catalog_refs",
+        "refs",
+        &pg_apply(&format!(
+            "SELECT 'site', status, '', count(*) FROM n WHERE status IN ({s}) GROUP BY status
+             UNION ALL SELECT 'site', status, '', -count(*) FROM o WHERE status IN ({s}) GROUP BY status
+             UNION ALL {src}",
+            src = pg_distinct("site_src", "refs", "from_node", None, &format!("status IN ({s})")),
+        )),
+    );
+    f
 }
 
-/// The PostgreSQL triggers (the same names as SQLite's, on the same tables).
+/// The PostgreSQL triggers (the same names as SQLite's, on the same tables), one per event
+/// as transition tables require.
 fn pg_triggers() -> String {
     let t = |name: &str, when: &str, table: &str, func: &str| {
-        format!("CREATE OR REPLACE TRIGGER {name} BEFORE {when} ON {table} FOR EACH ROW EXECUTE FUNCTION {func}();\n")
+        let refs = match when {
+            "INSERT" => "NEW TABLE AS nn",
+            "DELETE" => "OLD TABLE AS oo",
+            _ => "OLD TABLE AS oo NEW TABLE AS nn",
+        };
+        format!(
+            "CREATE OR REPLACE TRIGGER {name} AFTER {when} ON {table} REFERENCING {refs} FOR EACH STATEMENT EXECUTE FUNCTION {func}();\n"
+        )
     };
-    [
-        t("catalog_nodes_insert", "INSERT", "nodes", "navegador_catalog_nodes"),
-        t("catalog_nodes_delete", "DELETE", "nodes", "navegador_catalog_nodes"),
-        t(
-            "catalog_nodes_update",
-            "UPDATE OF label, name, qualified_name, file_path, line_start, line_end, props",
-            "nodes",
-            "navegador_catalog_nodes",
-        ),
-        t("catalog_labels_insert", "INSERT", "node_labels", "navegador_catalog_labels"),
-        t("catalog_labels_delete", "DELETE", "node_labels", "navegador_catalog_labels"),
-        t("catalog_edges_insert", "INSERT", "edges", "navegador_catalog_edges"),
-        t("catalog_edges_delete", "DELETE", "edges", "navegador_catalog_edges"),
-        t(
-            "catalog_edges_update",
-            "UPDATE OF src, dst, type, resolution, line, col, props",
-            "edges",
-            "navegador_catalog_edges",
-        ),
-        t("catalog_refs_insert", "INSERT", "refs", "navegador_catalog_refs"),
-        t("catalog_refs_delete", "DELETE", "refs", "navegador_catalog_refs"),
-        t("catalog_refs_update", "UPDATE OF status, from_node", "refs", "navegador_catalog_refs"),
-    ]
-    .concat()
+    TRIGGERS
+        .iter()
+        .map(|(name, table)| {
+            let when = name.rsplit('_').next().unwrap().to_uppercase();
+            let func = match *table {
+                "node_labels" => "navegador_catalog_labels".to_string(),
+                _ => format!("navegador_catalog_{table}"),
+            };
+            t(name, &when, table, &func)
+        })
+        .collect()
 }
 
 // ------------------------------------------------------------------------------------

@@ -360,10 +360,15 @@ CREATE INDEX IF NOT EXISTS node_labels_node ON node_labels(node);
 CREATE INDEX IF NOT EXISTS node_labels_label ON node_labels(label);
 CREATE OR REPLACE FUNCTION navegador_nodes_labels_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    DELETE FROM node_labels WHERE node = OLD.id;
+    -- before the node goes, so the catalog's `node_labels` trigger still sees it; and only
+    -- when it has extra labels, so a file's nodes going cost no statement each
+    IF EXISTS (SELECT 1 FROM node_labels WHERE node = OLD.id) THEN
+        DELETE FROM node_labels WHERE node = OLD.id;
+    END IF;
     RETURN OLD;
 END $$;
-CREATE OR REPLACE TRIGGER nodes_labels_delete AFTER DELETE ON nodes
+DROP TRIGGER IF EXISTS nodes_labels_delete ON nodes;
+CREATE OR REPLACE TRIGGER nodes_labels_delete BEFORE DELETE ON nodes
     FOR EACH ROW EXECUTE FUNCTION navegador_nodes_labels_delete();
 CREATE TABLE IF NOT EXISTS graph_counts (
     kind TEXT COLLATE "C" NOT NULL,
