@@ -1,12 +1,9 @@
-//! The graph's catalog (schema v4): how many nodes carry each label, how many relationships
+//! The graph's catalog (schema v5): how many nodes carry each label, how many relationships
 //! each type has (and how many distinct nodes they leave and enter), which property keys
 //! occur on the nodes of each label and the relationships of each type, and how many
-//! reference sites have no edge (`unresolved`, `external`). One table, `graph_counts`, kept
-//! exact by triggers on `nodes`, `node_labels`, `edges` and `refs`, so every writer keeps
-//! it right (ingest, Cypher, the knowledge layer) and a reader gets the planner's
-//! statistics, the schema for query warnings and `db.labels()`, and counts without
-//! scanning the graph. A full build's bulk load drops the triggers with the secondary
-//! indexes and `fill` counts everything once.
+//! reference sites have no edge (`unresolved`, `external`). One table, `graph_counts`, so a
+//! reader gets the planner's statistics, the schema for query warnings and `db.labels()`,
+//! and counts without scanning the graph.
 //!
 //! Rows are `(kind, name, key, n)`:
 //! - `nodes`, ``, `` — all nodes; `label`, L, `` — nodes carrying L;
@@ -19,21 +16,23 @@
 //!
 //! A row may fall to 0 and stay; readers and dumps skip those.
 //!
-//! SQLite has only row triggers; each updates its counter rows in place (a B-tree write).
-//! A row's delete decrements `type_src` when no other relationship of the type leaves the
-//! node (BEFORE the row goes), an insert increments it when none did (AFTER, the row
-//! excluded). PostgreSQL's are statement triggers over transition tables: an ingest's batch
-//! of thousands of rows changes each counter once (a row trigger there leaves a row
-//! version per update that the next update walks, quadratic within a transaction). A
-//! distinct count changes by "a row has the value now" minus "rows now, less the
-//! statement's new rows, plus its old rows, were more than none". Both keep the same
-//! numbers (the conformance suite and the PostgreSQL dump tests compare them).
+//! No triggers: the writer keeps the counts. Every write of the store's own write path
+//! (ingest, bulk or incremental, the live index, the knowledge layer, Cypher) tells the
+//! connection's [`Delta`] what it adds or removes: an insert from the row it writes, a
+//! delete or an update from the rows it reads first (`nodes`, `edges`, `sites` below, with
+//! the statement's own filter). The deltas are summed in memory per counter and written at
+//! commit, one upsert per counter that moved ([`flush`]); an ingest's thousands of small
+//! statements touch no counter row. A distinct count (`type_src`, `type_dst`, `site_src`)
+//! moves by "the end has such rows now" minus "it had before" (now, less the transaction's
+//! net additions, more than none), read per touched end at commit; past
+//! [`MAX_ENDS`] touched ends (a bulk load) those counts are taken again in one grouped
+//! scan. `clear` counts everything again ([`fill`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use navegador_graph::{GraphStats, Schema};
 
-use crate::db::{params, Db};
+use crate::db::{params, Db, Params};
 use crate::Result;
 
 /// The `refs` statuses of sites that no edge stands for (what `ReferenceSite` nodes show).
@@ -50,6 +49,10 @@ const NODE_COLS: &[(&str, &str)] = &[
 /// Relationship properties kept in columns, as `(key, column)`.
 const EDGE_COLS: &[(&str, &str)] = &[("resolution", "resolution"), ("line", "line"), ("column", "col")];
 
+/// Touched ends (relationship ends, enclosing symbols of sites) kept per transaction;
+/// beyond, the distinct counts are taken again at commit.
+pub(crate) const MAX_ENDS: usize = 50_000;
+
 fn in_list(items: &[&str]) -> String {
     items.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ")
 }
@@ -58,397 +61,321 @@ fn sites() -> String {
     in_list(SITE_STATUSES)
 }
 
-// ------------------------------------------------------------------------------------
-// SQLite
-
-/// `INSERT ... SELECT` that adds `n` to a row (creating it).
-fn sq_add(select: &str) -> String {
-    format!(
-        "INSERT INTO graph_counts(kind, name, key, n) {select} ON CONFLICT(kind, name, key) DO UPDATE SET n = n + excluded.n;\n"
-    )
+/// What a transaction changed in the catalog, not written yet.
+#[derive(Default)]
+pub(crate) struct Delta {
+    /// `kind \x1f name \x1f key` -> change.
+    counts: HashMap<String, i64>,
+    key: String,
+    /// Relationship types, interned for `ends`.
+    types: Vec<String>,
+    type_ids: HashMap<String, u32>,
+    /// (end is the target, type, node) -> net relationships added.
+    ends: HashMap<(bool, u32, i64), i64>,
+    /// Enclosing symbol -> net sites without an edge added.
+    site_srcs: HashMap<i64, i64>,
+    recount_ends: bool,
+    recount_sites: bool,
 }
 
-/// The property keys of the node row `x` (`new`, `old`, or a table alias bound by `from`):
-/// its non-null columns and its JSON keys whose value is not null.
-fn sq_node_keys(x: &str, from: &str, filter: &str) -> String {
-    let cols: Vec<String> = NODE_COLS.iter().map(|(k, c)| format!("'{k}', {x}.{c}")).collect();
-    let names: Vec<&str> = NODE_COLS.iter().map(|(k, _)| *k).collect();
-    format!(
-        "SELECT j.key AS key FROM {from} json_each(json_object({})) j WHERE {filter} j.type <> 'null'
-         UNION ALL SELECT j.key FROM {from} json_each({x}.props) j WHERE {filter} j.type <> 'null' AND j.key NOT IN ({})",
-        cols.join(", "),
-        in_list(&names)
-    )
-}
-
-fn sq_edge_keys(x: &str) -> String {
-    let cols: Vec<String> = EDGE_COLS.iter().map(|(k, c)| format!("'{k}', {x}.{c}")).collect();
-    let names: Vec<&str> = EDGE_COLS.iter().map(|(k, _)| *k).collect();
-    format!(
-        "SELECT j.key AS key FROM json_each(json_object({})) j WHERE j.type <> 'null'
-         UNION ALL SELECT j.key FROM json_each({x}.props) j WHERE {x}.props IS NOT NULL AND j.type <> 'null' AND j.key NOT IN ({})",
-        cols.join(", "),
-        in_list(&names)
-    )
-}
-
-/// The labels of the node row `x`: its first (`''` for none) and those in `node_labels`.
-fn sq_labels(x: &str) -> String {
-    format!("SELECT {x}.label AS l UNION SELECT label FROM node_labels WHERE node = {x}.id")
-}
-
-/// The triggers that keep `graph_counts` exact (SQLite).
-pub(crate) fn sqlite_triggers() -> String {
-    let s = sites();
-    let mut t = String::new();
-    // nodes
-    t += "CREATE TRIGGER IF NOT EXISTS catalog_nodes_insert AFTER INSERT ON nodes BEGIN\n";
-    t += &sq_add("SELECT 'nodes', '', '', 1 WHERE true");
-    t += &sq_add("SELECT 'label', new.label, '', 1 WHERE new.label <> ''");
-    t += &sq_add(&format!("SELECT 'node_key', new.label, k.key, 1 FROM ({}) k WHERE true", sq_node_keys("new", "", "")));
-    t += "END;\n";
-    // before the row goes, while its `node_labels` rows are still there
-    t += "CREATE TRIGGER IF NOT EXISTS catalog_nodes_delete BEFORE DELETE ON nodes BEGIN\n";
-    t += &sq_add("SELECT 'nodes', '', '', -1 WHERE true");
-    t += &sq_add(&format!("SELECT 'label', l.l, '', -1 FROM ({}) l WHERE l.l <> ''", sq_labels("old")));
-    t += &sq_add(&format!(
-        "SELECT 'node_key', l.l, k.key, -1 FROM ({}) l, ({}) k WHERE true",
-        sq_labels("old"),
-        sq_node_keys("old", "", "")
-    ));
-    t += "END;\n";
-    t += "CREATE TRIGGER IF NOT EXISTS catalog_nodes_update AFTER UPDATE OF label, name, qualified_name, file_path, line_start, line_end, props ON nodes BEGIN\n";
-    // a first label that also is (or was) an extra label counts once
-    t += &sq_add(
-        "SELECT 'label', old.label, '', -1 WHERE old.label <> '' AND old.label <> new.label
-           AND NOT EXISTS (SELECT 1 FROM node_labels WHERE node = old.id AND label = old.label)",
-    );
-    t += &sq_add(
-        "SELECT 'label', new.label, '', 1 WHERE new.label <> '' AND old.label <> new.label
-           AND NOT EXISTS (SELECT 1 FROM node_labels WHERE node = new.id AND label = new.label)",
-    );
-    t += &sq_add(&format!(
-        "SELECT 'node_key', l.l, k.key, -1 FROM ({}) l, ({}) k WHERE true",
-        sq_labels("old"),
-        sq_node_keys("old", "", "")
-    ));
-    t += &sq_add(&format!(
-        "SELECT 'node_key', l.l, k.key, 1 FROM ({}) l, ({}) k WHERE true",
-        sq_labels("new"),
-        sq_node_keys("new", "", "")
-    ));
-    t += "END;\n";
-    // extra labels: counted when the node does not carry the label already
-    t += "CREATE TRIGGER IF NOT EXISTS catalog_labels_insert AFTER INSERT ON node_labels
-        WHEN NOT EXISTS (SELECT 1 FROM nodes WHERE id = new.node AND label = new.label)
-         AND NOT EXISTS (SELECT 1 FROM node_labels WHERE node = new.node AND label = new.label AND rowid <> new.rowid) BEGIN\n";
-    t += &sq_add("SELECT 'label', new.label, '', 1 WHERE true");
-    t += &sq_add(&format!(
-        "SELECT 'node_key', new.label, k.key, 1 FROM ({}) k WHERE true",
-        sq_node_keys("n", "nodes n,", "n.id = new.node AND")
-    ));
-    t += "END;\n";
-    // (a node's own delete counted its labels already: the node is gone by then)
-    t += "CREATE TRIGGER IF NOT EXISTS catalog_labels_delete BEFORE DELETE ON node_labels
-        WHEN EXISTS (SELECT 1 FROM nodes WHERE id = old.node AND label <> old.label)
-         AND NOT EXISTS (SELECT 1 FROM node_labels WHERE node = old.node AND label = old.label AND rowid <> old.rowid) BEGIN\n";
-    t += &sq_add("SELECT 'label', old.label, '', -1 WHERE true");
-    t += &sq_add(&format!(
-        "SELECT 'node_key', old.label, k.key, -1 FROM ({}) k WHERE true",
-        sq_node_keys("n", "nodes n,", "n.id = old.node AND")
-    ));
-    t += "END;\n";
-    // edges
-    t += "CREATE TRIGGER IF NOT EXISTS catalog_edges_insert AFTER INSERT ON edges BEGIN\n";
-    t += &sq_add("SELECT 'type', new.type, '', 1 WHERE true");
-    for (kind, end) in [("type_src", "src"), ("type_dst", "dst")] {
-        t += &sq_add(&format!(
-            "SELECT '{kind}', new.type, '', 1 WHERE NOT EXISTS (SELECT 1 FROM edges WHERE {end} = new.{end} AND type = new.type AND id <> new.id)"
-        ));
+impl Delta {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.counts.is_empty() && self.ends.is_empty() && self.site_srcs.is_empty() && !self.recount_ends && !self.recount_sites
     }
-    t += &sq_add(&format!("SELECT 'edge_key', new.type, k.key, 1 FROM ({}) k WHERE true", sq_edge_keys("new")));
-    t += "END;\n";
-    t += "CREATE TRIGGER IF NOT EXISTS catalog_edges_delete BEFORE DELETE ON edges BEGIN\n";
-    t += &sq_add("SELECT 'type', old.type, '', -1 WHERE true");
-    for (kind, end) in [("type_src", "src"), ("type_dst", "dst")] {
-        t += &sq_add(&format!(
-            "SELECT '{kind}', old.type, '', -1 WHERE NOT EXISTS (SELECT 1 FROM edges WHERE {end} = old.{end} AND type = old.type AND id <> old.id)"
-        ));
-    }
-    t += &sq_add(&format!("SELECT 'edge_key', old.type, k.key, -1 FROM ({}) k WHERE true", sq_edge_keys("old")));
-    t += "END;\n";
-    t += "CREATE TRIGGER IF NOT EXISTS catalog_edges_update AFTER UPDATE OF src, dst, type, resolution, line, col, props ON edges BEGIN\n";
-    t += &sq_add("SELECT 'type', old.type, '', -1 WHERE true");
-    t += &sq_add("SELECT 'type', new.type, '', 1 WHERE true");
-    for (kind, end) in [("type_src", "src"), ("type_dst", "dst")] {
-        t += &sq_add(&format!(
-            "SELECT '{kind}', old.type, '', -1 WHERE (old.{end} <> new.{end} OR old.type <> new.type)
-               AND NOT EXISTS (SELECT 1 FROM edges WHERE {end} = old.{end} AND type = old.type)"
-        ));
-        t += &sq_add(&format!(
-            "SELECT '{kind}', new.type, '', 1 WHERE (old.{end} <> new.{end} OR old.type <> new.type)
-               AND NOT EXISTS (SELECT 1 FROM edges WHERE {end} = new.{end} AND type = new.type AND id <> new.id)"
-        ));
-    }
-    t += &sq_add(&format!("SELECT 'edge_key', old.type, k.key, -1 FROM ({}) k WHERE true", sq_edge_keys("old")));
-    t += &sq_add(&format!("SELECT 'edge_key', new.type, k.key, 1 FROM ({}) k WHERE true", sq_edge_keys("new")));
-    t += "END;\n";
-    // reference sites without an edge
-    t += &format!("CREATE TRIGGER IF NOT EXISTS catalog_refs_insert AFTER INSERT ON refs WHEN new.status IN ({s}) BEGIN\n");
-    t += &sq_add("SELECT 'site', new.status, '', 1 WHERE true");
-    t += &sq_add(&format!(
-        "SELECT 'site_src', '', '', 1 WHERE new.from_node IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM refs WHERE from_node = new.from_node AND status IN ({s}) AND id <> new.id)"
-    ));
-    t += "END;\n";
-    t += &format!("CREATE TRIGGER IF NOT EXISTS catalog_refs_delete BEFORE DELETE ON refs WHEN old.status IN ({s}) BEGIN\n");
-    t += &sq_add("SELECT 'site', old.status, '', -1 WHERE true");
-    t += &sq_add(&format!(
-        "SELECT 'site_src', '', '', -1 WHERE old.from_node IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM refs WHERE from_node = old.from_node AND status IN ({s}) AND id <> old.id)"
-    ));
-    t += "END;\n";
-    t += &format!(
-        "CREATE TRIGGER IF NOT EXISTS catalog_refs_update AFTER UPDATE OF status, from_node ON refs
-        WHEN old.status IN ({s}) OR new.status IN ({s}) BEGIN\n"
-    );
-    t += &sq_add(&format!("SELECT 'site', old.status, '', -1 WHERE old.status IN ({s})"));
-    t += &sq_add(&format!("SELECT 'site', new.status, '', 1 WHERE new.status IN ({s})"));
-    t += &sq_add(&format!(
-        "SELECT 'site_src', '', '', -1 WHERE old.status IN ({s}) AND old.from_node IS NOT NULL
-           AND NOT (new.status IN ({s}) AND new.from_node IS old.from_node)
-           AND NOT EXISTS (SELECT 1 FROM refs WHERE from_node = old.from_node AND status IN ({s}))"
-    ));
-    t += &sq_add(&format!(
-        "SELECT 'site_src', '', '', 1 WHERE new.status IN ({s}) AND new.from_node IS NOT NULL
-           AND NOT (old.status IN ({s}) AND old.from_node IS new.from_node)
-           AND NOT EXISTS (SELECT 1 FROM refs WHERE from_node = new.from_node AND status IN ({s}) AND id <> new.id)"
-    ));
-    t += "END;\n";
-    t
-}
 
-const TRIGGERS: &[(&str, &str)] = &[
-    ("catalog_nodes_insert", "nodes"),
-    ("catalog_nodes_delete", "nodes"),
-    ("catalog_nodes_update", "nodes"),
-    ("catalog_labels_insert", "node_labels"),
-    ("catalog_labels_delete", "node_labels"),
-    ("catalog_edges_insert", "edges"),
-    ("catalog_edges_delete", "edges"),
-    ("catalog_edges_update", "edges"),
-    ("catalog_refs_insert", "refs"),
-    ("catalog_refs_delete", "refs"),
-    ("catalog_refs_update", "refs"),
-];
-
-/// Drops the catalog's triggers (a bulk load; `fill` catches up).
-pub(crate) fn drop_triggers(db: &Db) -> Result<()> {
-    let sql: String = TRIGGERS
-        .iter()
-        .map(|(t, table)| {
-            if db.is_pg() {
-                format!("DROP TRIGGER IF EXISTS {t} ON {table};\n")
-            } else {
-                format!("DROP TRIGGER IF EXISTS {t};\n")
+    fn add(&mut self, kind: &str, name: &str, key: &str, d: i64) {
+        self.key.clear();
+        self.key.push_str(kind);
+        self.key.push('\x1f');
+        self.key.push_str(name);
+        self.key.push('\x1f');
+        self.key.push_str(key);
+        match self.counts.get_mut(self.key.as_str()) {
+            Some(n) => *n += d,
+            None => {
+                self.counts.insert(self.key.clone(), d);
             }
-        })
-        .collect();
-    db.execute_batch(&sql)
-}
+        }
+    }
 
-/// (Re)creates the catalog's triggers.
-pub(crate) fn create_triggers(db: &Db) -> Result<()> {
-    if db.is_pg() {
-        db.execute_batch(&pg_triggers())
-    } else {
-        db.execute_batch(&sqlite_triggers())
+    /// A node with these labels (the first `''` when it has none) and property keys.
+    pub(crate) fn node<'a>(&mut self, labels: &[&str], keys: impl Iterator<Item = &'a str> + Clone, sign: i64) {
+        self.add("nodes", "", "", sign);
+        for (i, l) in labels.iter().enumerate() {
+            if labels[..i].contains(l) {
+                continue;
+            }
+            if !l.is_empty() {
+                self.add("label", l, "", sign);
+            }
+            for k in keys.clone() {
+                self.add("node_key", l, k, sign);
+            }
+        }
+    }
+
+    /// A relationship with these property keys.
+    pub(crate) fn edge<'a>(&mut self, ty: &str, src: i64, dst: i64, keys: impl Iterator<Item = &'a str>, sign: i64) {
+        self.add("type", ty, "", sign);
+        for k in keys {
+            self.add("edge_key", ty, k, sign);
+        }
+        if self.recount_ends {
+            return;
+        }
+        let t = match self.type_ids.get(ty) {
+            Some(t) => *t,
+            None => {
+                let t = self.types.len() as u32;
+                self.types.push(ty.to_string());
+                self.type_ids.insert(ty.to_string(), t);
+                t
+            }
+        };
+        *self.ends.entry((false, t, src)).or_default() += sign;
+        *self.ends.entry((true, t, dst)).or_default() += sign;
+        if self.ends.len() > MAX_ENDS {
+            self.ends.clear();
+            self.recount_ends = true;
+        }
+    }
+
+    /// A reference site of `status` (counted when no edge stands for it).
+    pub(crate) fn site(&mut self, status: &str, from_node: Option<i64>, sign: i64) {
+        if !SITE_STATUSES.contains(&status) {
+            return;
+        }
+        self.add("site", status, "", sign);
+        if let (Some(f), false) = (from_node, self.recount_sites) {
+            *self.site_srcs.entry(f).or_default() += sign;
+            if self.site_srcs.len() > MAX_ENDS {
+                self.site_srcs.clear();
+                self.recount_sites = true;
+            }
+        }
     }
 }
 
-// ------------------------------------------------------------------------------------
-// PostgreSQL: statement-level triggers over transition tables. An ingest sends rows in
-// batches of thousands (`db::Batch`), so a statement's counts go in one grouped upsert per
-// counter row: a row-level trigger updating the same counter once per row would leave a
-// chain of row versions that every later update walks (quadratic within a transaction).
-
-/// Adds the `(kind, name, key, d)` rows of `deltas` to `graph_counts`, summed per counter.
-fn pg_apply(deltas: &str) -> String {
-    format!(
-        "INSERT INTO graph_counts(kind, name, key, n)
-         SELECT kind, name, key, sum(d)::bigint FROM ({deltas}) x(kind, name, key, d)
-         GROUP BY kind, name, key HAVING sum(d) <> 0
-         ON CONFLICT (kind, name, key) DO UPDATE SET n = graph_counts.n + excluded.n;\n"
-    )
+/// The property keys of a row: its non-null columns (`mask` bit i for column i) and the
+/// keys of its JSON object whose value is not null.
+fn row_keys(cols: &[(&str, &str)], mask: i64, props: Option<&str>) -> Vec<String> {
+    let mut keys: Vec<String> =
+        cols.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, (k, _))| k.to_string()).collect();
+    if let Some(Ok(serde_json::Value::Object(m))) = props.map(serde_json::from_str::<serde_json::Value>) {
+        keys.extend(m.into_iter().filter(|(k, v)| !v.is_null() && !cols.iter().any(|(c, _)| c == k)).map(|(k, _)| k));
+    }
+    keys
 }
 
-/// A lateral set `k(key)` of the property keys of the row `r` of a node (or edge) table.
-fn pg_keys(r: &str, cols: &[(&str, &str)]) -> String {
-    let mut parts: Vec<String> = cols.iter().map(|(k, c)| format!("SELECT '{k}'::text WHERE {r}.{c} IS NOT NULL")).collect();
-    let names: Vec<&str> = cols.iter().map(|(k, _)| *k).collect();
-    parts.push(format!(
-        "SELECT j.key FROM jsonb_each({r}.props) j WHERE jsonb_typeof(j.value) <> 'null' AND j.key NOT IN ({})",
-        in_list(&names)
-    ));
-    format!("CROSS JOIN LATERAL ({}) k(key)", parts.join(" UNION ALL "))
+/// `(CASE WHEN c0 IS NULL THEN 0 ELSE 1 END) + ...`: which columns of a row are set.
+fn mask_sql(cols: &[(&str, &str)]) -> String {
+    cols.iter().enumerate().map(|(i, (_, c))| format!("(CASE WHEN {c} IS NULL THEN 0 ELSE {} END)", 1 << i)).collect::<Vec<_>>().join(" + ")
 }
 
-/// A lateral set `l(l)` of the labels of the node row `r`: its first and its extra ones.
-fn pg_labels(r: &str) -> String {
-    format!("CROSS JOIN LATERAL (SELECT {r}.label UNION SELECT label FROM node_labels WHERE node = {r}.id) l(l)")
-}
-
-/// The change in "distinct values of `col` (per `group`, `''` when none) among the rows of
-/// `table` matching `filter`", from the statement's old rows `o` and new rows `n`: a value
-/// counts after the statement when a row has it now, and counted before when its rows
-/// now, less the new ones, plus the old ones, were more than none. Rows now are read
-/// through an index, at most one more than the statement's new rows.
-fn pg_distinct(kind: &str, table: &str, col: &str, group: Option<&str>, filter: &str) -> String {
-    let (gsel, geq) = match group {
-        Some(g) => (format!(", {g} AS g"), format!(" AND t.{g} = c.g")),
-        None => (", ''::text AS g".to_string(), String::new()),
+/// Counts (`sign` 1) or uncounts (-1) the nodes matching `filter` (over `nodes`, unaliased):
+/// before a statement deletes them, or around one that changes them.
+pub(crate) fn nodes(db: &Db, filter: &str, p: Params<'_>, sign: i64) -> Result<()> {
+    let extra = if db.is_pg() {
+        "(SELECT string_agg(label, chr(31)) FROM node_labels WHERE node = nodes.id)"
+    } else {
+        "(SELECT group_concat(label, char(31)) FROM node_labels WHERE node = nodes.id)"
     };
-    format!(
-        "SELECT '{kind}', c.g, '', (w.now > 0)::int - ((w.now - c.cn + c.co) > 0)::int
-         FROM (SELECT v, g, sum(cn) AS cn, sum(co) AS co FROM (
-                 SELECT {col} AS v{gsel}, 1 AS cn, 0 AS co FROM n WHERE {col} IS NOT NULL AND {filter}
-                 UNION ALL SELECT {col}{gsel}, 0, 1 FROM o WHERE {col} IS NOT NULL AND {filter}) x
-               GROUP BY v, g) c
-         CROSS JOIN LATERAL (SELECT count(*) AS now FROM (
-             SELECT 1 FROM {table} t WHERE t.{col} = c.v{geq} AND {filter_t} LIMIT c.cn + 1) z) w",
-        filter_t = filter.replace("status", "t.status"),
-    )
+    let sql = format!("SELECT label, {}, props, {extra} FROM nodes WHERE {filter}", mask_sql(NODE_COLS));
+    let mut rows: Vec<(String, i64, Option<String>, Option<String>)> = Vec::new();
+    db.prepare_cached(&sql)?.for_each(p, |r| {
+        rows.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
+        Ok(())
+    })?;
+    let mut d = db.catalog().borrow_mut();
+    for (label, mask, props, extra) in rows {
+        let keys = row_keys(NODE_COLS, mask, props.as_deref());
+        let mut labels = vec![label.as_str()];
+        labels.extend(extra.as_deref().unwrap_or("").split('\x1f').filter(|l| !l.is_empty()));
+        d.node(&labels, keys.iter().map(String::as_str), sign);
+    }
+    Ok(())
 }
 
-/// One plpgsql function per table; `o` and `n` are the statement's old and new rows (an
-/// empty set where the event has none).
-fn pg_function(name: &str, table: &str, body: &str) -> String {
-    let with = |o: &str, n: &str| {
-        format!("WITH o AS (SELECT * FROM {o}), n AS (SELECT * FROM {n})\n")
-    };
-    let none = format!("{table} WHERE false");
-    format!(
-        "CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $fn$
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        {ins}
-    ELSIF TG_OP = 'DELETE' THEN
-        {del}
-    ELSE
-        {upd}
-    END IF;
-    RETURN NULL;
-END $fn$;\n",
-        ins = with(&none, "nn") + body,
-        del = with("oo", &none) + body,
-        upd = with("oo", "nn") + body,
-    )
+/// [`nodes`] for relationships (over `edges`, unaliased).
+pub(crate) fn edges(db: &Db, filter: &str, p: Params<'_>, sign: i64) -> Result<()> {
+    let sql = format!("SELECT type, src, dst, {}, props FROM edges WHERE {filter}", mask_sql(EDGE_COLS));
+    let mut rows: Vec<(String, i64, i64, i64, Option<String>)> = Vec::new();
+    db.prepare_cached(&sql)?.for_each(p, |r| {
+        rows.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
+        Ok(())
+    })?;
+    let mut d = db.catalog().borrow_mut();
+    for (ty, src, dst, mask, props) in rows {
+        let keys = row_keys(EDGE_COLS, mask, props.as_deref());
+        d.edge(&ty, src, dst, keys.iter().map(String::as_str), sign);
+    }
+    Ok(())
 }
 
-/// Functions the PostgreSQL triggers call (created with the schema).
-pub(crate) fn pg_functions() -> String {
-    let s = sites();
-    let mut f = String::new();
-    // nodes: the first label here; extra labels are counted by the `node_labels` triggers
-    // (a node's extra labels go before it does: `nodes_labels_delete` is a BEFORE trigger)
-    f += &pg_function(
-        "navegador_catalog_nodes",
-        "nodes",
-        &pg_apply(&format!(
-            "SELECT 'nodes', '', '', count(*) FROM n UNION ALL SELECT 'nodes', '', '', -count(*) FROM o
-             UNION ALL SELECT 'label', n.label, '', 1 FROM n LEFT JOIN o ON o.id = n.id
-                 WHERE n.label <> '' AND (o.id IS NULL OR (o.label <> n.label
-                       AND NOT EXISTS (SELECT 1 FROM node_labels x WHERE x.node = n.id AND x.label = n.label)))
-             UNION ALL SELECT 'label', o.label, '', -1 FROM o LEFT JOIN n ON n.id = o.id
-                 WHERE o.label <> '' AND (n.id IS NULL OR (o.label <> n.label
-                       AND NOT EXISTS (SELECT 1 FROM node_labels x WHERE x.node = o.id AND x.label = o.label)))
-             UNION ALL SELECT 'node_key', l.l, k.key, 1 FROM n {ln} {kn}
-             UNION ALL SELECT 'node_key', l.l, k.key, -1 FROM o {lo} {ko}",
-            ln = pg_labels("n"),
-            kn = pg_keys("n", NODE_COLS),
-            lo = pg_labels("o"),
-            ko = pg_keys("o", NODE_COLS),
-        )),
-    );
-    // extra labels: counted when the node exists and does not carry the label already
-    f += &pg_function(
-        "navegador_catalog_labels",
-        "node_labels",
-        &pg_apply(&format!(
-            "WITH c AS (
-                SELECT p.node, p.label, (w.now > 0)::int - ((w.now - p.cn + p.co) > 0)::int AS d
-                FROM (SELECT node, label, sum(cn) AS cn, sum(co) AS co FROM (
-                        SELECT node, label, 1 AS cn, 0 AS co FROM n UNION ALL SELECT node, label, 0, 1 FROM o) x
-                      GROUP BY node, label) p
-                JOIN nodes m ON m.id = p.node AND m.label <> p.label
-                CROSS JOIN LATERAL (SELECT count(*) AS now FROM (
-                    SELECT 1 FROM node_labels t WHERE t.node = p.node AND t.label = p.label LIMIT p.cn + 1) z) w)
-             SELECT 'label', c.label, '', c.d FROM c
-             UNION ALL SELECT 'node_key', c.label, k.key, c.d FROM c JOIN nodes r ON r.id = c.node {keys}",
-            keys = pg_keys("r", NODE_COLS),
-        )),
-    );
-    let ekeys_n = pg_keys("n", EDGE_COLS);
-    let ekeys_o = pg_keys("o", EDGE_COLS);
-    f += &pg_function(
-        "navegador_catalog_edges",
-        "edges",
-        &pg_apply(&format!(
-            "SELECT 'type', type, '', count(*) FROM n GROUP BY type
-             UNION ALL SELECT 'type', type, '', -count(*) FROM o GROUP BY type
-             UNION ALL SELECT 'edge_key', n.type, k.key, 1 FROM n {ekeys_n}
-             UNION ALL SELECT 'edge_key', o.type, k.key, -1 FROM o {ekeys_o}
-             UNION ALL {src}
-             UNION ALL {dst}",
-            src = pg_distinct("type_src", "edges", "src", Some("type"), "true"),
-            dst = pg_distinct("type_dst", "edges", "dst", Some("type"), "true"),
-        )),
-    );
-    f += &pg_function(
-        "navegador_catalog_refs",
-        "refs",
-        &pg_apply(&format!(
-            "SELECT 'site', status, '', count(*) FROM n WHERE status IN ({s}) GROUP BY status
-             UNION ALL SELECT 'site', status, '', -count(*) FROM o WHERE status IN ({s}) GROUP BY status
-             UNION ALL {src}",
-            src = pg_distinct("site_src", "refs", "from_node", None, &format!("status IN ({s})")),
-        )),
-    );
-    f
+/// [`nodes`] for reference sites (over `refs`, unaliased).
+pub(crate) fn sites_of(db: &Db, filter: &str, p: Params<'_>, sign: i64) -> Result<()> {
+    let sql = format!("SELECT status, from_node FROM refs WHERE status IN ({}) AND ({filter})", sites());
+    let mut rows: Vec<(String, Option<i64>)> = Vec::new();
+    db.prepare_cached(&sql)?.for_each(p, |r| {
+        rows.push((r.get(0)?, r.get(1)?));
+        Ok(())
+    })?;
+    let mut d = db.catalog().borrow_mut();
+    for (status, from) in rows {
+        d.site(&status, from, sign);
+    }
+    Ok(())
 }
 
-/// The PostgreSQL triggers (the same names as SQLite's, on the same tables), one per event
-/// as transition tables require.
-fn pg_triggers() -> String {
-    let t = |name: &str, when: &str, table: &str, func: &str| {
-        let refs = match when {
-            "INSERT" => "NEW TABLE AS nn",
-            "DELETE" => "OLD TABLE AS oo",
-            _ => "OLD TABLE AS oo NEW TABLE AS nn",
-        };
-        format!(
-            "CREATE OR REPLACE TRIGGER {name} AFTER {when} ON {table} REFERENCING {refs} FOR EACH STATEMENT EXECUTE FUNCTION {func}();\n"
-        )
-    };
-    TRIGGERS
+/// The property keys of a relationship the ingest writes (its columns only).
+pub(crate) fn ingest_edge_keys(resolution: bool, site: bool) -> impl Iterator<Item = &'static str> {
+    [("resolution", resolution), ("line", site), ("column", site)].into_iter().filter(|(_, on)| *on).map(|(k, _)| k)
+}
+
+/// The property keys of a node the ingest writes.
+pub(crate) fn ingest_node_keys<'a>(
+    cols: [bool; 5],
+    props: &'a serde_json::Map<String, serde_json::Value>,
+) -> impl Iterator<Item = &'a str> + Clone {
+    NODE_COLS
         .iter()
-        .map(|(name, table)| {
-            let when = name.rsplit('_').next().unwrap().to_uppercase();
-            let func = match *table {
-                "node_labels" => "navegador_catalog_labels".to_string(),
-                _ => format!("navegador_catalog_{table}"),
+        .zip(cols)
+        .filter(|(_, on)| *on)
+        .map(|((k, _), _)| *k)
+        .chain(props.iter().filter(|(k, v)| !v.is_null() && !NODE_COLS.iter().any(|(c, _)| c == k)).map(|(k, _)| k.as_str()))
+}
+
+/// Writes a transaction's [`Delta`] (the connection's, taken): the distinct counts first
+/// (they read the tables as they are now), then one upsert per counter that moved.
+pub(crate) fn flush(db: &Db) -> Result<()> {
+    let mut d = std::mem::take(&mut *db.catalog().borrow_mut());
+    if d.is_empty() {
+        return Ok(());
+    }
+    let pg = db.is_pg();
+    let mut absolute: Vec<(String, String, i64)> = Vec::new();
+    if d.recount_ends {
+        let mut st = db.prepare("SELECT type, count(DISTINCT src), count(DISTINCT dst) FROM edges GROUP BY type")?;
+        st.for_each(params![], |r| {
+            let t: String = r.get(0)?;
+            absolute.push(("type_src".into(), t.clone(), r.get(1)?));
+            absolute.push(("type_dst".into(), t, r.get(2)?));
+            Ok(())
+        })?;
+    } else {
+        let ends: Vec<((bool, u32, i64), i64)> = d.ends.iter().filter(|(_, n)| **n != 0).map(|(k, n)| (*k, *n)).collect();
+        for target in [false, true] {
+            let col = if target { "dst" } else { "src" };
+            let touched: Vec<&((bool, u32, i64), i64)> = ends.iter().filter(|((t, _, _), _)| *t == target).collect();
+            let now = end_counts(db, pg, &format!("edges WHERE {col} = ?1 AND type = ?2"), &touched, &d.types)?;
+            for (((_, t, _), net), now) in touched.iter().zip(now) {
+                let moved = (now > 0) as i64 - ((now - net) > 0) as i64;
+                if moved != 0 {
+                    let kind = if target { "type_dst" } else { "type_src" };
+                    let name = d.types[*t as usize].clone();
+                    d.add(kind, &name, "", moved);
+                }
+            }
+        }
+    }
+    if d.recount_sites {
+        let n: i64 = db.query_row(
+            &format!("SELECT count(DISTINCT from_node) FROM refs WHERE status IN ({}) AND from_node IS NOT NULL", sites()),
+            params![],
+            |r| r.get(0),
+        )?;
+        absolute.push(("site_src".into(), String::new(), n));
+    } else {
+        let touched: Vec<((bool, u32, i64), i64)> =
+            d.site_srcs.iter().filter(|(_, n)| **n != 0).map(|(f, n)| ((false, 0, *f), *n)).collect();
+        let refs: Vec<&((bool, u32, i64), i64)> = touched.iter().collect();
+        let now = end_counts(db, pg, &format!("refs WHERE from_node = ?1 AND status IN ({})", sites()), &refs, &[])?;
+        for ((_, net), now) in refs.iter().zip(now) {
+            let moved = (now > 0) as i64 - ((now - net) > 0) as i64;
+            if moved != 0 {
+                d.add("site_src", "", "", moved);
+            }
+        }
+    }
+    let mut add = db.prepare_cached(
+        "INSERT INTO graph_counts(kind, name, key, n) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(kind, name, key) DO UPDATE SET n = graph_counts.n + excluded.n",
+    )?;
+    let recounted = |kind: &str| (d.recount_ends && (kind == "type_src" || kind == "type_dst")) || (d.recount_sites && kind == "site_src");
+    for (k, n) in &d.counts {
+        let mut parts = k.split('\x1f');
+        let (kind, name, key) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        if *n != 0 && !recounted(kind) {
+            add.execute(params![kind, name, key, n])?;
+        }
+    }
+    drop(add);
+    if !absolute.is_empty() {
+        if d.recount_ends {
+            db.execute("DELETE FROM graph_counts WHERE kind IN ('type_src', 'type_dst')", params![])?;
+        }
+        if d.recount_sites {
+            db.execute("DELETE FROM graph_counts WHERE kind = 'site_src'", params![])?;
+        }
+        let mut set = db.prepare_cached("INSERT INTO graph_counts(kind, name, key, n) VALUES (?1, ?2, ?3, ?4)")?;
+        for (kind, name, n) in absolute {
+            set.execute(params![kind, name, "", n])?;
+        }
+    }
+    Ok(())
+}
+
+/// How many rows of `from` (`?1` the end, `?2` the type when `types` is not empty) each
+/// touched end has now, counting no further than what tells "none" from "some before"
+/// (`net` + 1). PostgreSQL: one statement per list of ends, not a round trip each.
+fn end_counts(db: &Db, pg: bool, from: &str, ends: &[&((bool, u32, i64), i64)], types: &[String]) -> Result<Vec<i64>> {
+    let limit = |net: i64| net.max(0) + 1;
+    if !pg {
+        let sql = format!("SELECT count(*) FROM (SELECT 1 FROM {from} LIMIT ?3)");
+        let sql = if types.is_empty() { sql.replace("?3", "?2") } else { sql };
+        let mut st = db.prepare_cached(&sql)?;
+        let mut out = Vec::with_capacity(ends.len());
+        for ((_, t, node), net) in ends {
+            let n: i64 = if types.is_empty() {
+                st.query_row(params![node, limit(*net)], |r| r.get(0))?
+            } else {
+                st.query_row(params![node, types[*t as usize].as_str(), limit(*net)], |r| r.get(0))?
             };
-            t(name, &when, table, &func)
-        })
-        .collect()
+            out.push(n);
+        }
+        return Ok(out);
+    }
+    let mut out = Vec::with_capacity(ends.len());
+    for chunk in ends.chunks(10_000) {
+        let list: Vec<serde_json::Value> = chunk
+            .iter()
+            .map(|((_, t, node), net)| {
+                let ty = types.get(*t as usize).cloned().unwrap_or_default();
+                serde_json::json!([node, ty, limit(*net)])
+            })
+            .collect();
+        let inner = from.replace("?1", "(x.value->>0)::bigint").replace("?2", "(x.value->>1)");
+        let sql = format!(
+            "SELECT (SELECT count(*) FROM (SELECT 1 FROM {inner} LIMIT (x.value->>2)::bigint) z)
+             FROM json_array_elements(CAST(?1 AS json)) WITH ORDINALITY AS x(value, i) ORDER BY x.i"
+        );
+        let mut st = db.prepare(&sql)?;
+        st.for_each(params![serde_json::Value::Array(list).to_string()], |r| {
+            out.push(r.get(0)?);
+            Ok(())
+        })?;
+    }
+    Ok(out)
 }
 
 // ------------------------------------------------------------------------------------
 // Filling and reading
 
-/// Counts everything from scratch (after a bulk load, or a clear): the same numbers the
-/// triggers keep, in a few grouped scans.
+/// Counts everything from scratch (after a clear): the same numbers the writers keep, in a
+/// few grouped scans; what the transaction counted before is dropped.
 pub(crate) fn fill(db: &Db) -> Result<()> {
+    db.send_pending()?;
+    *db.catalog().borrow_mut() = Delta::default();
     let pg = db.is_pg();
     let s = sites();
     db.execute_batch("DELETE FROM graph_counts")?;
@@ -563,6 +490,11 @@ pub(crate) fn rows(db: &Db) -> Result<Vec<(String, String, String, i64)>> {
 
 /// The catalog as the graph traits report it.
 pub(crate) fn read(db: &Db, extra: &dyn Fn(&mut GraphStats, &mut Schema, &Counts)) -> Result<(GraphStats, Schema)> {
+    // inside a write transaction: what it changed so far is written first
+    if !db.catalog().borrow().is_empty() || db.is_pg() {
+        db.send_pending()?;
+        flush(db)?;
+    }
     let c = Counts::from_rows(rows(db)?);
     let mut st = GraphStats { node_count: c.get("nodes", "", "") as u64, ..Default::default() };
     let mut sc = Schema::default();

@@ -335,6 +335,9 @@ pub struct Batch {
     /// PostgreSQL: of rows with the same first column only the last is sent (an `UPDATE`
     /// from a list must not see one key twice).
     pub last_per_key: bool,
+    /// PostgreSQL: an `UPDATE refs SET status` by id: the rows' statuses before it are read
+    /// first, for the catalog (`catalog.rs`; SQLite's row statement reads them itself).
+    pub site_status: bool,
 }
 
 /// The type of a [`Batch`] column on PostgreSQL.
@@ -361,7 +364,7 @@ struct Pending {
 
 impl Pg {
     /// Sends every pending batch, in the order each was first used.
-    fn flush(&mut self, changes: &Cell<usize>) -> Result<()> {
+    fn flush(&mut self, changes: &Cell<usize>, catalog: &RefCell<crate::catalog::Delta>) -> Result<()> {
         for p in std::mem::take(&mut self.pending) {
             let mut rows = p.rows;
             if p.batch.last_per_key {
@@ -432,6 +435,26 @@ impl Pg {
                         s
                     }
                 };
+                if p.batch.site_status {
+                    // (id, new status) per row: the catalog moves each from its old status
+                    let ids: Vec<i64> = chunk.iter().filter_map(|r| match &r[0] { Owned::Int(i) => Some(*i), _ => None }).collect();
+                    let old = self.client.query("SELECT id, status, from_node FROM refs WHERE id = ANY($1)", &[&ids])?;
+                    let new: HashMap<i64, &str> = chunk
+                        .iter()
+                        .filter_map(|r| match (&r[0], &r[1]) {
+                            (Owned::Int(i), Owned::Text(s)) => Some((*i, s.as_str())),
+                            _ => None,
+                        })
+                        .collect();
+                    let mut d = catalog.borrow_mut();
+                    for row in old {
+                        let (id, status, from): (i64, String, Option<i64>) = (row.get(0), row.get(1), row.get(2));
+                        d.site(&status, from, -1);
+                        if let Some(s) = new.get(&id) {
+                            d.site(s, from, 1);
+                        }
+                    }
+                }
                 let n = self.client.execute(&stmt, &params)? as usize;
                 changes.set(changes.get() + n);
             }
@@ -453,6 +476,8 @@ pub struct Db {
     writing: Cell<bool>,
     /// PostgreSQL: rows changed through this connection (SQLite counts itself).
     changes: Cell<usize>,
+    /// What the open transaction changed in the catalog, written at commit.
+    catalog: RefCell<crate::catalog::Delta>,
 }
 
 /// How a transaction begins.
@@ -474,7 +499,7 @@ const WRITER_LOCK: i64 = 0x6e61_7667;
 
 impl Db {
     pub fn sqlite(conn: rusqlite::Connection) -> Db {
-        Db { conn: Conn::Sqlite(conn), in_tx: Cell::new(false), writing: Cell::new(false), changes: Cell::new(0) }
+        Db { conn: Conn::Sqlite(conn), in_tx: Cell::new(false), writing: Cell::new(false), changes: Cell::new(0), catalog: Default::default() }
     }
 
     pub fn postgres(client: postgres::Client) -> Db {
@@ -488,6 +513,7 @@ impl Db {
             in_tx: Cell::new(false),
             writing: Cell::new(false),
             changes: Cell::new(0),
+            catalog: Default::default(),
         }
     }
 
@@ -542,7 +568,7 @@ impl Db {
             Conn::Sqlite(c) => Ok(c.execute_batch(sql)?),
             Conn::Pg(pg) => {
                 let mut pg = pg.borrow_mut();
-                pg.flush(&self.changes)?;
+                pg.flush(&self.changes, &self.catalog)?;
                 pg.client.batch_execute(&to_pg(sql))?;
                 Ok(())
             }
@@ -616,7 +642,30 @@ impl Db {
             }
         };
         if full {
-            g.flush(&self.changes)?;
+            g.flush(&self.changes, &self.catalog)?;
+        }
+        Ok(())
+    }
+
+    /// The open transaction's catalog changes (`catalog.rs`).
+    pub(crate) fn catalog(&self) -> &RefCell<crate::catalog::Delta> {
+        &self.catalog
+    }
+
+    /// Writes the catalog's changes at once when no transaction is open (a write outside
+    /// one commits by itself).
+    pub(crate) fn catalog_autocommit(&self) -> Result<()> {
+        if self.is_autocommit() {
+            self.send_pending()?;
+            crate::catalog::flush(self)?;
+        }
+        Ok(())
+    }
+
+    /// PostgreSQL: sends the rows of [`Batch`]es not sent yet.
+    pub(crate) fn send_pending(&self) -> Result<()> {
+        if let Conn::Pg(pg) = &self.conn {
+            pg.borrow_mut().flush(&self.changes, &self.catalog)?;
         }
         Ok(())
     }
@@ -657,11 +706,15 @@ impl Db {
     /// Commits; on PostgreSQL a write also moves the graph's generation (what tells a
     /// reader's caches that the graph changed).
     pub fn commit(&self) -> Result<()> {
+        if let Err(e) = self.send_pending().and_then(|()| crate::catalog::flush(self)) {
+            let _ = self.rollback();
+            return Err(e);
+        }
         match &self.conn {
             Conn::Sqlite(c) => c.execute_batch("COMMIT")?,
             Conn::Pg(pg) => {
                 let mut pg = pg.borrow_mut();
-                if let Err(e) = pg.flush(&self.changes) {
+                if let Err(e) = pg.flush(&self.changes, &self.catalog) {
                     let _ = pg.client.batch_execute("ROLLBACK");
                     self.in_tx.set(false);
                     return Err(e);
@@ -682,6 +735,7 @@ impl Db {
     }
 
     pub fn rollback(&self) -> Result<()> {
+        *self.catalog.borrow_mut() = Default::default();
         match &self.conn {
             Conn::Sqlite(c) => c.execute_batch("ROLLBACK")?,
             Conn::Pg(pg) => {
@@ -705,7 +759,7 @@ impl Db {
 
     fn run_pg<T>(&self, pg: &RefCell<Pg>, sql: &str, params: Params<'_>, f: impl FnOnce(&mut postgres::Client, &postgres::Statement, &[&(dyn postgres::types::ToSql + Sync)]) -> std::result::Result<T, postgres::Error>) -> Result<T> {
         let mut pg = pg.borrow_mut();
-        pg.flush(&self.changes)?;
+        pg.flush(&self.changes, &self.catalog)?;
         let stmt = match pg.statements.get(sql) {
             Some(s) => s.clone(),
             None => {

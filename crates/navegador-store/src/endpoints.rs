@@ -79,13 +79,13 @@ impl IngestTx<'_> {
 
     /// Removes Endpoint nodes by id, with every edge touching them.
     pub fn delete_endpoints(&self, ids: &[i64]) -> Result<()> {
-        let mut a = self.tx.prepare_cached("DELETE FROM edges WHERE src = ?1")?;
-        let mut b = self.tx.prepare_cached("DELETE FROM edges WHERE dst = ?1")?;
-        let mut c = self.tx.prepare_cached("DELETE FROM nodes WHERE id = ?1 AND label = 'Endpoint'")?;
         for id in ids {
-            a.execute(params![id])?;
-            b.execute(params![id])?;
-            c.execute(params![id])?;
+            for filter in ["src = ?1", "dst = ?1"] {
+                crate::catalog::edges(self.tx, filter, params![id], -1)?;
+                self.tx.execute(&format!("DELETE FROM edges WHERE {filter}"), params![id])?;
+            }
+            crate::catalog::nodes(self.tx, "id = ?1 AND label = 'Endpoint'", params![id], -1)?;
+            self.tx.execute("DELETE FROM nodes WHERE id = ?1 AND label = 'Endpoint'", params![id])?;
         }
         Ok(())
     }
@@ -99,8 +99,8 @@ impl IngestTx<'_> {
 
     /// Removes the `EXPOSES` edges from `src` to `dst`.
     pub fn delete_exposes(&self, src: i64, dst: i64) -> Result<()> {
-        let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE src = ?1 AND dst = ?2 AND type = 'EXPOSES'")?;
-        st.execute(params![src, dst])?;
+        crate::catalog::edges(self.tx, "src = ?1 AND dst = ?2 AND type = 'EXPOSES'", params![src, dst], -1)?;
+        self.tx.execute("DELETE FROM edges WHERE src = ?1 AND dst = ?2 AND type = 'EXPOSES'", params![src, dst])?;
         Ok(())
     }
 
@@ -188,8 +188,11 @@ impl IngestTx<'_> {
 
     /// Replaces an Endpoint node's properties.
     pub fn set_endpoint_props(&self, id: i64, props: &serde_json::Map<String, serde_json::Value>) -> Result<()> {
+        crate::catalog::nodes(self.tx, "id = ?1 AND label = 'Endpoint'", params![id], -1)?;
         let mut st = self.tx.prepare_cached("UPDATE nodes SET props = ?2 WHERE id = ?1 AND label = 'Endpoint'")?;
         st.execute(params![id, serde_json::Value::Object(props.clone()).to_string()])?;
+        drop(st);
+        crate::catalog::nodes(self.tx, "id = ?1 AND label = 'Endpoint'", params![id], 1)?;
         Ok(())
     }
 }

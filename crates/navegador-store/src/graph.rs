@@ -254,6 +254,19 @@ impl Store {
         Ok(true)
     }
 
+    /// Counts (`sign` 1) or uncounts (-1) node `id` (`nodes`) or relationship `id` in the
+    /// catalog: after it is made, around a change, before it goes (`catalog.rs`).
+    fn count(&self, nodes: bool, id: i64, sign: i64) -> Result<(), GraphError> {
+        let c = self.conn();
+        if nodes { crate::catalog::nodes(c, "id = ?1", params![id], sign) } else { crate::catalog::edges(c, "id = ?1", params![id], sign) }
+            .map_err(sql_err)
+    }
+
+    /// After a write: outside a transaction its catalog changes are written at once.
+    fn counted(&self) -> Result<(), GraphError> {
+        self.conn().catalog_autocommit().map_err(sql_err)
+    }
+
     fn labels_of(&self, id: NodeId) -> Result<Option<Vec<String>>, GraphError> {
         Ok(self.query_nodes("WHERE n.id = ?1", &[SqlValue::Integer(id.0)])?.pop().map(|n| n.labels))
     }
@@ -426,6 +439,8 @@ impl GraphWrite for Store {
                 seen.push(l.clone());
             }
         }
+        self.count(true, id, 1)?;
+        self.counted()?;
         Ok(NodeId(id))
     }
 
@@ -463,11 +478,14 @@ impl GraphWrite for Store {
                 params![src.0, dst.0, rel_type, cols[0], cols[1], cols[2], json],
             )
             .map_err(sql_err)?;
+        self.count(false, id, 1)?;
+        self.counted()?;
         Ok(EdgeId(id))
     }
 
     fn set_node_property(&mut self, id: NodeId, key: &str, value: Value) -> Result<(), GraphError> {
         self.changed();
+        self.count(true, id.0, -1)?;
         let found = if NODE_COLUMNS.contains(&key) {
             let v = to_sql(key, &value)?;
             self.conn().execute(&format!("UPDATE nodes SET {key} = ?1 WHERE id = ?2"), params![v, id.0]).map_err(sql_err)?
@@ -475,11 +493,14 @@ impl GraphWrite for Store {
         } else {
             self.set_json_prop("nodes", id.0, key, &value)?
         };
+        self.count(true, id.0, 1)?;
+        self.counted()?;
         if found { Ok(()) } else { Err(GraphError::NodeNotFound(id)) }
     }
 
     fn set_edge_property(&mut self, id: EdgeId, key: &str, value: Value) -> Result<(), GraphError> {
         self.changed();
+        self.count(false, id.0, -1)?;
         let found = if let Some((_, col)) = EDGE_COLUMNS.iter().find(|(k, _)| *k == key) {
             let v = to_sql(key, &value)?;
             self.conn().execute(&format!("UPDATE edges SET {col} = ?1 WHERE id = ?2"), params![v, id.0]).map_err(sql_err)?
@@ -487,6 +508,8 @@ impl GraphWrite for Store {
         } else {
             self.set_json_prop("edges", id.0, key, &value)?
         };
+        self.count(false, id.0, 1)?;
+        self.counted()?;
         if found { Ok(()) } else { Err(GraphError::EdgeNotFound(id)) }
     }
 
@@ -496,6 +519,7 @@ impl GraphWrite for Store {
             return Ok(false);
         }
         self.changed();
+        self.count(true, id.0, -1)?;
         if labels.is_empty() {
             self.conn().execute("UPDATE nodes SET label = ?1 WHERE id = ?2", params![label, id.0]).map_err(sql_err)?;
         } else {
@@ -503,6 +527,8 @@ impl GraphWrite for Store {
                 .execute("INSERT INTO node_labels (node, label) VALUES (?1, ?2)", params![id.0, label])
                 .map_err(sql_err)?;
         }
+        self.count(true, id.0, 1)?;
+        self.counted()?;
         Ok(true)
     }
 
@@ -510,6 +536,7 @@ impl GraphWrite for Store {
         let labels = self.labels_of(id)?.ok_or(GraphError::NodeNotFound(id))?;
         let Some(pos) = labels.iter().position(|l| l == label) else { return Ok(false) };
         self.changed();
+        self.count(true, id.0, -1)?;
         let c = self.conn();
         if pos == 0 {
             // the next label (if any) becomes the node's primary label
@@ -519,6 +546,8 @@ impl GraphWrite for Store {
         } else {
             c.execute("DELETE FROM node_labels WHERE node = ?1 AND label = ?2", params![id.0, label]).map_err(sql_err)?;
         }
+        self.count(true, id.0, 1)?;
+        self.counted()?;
         Ok(true)
     }
 
@@ -539,15 +568,21 @@ impl GraphWrite for Store {
         }
         self.changed();
         let c = self.conn();
+        crate::catalog::edges(c, "src = ?1 OR dst = ?1", params![id.0], -1).map_err(sql_err)?;
         let removed = c.execute("DELETE FROM edges WHERE src = ?1 OR dst = ?1", params![id.0]).map_err(sql_err)?;
+        self.count(true, id.0, -1)?;
         // node_labels rows go with the node (trigger `nodes_labels_delete`)
         c.execute("DELETE FROM nodes WHERE id = ?1", params![id.0]).map_err(sql_err)?;
+        self.counted()?;
         Ok(removed)
     }
 
     fn delete_edge(&mut self, id: EdgeId) -> Result<(), GraphError> {
         self.changed();
-        match self.conn().execute("DELETE FROM edges WHERE id = ?1", params![id.0]).map_err(sql_err)? {
+        self.count(false, id.0, -1)?;
+        let n = self.conn().execute("DELETE FROM edges WHERE id = ?1", params![id.0]).map_err(sql_err)?;
+        self.counted()?;
+        match n {
             0 => Err(GraphError::EdgeNotFound(id)),
             _ => Ok(()),
         }

@@ -348,10 +348,12 @@ impl IngestTx<'_> {
                 }
             }
             if merged != existing.props {
+                crate::catalog::nodes(self.tx, "id = ?1", params![existing.id], -1)?;
                 self.tx.execute(
                     "UPDATE nodes SET props = ?2 WHERE id = ?1",
                     params![existing.id, Value::Object(merged).to_string()],
                 )?;
+                crate::catalog::nodes(self.tx, "id = ?1", params![existing.id], 1)?;
             }
             return Ok((existing.id, false));
         }
@@ -363,8 +365,10 @@ impl IngestTx<'_> {
 
     /// Deletes a knowledge node with its edges and links.
     pub fn delete_knowledge_node(&self, id: i64) -> Result<()> {
+        crate::catalog::edges(self.tx, "src = ?1 OR dst = ?1", params![id], -1)?;
         self.tx.execute("DELETE FROM edges WHERE src = ?1 OR dst = ?1", params![id])?;
         self.tx.execute("DELETE FROM knowledge_links WHERE knode = ?1", params![id])?;
+        crate::catalog::nodes(self.tx, "id = ?1 AND file_path IS NULL", params![id], -1)?;
         self.tx.execute("DELETE FROM nodes WHERE id = ?1 AND file_path IS NULL", params![id])?;
         Ok(())
     }
@@ -374,14 +378,13 @@ impl IngestTx<'_> {
     /// annotation was removed). Returns how many.
     pub fn delete_unlinked_knowledge(&self, sources: &[&str]) -> Result<usize> {
         let mut n = 0;
-        let mut st = self.tx.prepare_cached(
-            "DELETE FROM nodes WHERE file_path IS NULL AND label IN ('Person', 'Rule', 'Concept', 'Decision', 'Domain')
+        const FILTER: &str = "file_path IS NULL AND label IN ('Person', 'Rule', 'Concept', 'Decision', 'Domain')
                AND json_extract(props, '$.source') = ?1
                AND id NOT IN (SELECT knode FROM knowledge_links)
-               AND NOT EXISTS (SELECT 1 FROM edges WHERE src = nodes.id OR dst = nodes.id)",
-        )?;
+               AND NOT EXISTS (SELECT 1 FROM edges WHERE src = nodes.id OR dst = nodes.id)";
         for s in sources {
-            n += st.execute(params![s])?;
+            crate::catalog::nodes(self.tx, FILTER, params![s], -1)?;
+            n += self.tx.execute(&format!("DELETE FROM nodes WHERE {FILTER}"), params![s])?;
         }
         Ok(n)
     }
@@ -406,6 +409,8 @@ impl IngestTx<'_> {
         if exists {
             return Ok(false);
         }
+        let keys: Vec<&str> = props.iter().flat_map(|p| p.iter()).filter(|(_, v)| !v.is_null()).map(|(k, _)| k.as_str()).collect();
+        self.tx.catalog().borrow_mut().edge(ty.as_str(), src, dst, keys.into_iter(), 1);
         let props = props.map(|p| Value::Object(p.clone()).to_string());
         self.tx.execute(
             "INSERT INTO edges(src, dst, type, props) VALUES (?1, ?2, ?3, ?4)",
@@ -463,7 +468,9 @@ impl IngestTx<'_> {
 
     /// Drops every edge materialized from a link (they carry `link` in their props).
     pub fn clear_materialized(&self) -> Result<()> {
-        self.tx.execute("DELETE FROM edges WHERE props IS NOT NULL AND json_extract(props, '$.link') IS NOT NULL", params![])?;
+        const FILTER: &str = "props IS NOT NULL AND json_extract(props, '$.link') IS NOT NULL";
+        crate::catalog::edges(self.tx, FILTER, params![], -1)?;
+        self.tx.execute(&format!("DELETE FROM edges WHERE {FILTER}"), params![])?;
         Ok(())
     }
 
@@ -474,6 +481,7 @@ impl IngestTx<'_> {
         if let Some(s) = source {
             props.insert("source".into(), Value::from(s));
         }
+        self.tx.catalog().borrow_mut().edge(ty.as_str(), src, dst, props.keys().map(String::as_str), 1);
         let mut st = self.tx.prepare_cached("INSERT INTO edges(src, dst, type, props) VALUES (?1, ?2, ?3, ?4)")?;
         st.execute(params![src, dst, ty.as_str(), Value::Object(props).to_string()])?;
         Ok(())

@@ -204,8 +204,6 @@ fn init_schema(store: &Store) -> Result<()> {
         db.execute_batch(SCHEMA)?;
         db.execute_batch(FUNCTIONS)?;
         db.execute_batch(FTS)?;
-        db.execute_batch(&crate::catalog::pg_functions())?;
-        crate::catalog::create_triggers(db)?;
         // `schema::INDEXES` as written: `COLLATE NOCASE` names the ICU collation `nocase`
         for (name, on) in crate::schema::INDEXES {
             db.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
@@ -360,8 +358,7 @@ CREATE INDEX IF NOT EXISTS node_labels_node ON node_labels(node);
 CREATE INDEX IF NOT EXISTS node_labels_label ON node_labels(label);
 CREATE OR REPLACE FUNCTION navegador_nodes_labels_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    -- before the node goes, so the catalog's `node_labels` trigger still sees it; and only
-    -- when it has extra labels, so a file's nodes going cost no statement each
+    -- only when it has extra labels, so a file's nodes going cost no statement each
     IF EXISTS (SELECT 1 FROM node_labels WHERE node = OLD.id) THEN
         DELETE FROM node_labels WHERE node = OLD.id;
     END IF;

@@ -119,7 +119,7 @@ CREATE TRIGGER IF NOT EXISTS nodes_labels_delete AFTER DELETE ON nodes BEGIN
     DELETE FROM node_labels WHERE node = old.id;
 END;
 
--- Version 4: the graph's catalog (`catalog.rs`): counts per label and type, property keys
+-- Version 5: the graph's catalog (`catalog.rs`): counts per label and type, property keys
 -- per label and type, reference sites without an edge; kept by the `catalog_*` triggers.
 CREATE TABLE IF NOT EXISTS graph_counts (
     kind TEXT NOT NULL,

@@ -22,6 +22,7 @@ const INSERT_NODE: Batch = Batch {
                          $7::bigint[], $8::bigint[], $9::text[]) AS u(id, label, name, qname, file, parent, ls, le, props)",
     columns: &[I, T, T, T, T, I, I, I, T],
     last_per_key: false,
+    site_status: false,
 };
 /// [`INSERT_NODE`]'s SQLite row with the id given (a node rewritten in place).
 const INSERT_NODE_AT: &str = "INSERT INTO nodes(id, label, name, qualified_name, file_path, parent, line_start, line_end, props)
@@ -34,6 +35,7 @@ const INSERT_REF: Batch = Batch {
                                   $7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[])",
     columns: &[I, T, I, T, T, T, T, T, I, I, I],
     last_per_key: false,
+    site_status: false,
 };
 const INSERT_EDGE: Batch = Batch {
     row_sql: "INSERT INTO edges(src, dst, type, resolution, line, col, ref_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -41,12 +43,14 @@ const INSERT_EDGE: Batch = Batch {
              SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])",
     columns: &[I, I, T, T, I, I, I],
     last_per_key: false,
+    site_status: false,
 };
 const SET_REF_STATUS: Batch = Batch {
     row_sql: "UPDATE refs SET status = ?2 WHERE id = ?1",
     pg_sql: "UPDATE refs SET status = u.s FROM unnest($1::bigint[], $2::text[]) AS u(id, s) WHERE refs.id = u.id",
     columns: &[I, T],
     last_per_key: true,
+    site_status: true,
 };
 
 use crate::schema::{FTS_DROP_TRIGGERS, FTS_FILL, FTS_TRIGGERS, INDEXES, SCHEMA, VERSION};
@@ -485,7 +489,6 @@ impl Store {
         }
         self.conn.execute_batch(SCHEMA)?;
         self.conn.execute_batch(FTS_TRIGGERS)?;
-        crate::catalog::create_triggers(&self.conn)?;
         for (name, on) in INDEXES {
             self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
         }
@@ -698,6 +701,31 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Where the catalog the writers kept differs from the tables counted afresh (`COUNT(*)`
+    /// grouped, [`crate::catalog::fill`] in a transaction rolled back), as `kind name key
+    /// kept counted` lines: empty when exact.
+    pub fn catalog_drift(&mut self) -> Result<Vec<String>> {
+        let kept = crate::catalog::rows(&self.conn)?;
+        self.conn.begin(TxKind::Write)?;
+        let counted = crate::catalog::fill(&self.conn).and_then(|()| crate::catalog::rows(&self.conn));
+        self.conn.rollback()?;
+        let counted = counted?;
+        let map = |rows: Vec<(String, String, String, i64)>| -> std::collections::BTreeMap<(String, String, String), i64> {
+            rows.into_iter().map(|(a, b, c, n)| ((a, b, c), n)).collect()
+        };
+        let (kept, counted) = (map(kept), map(counted));
+        let mut out = Vec::new();
+        for k in kept.keys().chain(counted.keys()).collect::<std::collections::BTreeSet<_>>() {
+            let (a, b) = (kept.get(k).copied().unwrap_or(0), counted.get(k).copied().unwrap_or(0));
+            if a != b {
+                out.push(format!("{} {} {} kept {a} counted {b}", k.0, k.1, k.2));
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// JSON text with object keys sorted at every level (PostgreSQL's `jsonb` keeps its own
 /// key order), so two backends' dumps compare equal.
 fn canonical_json(text: &str) -> String {
@@ -842,9 +870,8 @@ impl IngestTx<'_> {
         for (name, _) in INDEXES {
             self.tx.execute_batch(&format!("DROP INDEX IF EXISTS {name};"))?;
         }
-        // The full-text and catalog triggers too: `create_indexes` fills both once.
+        // The full-text triggers too: `create_indexes` fills the index once.
         self.tx.execute_batch(drop_triggers)?;
-        crate::catalog::drop_triggers(self.tx)?;
         Ok(())
     }
 
@@ -856,20 +883,16 @@ impl IngestTx<'_> {
         }
         self.tx.execute_batch(fill)?;
         self.tx.execute_batch(triggers)?;
-        crate::catalog::fill(self.tx)?;
-        crate::catalog::create_triggers(self.tx)?;
         Ok(())
     }
 
     /// Removes all code facts (nodes with a file, the repository node, refs, files); knowledge
     /// nodes stay unless `everything`.
     pub fn clear(&self, everything: bool) -> Result<()> {
-        // The catalog is counted again once the rest is gone (cheaper than a trigger per
+        // The catalog is counted again once the rest is gone (cheaper than reading every
         // deleted row).
-        crate::catalog::drop_triggers(self.tx)?;
         self.clear_rows(everything)?;
-        crate::catalog::fill(self.tx)?;
-        crate::catalog::create_triggers(self.tx)
+        crate::catalog::fill(self.tx)
     }
 
     fn clear_rows(&self, everything: bool) -> Result<()> {
@@ -906,10 +929,18 @@ impl IngestTx<'_> {
             }
         }
         // Two statements: each uses its own index (an OR of both would scan every edge).
-        self.tx.execute("DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path = ?1)", params![path])?;
-        self.tx.execute("DELETE FROM edges WHERE dst IN (SELECT id FROM nodes WHERE file_path = ?1)", params![path])?;
-        self.tx.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM refs WHERE file_path = ?1)", params![path])?;
+        // Each delete's rows are uncounted from the catalog first, with the same filter.
+        for filter in [
+            "src IN (SELECT id FROM nodes WHERE file_path = ?1)",
+            "dst IN (SELECT id FROM nodes WHERE file_path = ?1)",
+            "ref_id IN (SELECT id FROM refs WHERE file_path = ?1)",
+        ] {
+            crate::catalog::edges(self.tx, filter, params![path], -1)?;
+            self.tx.execute(&format!("DELETE FROM edges WHERE {filter}"), params![path])?;
+        }
+        crate::catalog::sites_of(self.tx, "file_path = ?1", params![path], -1)?;
         self.tx.execute("DELETE FROM refs WHERE file_path = ?1", params![path])?;
+        crate::catalog::nodes(self.tx, "file_path = ?1", params![path], -1)?;
         self.tx.execute("DELETE FROM nodes WHERE file_path = ?1", params![path])?;
         self.tx.execute("DELETE FROM files WHERE path = ?1", params![path])?;
         Ok(orphaned)
@@ -917,6 +948,12 @@ impl IngestTx<'_> {
 
     pub fn insert_node(&self, n: &NewNode<'_>) -> Result<i64> {
         let props = serde_json::Value::Object(n.props.clone()).to_string();
+        let cols = [true, n.qualified_name.is_some(), n.file_path.is_some(), n.line_start.is_some(), n.line_end.is_some()];
+        self.tx.catalog().borrow_mut().node(
+            &[n.label.map_or("", |l| l.as_str())],
+            crate::catalog::ingest_node_keys(cols, &n.props),
+            1,
+        );
         // A node of a file rewritten in place takes the id of an old node with its key; a
         // new one (on SQLite) an id above every old node's.
         let mut id = None;
@@ -997,17 +1034,19 @@ impl IngestTx<'_> {
         if let Some(&top) = rw.old.last() {
             self.ceiling.set(self.ceiling.get().max(top));
         }
-        // Edges of other files' sites stay; every other edge touching the file goes.
-        self.tx.execute(
-            "DELETE FROM edges WHERE src IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
-            params![path],
-        )?;
-        self.tx.execute(
-            "DELETE FROM edges WHERE dst IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
-            params![path],
-        )?;
-        self.tx.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM refs WHERE file_path = ?1)", params![path])?;
+        // Edges of other files' sites stay; every other edge touching the file goes (each
+        // delete's rows uncounted from the catalog first, with the same filter).
+        for filter in [
+            "src IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
+            "dst IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
+            "ref_id IN (SELECT id FROM refs WHERE file_path = ?1)",
+        ] {
+            crate::catalog::edges(self.tx, filter, params![path], -1)?;
+            self.tx.execute(&format!("DELETE FROM edges WHERE {filter}"), params![path])?;
+        }
+        crate::catalog::sites_of(self.tx, "file_path = ?1", params![path], -1)?;
         self.tx.execute("DELETE FROM refs WHERE file_path = ?1", params![path])?;
+        crate::catalog::nodes(self.tx, "file_path = ?1", params![path], -1)?;
         self.tx.execute("DELETE FROM nodes WHERE file_path = ?1", params![path])?;
         self.tx.execute("DELETE FROM files WHERE path = ?1", params![path])?;
         *self.rewrite.borrow_mut() = Some(rw);
@@ -1045,8 +1084,10 @@ impl IngestTx<'_> {
             }
         }
         for id in &gone {
-            self.tx.execute("DELETE FROM edges WHERE src = ?1", params![id])?;
-            self.tx.execute("DELETE FROM edges WHERE dst = ?1", params![id])?;
+            for filter in ["src = ?1", "dst = ?1"] {
+                crate::catalog::edges(self.tx, filter, params![id], -1)?;
+                self.tx.execute(&format!("DELETE FROM edges WHERE {filter}"), params![id])?;
+            }
         }
         orphaned.sort_unstable();
         orphaned.dedup();
@@ -1064,6 +1105,13 @@ impl IngestTx<'_> {
         ref_id: Option<i64>,
     ) -> Result<()> {
         let (line, col) = (site.map(|s| s.0), site.map(|s| s.1));
+        self.tx.catalog().borrow_mut().edge(
+            ty.as_str(),
+            src,
+            dst,
+            crate::catalog::ingest_edge_keys(resolution.is_some(), site.is_some()),
+            1,
+        );
         self.tx.defer(&INSERT_EDGE, params![src, dst, ty.as_str(), resolution.map(|r| r.as_str()), line, col, ref_id])
     }
 
@@ -1150,10 +1198,12 @@ impl IngestTx<'_> {
             } else {
                 "UPDATE nodes SET name = ?2, props = ?3 WHERE id = ?1 AND (name IS NOT ?2 OR props IS NOT ?3)"
             };
+            crate::catalog::nodes(self.tx, "id = ?1", params![id], -1)?;
             self.tx.execute(
                 sql,
                 params![id, name, serde_json::Value::Object(props).to_string()],
             )?;
+            crate::catalog::nodes(self.tx, "id = ?1", params![id], 1)?;
             return Ok(id);
         }
         self.insert_node(&NewNode { label: Some(Label::Repository), name, props, ..Default::default() })
@@ -1264,15 +1314,16 @@ impl IngestTx<'_> {
     /// Deletes edges by id.
     pub fn delete_edges(&self, ids: &[i64]) -> Result<()> {
         if self.tx.is_pg() {
-            let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE id IN (SELECT value FROM json_each(?1))")?;
             for chunk in ids.chunks(PG_LIST) {
-                st.execute(params![crate::nav::id_list(chunk)])?;
+                let list = crate::nav::id_list(chunk);
+                crate::catalog::edges(self.tx, "id IN (SELECT value FROM json_each(?1))", params![list], -1)?;
+                self.tx.execute("DELETE FROM edges WHERE id IN (SELECT value FROM json_each(?1))", params![list])?;
             }
             return Ok(());
         }
-        let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE id = ?1")?;
         for id in ids {
-            st.execute(params![id])?;
+            crate::catalog::edges(self.tx, "id = ?1", params![id], -1)?;
+            self.tx.execute("DELETE FROM edges WHERE id = ?1", params![id])?;
         }
         Ok(())
     }
@@ -1367,31 +1418,39 @@ impl IngestTx<'_> {
     /// Forgets what resolution produced for these reference sites.
     pub fn clear_resolution(&self, ref_ids: &[i64]) -> Result<()> {
         if self.tx.is_pg() {
-            let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE ref_id IN (SELECT value FROM json_each(?1))")?;
             for chunk in ref_ids.chunks(PG_LIST) {
-                st.execute(params![crate::nav::id_list(chunk)])?;
+                let list = crate::nav::id_list(chunk);
+                crate::catalog::edges(self.tx, "ref_id IN (SELECT value FROM json_each(?1))", params![list], -1)?;
+                self.tx.execute("DELETE FROM edges WHERE ref_id IN (SELECT value FROM json_each(?1))", params![list])?;
             }
             return Ok(());
         }
-        let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE ref_id = ?1")?;
         for id in ref_ids {
-            st.execute(params![id])?;
+            crate::catalog::edges(self.tx, "ref_id = ?1", params![id], -1)?;
+            self.tx.execute("DELETE FROM edges WHERE ref_id = ?1", params![id])?;
         }
         Ok(())
     }
 
     /// Removes the import edges that start at a file's node or its Import nodes.
     pub fn clear_import_edges(&self, file: &str) -> Result<()> {
-        self.tx.execute(
-            "DELETE FROM edges WHERE type = 'IMPORTS' AND src IN
+        const FILTER: &str = "type = 'IMPORTS' AND src IN
                (SELECT id FROM nodes WHERE file_path = ?1 AND label IN ('File', 'Import'))
-               AND dst NOT IN (SELECT id FROM nodes WHERE file_path = ?1 AND label = 'Import')",
-            params![file],
-        )?;
+               AND dst NOT IN (SELECT id FROM nodes WHERE file_path = ?1 AND label = 'Import')";
+        crate::catalog::edges(self.tx, FILTER, params![file], -1)?;
+        self.tx.execute(&format!("DELETE FROM edges WHERE {FILTER}"), params![file])?;
         Ok(())
     }
 
     pub fn set_ref_status(&self, id: i64, status: RefStatus) -> Result<()> {
+        if !self.tx.is_pg() {
+            // (PostgreSQL reads the old statuses once per batch: `Batch::site_status`)
+            let (old, from): (String, Option<i64>) =
+                self.tx.query_row("SELECT status, from_node FROM refs WHERE id = ?1", params![id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let mut d = self.tx.catalog().borrow_mut();
+            d.site(&old, from, -1);
+            d.site(status.as_str(), from, 1);
+        }
         self.tx.defer(&SET_REF_STATUS, params![id, status.as_str()])
     }
 
@@ -1443,6 +1502,7 @@ impl IngestTx<'_> {
 impl IngestTx<'_> {
     /// Drops every edge produced by resolving a reference site.
     pub fn clear_all_resolution(&self) -> Result<()> {
+        crate::catalog::edges(self.tx, "ref_id IS NOT NULL", params![], -1)?;
         self.tx.execute("DELETE FROM edges WHERE ref_id IS NOT NULL", params![])?;
         Ok(())
     }
@@ -1471,7 +1531,9 @@ impl IngestTx<'_> {
 
     /// Removes one derived package Module node and the edges leaving it.
     pub fn delete_derived_module(&self, id: i64) -> Result<()> {
+        crate::catalog::edges(self.tx, "src = ?1", params![id], -1)?;
         self.tx.execute("DELETE FROM edges WHERE src = ?1", params![id])?;
+        crate::catalog::nodes(self.tx, "id = ?1", params![id], -1)?;
         self.tx.execute("DELETE FROM nodes WHERE id = ?1", params![id])?;
         Ok(())
     }
