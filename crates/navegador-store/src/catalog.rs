@@ -35,7 +35,7 @@ use navegador_graph::{GraphStats, Schema};
 use crate::db::{params, Db, Params};
 use crate::Result;
 
-/// The `refs` statuses of sites that no edge stands for (what `ReferenceSite` nodes show).
+/// The `refs` statuses of sites that no edge stands for (counted in the catalog).
 pub(crate) const SITE_STATUSES: &[&str] = &["unresolved", "external"];
 
 /// Node properties kept in columns (the rest is JSON in `props`), as `(key, column)`.

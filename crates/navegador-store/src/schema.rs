@@ -153,7 +153,7 @@ pub const INDEXES: &[(&str, &str)] = &[
     ("refs_file", "refs(file_path)"),
     ("refs_name", "refs(name)"),
     ("refs_root", "refs(receiver_root)"),
-    // a symbol's reference sites (the `HAS_SITE` relationships; the catalog's triggers)
+    // a symbol's reference sites (the catalog's distinct enclosing symbols, read at commit)
     ("refs_from", "refs(from_node)"),
     // sites typed by a class whose definition changed (incremental re-resolution)
     ("refs_rtype", "refs(receiver_type)"),

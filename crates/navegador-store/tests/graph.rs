@@ -196,3 +196,21 @@ fn conformance_on_postgres() {
         Store::open(&navegador_store::testing::fresh_postgres(&format!("conformance{i}")).unwrap()).unwrap()
     });
 }
+
+/// A graph of the schema before the catalog (version 4) is refused with the fix, whether
+/// opened to write or to read, and left as it was.
+#[test]
+fn a_graph_of_the_schema_before_the_catalog_names_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("graph.db");
+    drop(Store::open(&path).unwrap());
+    let c = rusqlite::Connection::open(&path).unwrap();
+    c.execute_batch("UPDATE meta SET value = '4' WHERE key = 'schema_version'; DROP TABLE graph_counts;").unwrap();
+    drop(c);
+    for msg in [Store::open(&path).err().unwrap().to_string(), Store::open_read_only(&path).err().unwrap().to_string()] {
+        assert!(msg.contains("schema version 4") && msg.contains("navegador ingest --clear"), "{msg}");
+    }
+    let (mut s, aside) = Store::open_for_rebuild(&path).unwrap();
+    assert!(aside.is_none());
+    assert!(s.catalog_drift().unwrap().is_empty());
+}
