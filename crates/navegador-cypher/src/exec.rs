@@ -243,6 +243,11 @@ impl Exec<'_, '_> {
 
     /// Runs `q` starting from one row (the outer row of a correlated subquery).
     pub fn run_single_from(&mut self, q: &SingleQuery, start: Row) -> Result<Output> {
+        if start.is_empty() {
+            if let Some(out) = self.count_from_stats(q) {
+                return Ok(out);
+            }
+        }
         let mut scope: Vec<String> = start.keys().cloned().collect();
         let mut rows = vec![start];
         // A MATCH or UNWIND right before a projection hands its rows over as they come:
@@ -316,6 +321,65 @@ impl Exec<'_, '_> {
         Ok(Output {
             columns: vec![],
             rows: vec![],
+        })
+    }
+
+    /// `MATCH (n:L) RETURN count(*)`, `MATCH ()-[r:T]->() RETURN count(r)` and the like,
+    /// answered from the graph's exact counts (`GraphRead::stats`: a store's catalog)
+    /// without a scan: one pattern, a bare node with at most one label or one bare directed
+    /// relationship with at most one type between bare nodes, no WHERE, and a RETURN of
+    /// only `count(*)` or `count(v)` of the pattern's variables.
+    fn count_from_stats(&self, q: &SingleQuery) -> Option<Output> {
+        let [Clause::Match { optional: false, pattern, where_: None, .. }, Clause::Return(p)] = &q.clauses[..] else {
+            return None;
+        };
+        let [part] = &pattern[..] else { return None };
+        if part.var.is_some() || part.shortest != Shortest::No || p.distinct || p.star || p.skip.is_some() || p.limit.is_some() || p.where_.is_some() {
+            return None;
+        }
+        let bare = |n: &NodePat| n.props.is_none() && n.labels.is_empty();
+        let st = &self.gstats;
+        let (n, vars) = match &part.chain[..] {
+            [] => {
+                let s = &part.start;
+                let n = match (&s.labels[..], &s.props) {
+                    ([], None) => st.node_count,
+                    ([one], None) if one.len() == 1 => st.label_counts.get(&one[0]).copied().unwrap_or(0),
+                    _ => return None,
+                };
+                (n, vec![s.var.as_deref()])
+            }
+            // (not `(a)-[]->(a)`: only loops)
+            [(r, end)]
+                if bare(&part.start)
+                    && bare(end)
+                    && (part.start.var.is_none() || part.start.var != end.var)
+                    && r.props.is_none()
+                    && r.range.is_none()
+                    && r.dir != Dir::Both =>
+            {
+                let n = match &r.types[..] {
+                    [] => st.edge_count(),
+                    [t] => st.edge_counts.get(t).copied().unwrap_or(0),
+                    _ => return None,
+                };
+                (n, vec![part.start.var.as_deref(), r.var.as_deref(), end.var.as_deref()])
+            }
+            _ => return None,
+        };
+        let counted = |e: &Expr| match e {
+            Expr::CountStar => true,
+            Expr::Func { name, distinct: false, args } if name.eq_ignore_ascii_case("count") => {
+                matches!(&args[..], [Expr::Var(v)] if vars.contains(&Some(v.as_str())))
+            }
+            _ => false,
+        };
+        if p.items.is_empty() || !p.items.iter().all(|i| counted(&i.expr)) {
+            return None;
+        }
+        Some(Output {
+            columns: p.items.iter().map(|i| i.name().to_string()).collect(),
+            rows: vec![vec![Value::Int(n as i64); p.items.len()]],
         })
     }
 
