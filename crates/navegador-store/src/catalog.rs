@@ -1,4 +1,4 @@
-//! The graph's catalog (schema v5): how many nodes carry each label, how many relationships
+//! The graph's catalog (schema v6): how many nodes carry each label, how many relationships
 //! each type has (and how many distinct nodes they leave and enter), which property keys
 //! occur on the nodes of each label and the relationships of each type, and how many
 //! reference sites have no edge (`unresolved`, `external`). One table, `graph_counts`, so a

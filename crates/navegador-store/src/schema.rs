@@ -1,7 +1,7 @@
 //! The SQLite schema. Bump `VERSION` on any change; an older file is refused with a
 //! message that names the fix (re-ingest with `--clear`).
 
-pub const VERSION: i64 = 5;
+pub const VERSION: i64 = 6;
 
 pub const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -119,8 +119,8 @@ CREATE TRIGGER IF NOT EXISTS nodes_labels_delete AFTER DELETE ON nodes BEGIN
     DELETE FROM node_labels WHERE node = old.id;
 END;
 
--- Version 5: the graph's catalog (`catalog.rs`): counts per label and type, property keys
--- per label and type, reference sites without an edge; kept by the `catalog_*` triggers.
+-- Version 6: the graph's catalog (`catalog.rs`): counts per label and type, property keys
+-- per label and type, reference sites without an edge; kept by the writer (`catalog::Delta`), no triggers.
 CREATE TABLE IF NOT EXISTS graph_counts (
     kind TEXT NOT NULL,
     name TEXT NOT NULL,

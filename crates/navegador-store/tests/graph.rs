@@ -197,7 +197,7 @@ fn conformance_on_postgres() {
     });
 }
 
-/// A graph of the schema before the catalog (version 4) is refused with the fix, whether
+/// A graph of the schema before the catalog (version 5) is refused with the fix, whether
 /// opened to write or to read, and left as it was.
 #[test]
 fn a_graph_of_the_schema_before_the_catalog_names_the_fix() {
@@ -205,10 +205,10 @@ fn a_graph_of_the_schema_before_the_catalog_names_the_fix() {
     let path = dir.path().join("graph.db");
     drop(Store::open(&path).unwrap());
     let c = rusqlite::Connection::open(&path).unwrap();
-    c.execute_batch("UPDATE meta SET value = '4' WHERE key = 'schema_version'; DROP TABLE graph_counts;").unwrap();
+    c.execute_batch("UPDATE meta SET value = '5' WHERE key = 'schema_version'; DROP TABLE graph_counts;").unwrap();
     drop(c);
     for msg in [Store::open(&path).err().unwrap().to_string(), Store::open_read_only(&path).err().unwrap().to_string()] {
-        assert!(msg.contains("schema version 4") && msg.contains("navegador ingest --clear"), "{msg}");
+        assert!(msg.contains("schema version 5") && msg.contains("navegador ingest --clear"), "{msg}");
     }
     let (mut s, aside) = Store::open_for_rebuild(&path).unwrap();
     assert!(aside.is_none());
