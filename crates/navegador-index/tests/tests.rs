@@ -383,6 +383,140 @@ fn endpoints_match_golden_files() {
     check_goldens(fixtures, "endpoints", render_endpoints);
 }
 
+/// Renders the HTTP client call sites of a graph and their links, one line each (the golden
+/// format of `tests/clients`).
+fn render_links(store: &Store) -> String {
+    let mut out = String::new();
+    for c in store.http_calls().unwrap() {
+        let site = format!(
+            "{}:{} {} {} {} from {}",
+            c.file,
+            c.line,
+            c.library,
+            c.method.as_deref().unwrap_or("-"),
+            c.url.as_deref().unwrap_or("-"),
+            c.caller.as_deref().unwrap_or("<file>")
+        );
+        if c.links.is_empty() {
+            out.push_str(&format!("{site} -> none\n"));
+        }
+        for l in &c.links {
+            out.push_str(&format!(
+                "{site} -> {} {} [{} {}]\n",
+                l.method.as_deref().unwrap_or("ALL"),
+                l.path.as_deref().unwrap_or("-"),
+                l.confidence,
+                l.reason
+            ));
+        }
+    }
+    out
+}
+
+fn client_fixtures() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients");
+    let mut fixtures: Vec<PathBuf> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "txt")).collect();
+    fixtures.sort();
+    assert!(fixtures.len() >= 6, "fixtures missing in {}", dir.display());
+    fixtures
+}
+
+/// Frontend + backend workspaces under `tests/clients/NAME.txt`: their client call sites
+/// and `HTTP_CALLS` links are compared with `NAME.links` (`UPDATE_GOLDEN=1` rewrites).
+#[test]
+fn client_calls_link_to_endpoints() {
+    check_goldens(client_fixtures(), "links", render_links);
+}
+
+/// Link precision and recall against the fixtures' own expectations: a call line says
+/// `expect: METHOD /path` (the endpoint it requests) or `expect: none`. Precision is the
+/// share of links that go to the expected endpoint, recall the share of expected links
+/// made; printed per fixture (docs/BENCHMARKS.md), precision held at >= 0.95.
+#[test]
+fn client_links_are_precise() {
+    let (mut links, mut right, mut expected) = (0usize, 0usize, 0usize);
+    let mut report = Vec::new();
+    for p in client_fixtures() {
+        let files = parse_fixture(&std::fs::read_to_string(&p).unwrap());
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("ws");
+        write_tree(&root, &files);
+        let store = index(&root, &tmp.path().join("g.db"));
+        let calls = store.http_calls().unwrap();
+        let (mut l, mut r, mut e) = (0usize, 0usize, 0usize);
+        let mut seen = Vec::new();
+        for (path, text) in &files {
+            for (i, line) in text.lines().enumerate() {
+                let Some(want) = line.split("expect: ").nth(1).map(str::trim) else { continue };
+                let at = (i + 1) as u32;
+                // a call spanning lines carries its expectation on its first line
+                let Some(c) = calls.iter().find(|c| c.file == *path && c.line == at) else {
+                    assert!(want == "none", "{}: {path}:{at} expects {want}, but no client call was found there", p.display());
+                    continue;
+                };
+                seen.push((path.clone(), at));
+                let want = (want != "none").then(|| {
+                    let (m, u) = want.split_once(' ').unwrap();
+                    (m.to_string(), navegador_index::endpoints::normalize_template(u))
+                });
+                e += usize::from(want.is_some());
+                for link in &c.links {
+                    l += 1;
+                    let got = (link.method.clone().unwrap_or_default(), navegador_index::endpoints::normalize_template(link.path.as_deref().unwrap_or("")));
+                    if want.as_ref() == Some(&got) {
+                        r += 1;
+                    }
+                }
+            }
+        }
+        let unexpected: Vec<_> = calls.iter().filter(|c| !seen.contains(&(c.file.clone(), c.line))).map(|c| format!("{}:{}", c.file, c.line)).collect();
+        assert!(unexpected.is_empty(), "{}: client calls without an `expect:` line: {unexpected:?}", p.display());
+        report.push(format!("{}: links {l}, right {r}, expected {e}", p.file_name().unwrap().to_string_lossy()));
+        (links, right, expected) = (links + l, right + r, expected + e);
+    }
+    let precision = right as f64 / links.max(1) as f64;
+    let recall = right as f64 / expected.max(1) as f64;
+    println!("{}\nall: precision {precision:.3}, recall {recall:.3} ({right} right of {links} links, {expected} expected)", report.join("\n"));
+    assert!(precision >= 0.95, "link precision {precision:.3} < 0.95\n{}", report.join("\n"));
+    assert!(recall >= 0.9, "link recall {recall:.3} < 0.9\n{}", report.join("\n"));
+}
+
+/// A link follows an edit on either side: the backend's path changes, the client's URL
+/// changes, then both are restored; at each step the incremental graph equals a clean one.
+#[test]
+fn client_links_follow_edits_incrementally() {
+    for p in client_fixtures() {
+        let files = parse_fixture(&std::fs::read_to_string(&p).unwrap());
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("ws");
+        write_tree(&root, &files);
+        let inc_db = tmp.path().join("inc.db");
+        let before = render_links(&index(&root, &inc_db));
+        // the client: the file with the most expectations; the server: the first file with a
+        // path literal and none
+        let client = files.iter().max_by_key(|(_, t)| t.matches("expect: ").count()).unwrap().clone();
+        let server = files.iter().find(|(_, t)| !t.contains("expect: ") && (t.contains("\"/") || t.contains("'/"))).unwrap().clone();
+        let edits = [
+            (server.0.clone(), server.1.replacen("\"/", "\"/v2/", 1).replacen("'/", "'/v2/", 1)),
+            (client.0.clone(), client.1.replace("expect: ", "expect:").replace("/api", "/v9")),
+            (server.0.clone(), server.1.clone()),
+            (client.0.clone(), client.1.clone()),
+        ];
+        for (i, (path, text)) in edits.iter().enumerate() {
+            std::fs::write(root.join(path), text).unwrap();
+            let inc = index(&root, &inc_db);
+            let clean = index(&root, &tmp.path().join(format!("clean{i}.db")));
+            assert_eq!(inc.canonical_dump().unwrap(), clean.canonical_dump().unwrap(), "{} after editing {path}", p.display());
+            assert_eq!(render_links(&inc), render_links(&clean), "{} after editing {path}", p.display());
+            if i < 2 {
+                assert_ne!(render_links(&inc), before, "{}: the links did not move after editing {path}", p.display());
+            }
+        }
+        assert_eq!(render_links(&index(&root, &inc_db)), before, "{}: restored", p.display());
+    }
+}
+
 /// Cypher sees endpoints and their handlers: `(:Endpoint)-[:EXPOSES]->(handler)`.
 #[test]
 fn cypher_sees_endpoints_and_handlers() {

@@ -4,7 +4,7 @@
 //! error naming the line, so a typo cannot silently turn a rule off. The keys are
 //! documented in `languages/README.md`.
 
-use navegador_model::{LanguageInfo, ModuleRule, PathModule};
+use navegador_model::{ClientRule, LanguageInfo, ModuleRule, PathModule};
 use toml_edit::{Document, Item, Table, Value};
 
 use crate::registry::PackError;
@@ -25,6 +25,8 @@ pub(crate) struct PackSpec {
     /// `pragmas`: a file of this pack whose leading comment carries the pragma (`@flow`)
     /// is read by the other pack named (`flow`), in manifest order.
     pub pragmas: Vec<(String, String)>,
+    /// The rule files `clients` names (`"../javascript/clients.toml"`): `[[client]]` tables.
+    pub clients_files: Vec<String>,
     /// The list files `builtins` names (`"builtins.txt"`, `"../javascript/builtins.txt"`):
     /// their names join the inline ones.
     pub builtins_files: Vec<String>,
@@ -78,7 +80,10 @@ pub(crate) struct TypeRules {
 const TOP_KEYS: &[&str] = &[
     "name", "family", "extensions", "shebangs", "markers", "separator", "receiver", "constructors", "builtins",
     "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types",
-    "pragmas", "frameworks", "implied_by", "call_relation", "preprocess",
+    "pragmas", "frameworks", "implied_by", "call_relation", "preprocess", "clients",
+];
+const CLIENT_KEYS: &[&str] = &[
+    "library", "calls", "imports", "url", "url_option", "method", "method_arg", "method_option", "factories", "base_option", "base_arg",
 ];
 const PREPROCESS_KEYS: &[&str] = &["blank", "blank_calls", "undefined", "inline_conditionals", "macros"];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
@@ -146,6 +151,7 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         frameworks: r.strings(top, "frameworks")?,
         implied_by: r.strings(top, "implied_by")?,
         call_relation: r.string(top, "call_relation")?,
+        clients: Vec::new(),
     };
     if let Some(f) = info.implied_by.iter().find(|f| !info.frameworks.contains(f)) {
         return Err(r.error(&top["implied_by"], &format!("`implied_by` names `{f}`, which `frameworks` does not list")));
@@ -207,6 +213,7 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
                 out
             }
         },
+        clients_files: r.strings(top, "clients")?,
         tags: r.strings(top, "tags")?,
         locals: r.strings(top, "locals")?,
         drop_local_uses: r.bool(top, "drop_local_uses")?.unwrap_or(false),
@@ -234,6 +241,47 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         return Err(PackError { file: file.into(), line: 1, message: "needs a tags query (`tags = [\"tags.scm\"]`)".into() });
     }
     Ok((info, spec))
+}
+
+/// The `[[client]]` rules of a clients file (`ClientRule`): strict like the manifest.
+pub(crate) fn parse_clients(file: &str, text: &str) -> Result<Vec<ClientRule>, PackError> {
+    let doc = Document::parse(text).map_err(|e| PackError {
+        file: file.to_string(),
+        line: e.span().map_or(1, |s| line_at(text, s.start)),
+        message: format!("not valid TOML: {}", e.message()),
+    })?;
+    let r = Reader { file, text };
+    r.known(doc.as_table(), &["client"])?;
+    let Some(item) = doc.get("client") else { return Ok(Vec::new()) };
+    let tables = item.as_array_of_tables().ok_or_else(|| r.error(item, "`client` must be tables ([[client]])"))?;
+    let mut out = Vec::new();
+    for t in tables.iter() {
+        r.known(t, CLIENT_KEYS)?;
+        let index = |key: &str| -> Result<Option<u32>, PackError> {
+            match t.get(key) {
+                None => Ok(None),
+                Some(item) => item.as_integer().and_then(|i| u32::try_from(i).ok()).map(Some).ok_or_else(|| r.error(item, &format!("`{key}` must be an argument index (0, 1, …)"))),
+            }
+        };
+        let rule = ClientRule {
+            library: r.string(t, "library")?.ok_or_else(|| PackError { file: file.into(), line: 1, message: "a [[client]] needs a `library`".into() })?,
+            calls: r.strings(t, "calls")?,
+            imports: r.strings(t, "imports")?,
+            url: index("url")?.unwrap_or(0),
+            url_option: r.string(t, "url_option")?,
+            method: r.string(t, "method")?,
+            method_arg: index("method_arg")?,
+            method_option: r.string(t, "method_option")?,
+            factories: r.strings(t, "factories")?,
+            base_option: r.string(t, "base_option")?,
+            base_arg: index("base_arg")?,
+        };
+        if rule.calls.is_empty() {
+            return Err(PackError { file: file.into(), line: line_of_value(text, &rule.library), message: format!("client `{}` lists no `calls`", rule.library) });
+        }
+        out.push(rule);
+    }
+    Ok(out)
 }
 
 /// The 1-based line of the first place `value` is written as a string in `text`.

@@ -67,6 +67,14 @@ impl Registry {
                 // one name per line; `#` starts a comment
                 info.builtins.extend(names.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).map(str::to_string));
             }
+            for rules in &spec.clients_files {
+                let name = normalize(def.id, rules);
+                let Some(body) = file(files, &name) else {
+                    let line = manifest::line_of_value(text, rules);
+                    return Err(PackError { file: path, line, message: format!("clients file `{rules}` is not in the pack") });
+                };
+                info.clients.extend(manifest::parse_clients(&name, body)?);
+            }
             // sorted, for `is_builtin`'s binary search
             info.builtins.sort_unstable();
             info.builtins.dedup();

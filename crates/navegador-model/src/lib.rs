@@ -71,6 +71,40 @@ pub struct LanguageInfo {
     /// Every call's `code.*` relation is `<prefix>.<this>`, whatever its receiver (Java:
     /// `direct_call`); otherwise it follows the receiver (`method_call`, `namespace_call`).
     pub call_relation: Option<String>,
+    /// The HTTP client calls the index records in this language's files (`clients` of the
+    /// manifest: TOML files of `[[client]]` rules, read by
+    /// `navegador-index/src/endpoints/clients.rs`).
+    pub clients: Vec<ClientRule>,
+}
+
+/// One HTTP client library's calls, as a pack declares them: which callees are calls of it,
+/// where their URL and method are. A callee pattern is the callee as written, arguments
+/// dropped (`webClient.get().uri`), a leading receiver (`this.`, `self.`) dropped; its
+/// segments are a name, `*` (any one segment), `{instance}` (a name the file binds to a
+/// call of one of `factories`), or a name holding `{verb}` / `{Verb}` / `{VERB}` (an HTTP
+/// method in that case: `{verb}ForObject`, `{Verb}Async`); a segment ending in `()` is a call.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ClientRule {
+    /// `fetch`, `axios`, `requests`, `resttemplate`: the site's `library`.
+    pub library: String,
+    pub calls: Vec<String>,
+    /// The file imports a module starting with one of these (none: a global, `fetch`).
+    pub imports: Vec<String>,
+    /// The argument holding the URL (0-based), unless `url_option` names an option of an
+    /// object argument that holds it (`axios({url})`).
+    pub url: u32,
+    pub url_option: Option<String>,
+    /// The method when nothing else says it (`fetch`: GET).
+    pub method: Option<String>,
+    /// The argument holding the method (`http.NewRequest("POST", …)`, `HttpMethod.POST`).
+    pub method_arg: Option<u32>,
+    /// The option of an object argument holding it (`fetch(u, {method: 'POST'})`).
+    pub method_option: Option<String>,
+    /// Callee patterns of the calls that make an instance (`axios.create`, `httpx.Client`,
+    /// `*.baseUrl`), and where their base URL is: an option or an argument.
+    pub factories: Vec<String>,
+    pub base_option: Option<String>,
+    pub base_arg: Option<u32>,
 }
 
 /// Where a file's module path comes from.
@@ -246,6 +280,8 @@ str_enum! {
         Implements => "IMPLEMENTS",
         Decorates => "DECORATES",
         Exposes => "EXPOSES",
+        /// Function (or File) -> the Endpoint one of its HTTP client calls requests.
+        HttpCalls => "HTTP_CALLS",
         BelongsTo => "BELONGS_TO",
         RelatedTo => "RELATED_TO",
         Governs => "GOVERNS",

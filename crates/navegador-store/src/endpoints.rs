@@ -2,6 +2,8 @@
 //! and the writes the ingest's endpoint passes need. Detection itself lives in
 //! `navegador-index/src/endpoints/`.
 
+use navegador_model::{EdgeType, Resolution};
+
 use crate::db::params;
 
 use crate::sqlite::{node_row, IngestTx, NodeRow, SymbolRow};
@@ -29,6 +31,31 @@ pub struct EndpointRow {
     /// Registered by a test file (`test` on the node): not the application's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub test: bool,
+}
+
+/// One HTTP client call site, as `code.list_endpoints` and the tests report it, with the
+/// endpoints its `HTTP_CALLS` edges reach.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct HttpCallRow {
+    pub file: String,
+    pub line: u32,
+    pub library: String,
+    pub method: Option<String>,
+    /// The URL template after the base (`/users/{}`).
+    pub url: Option<String>,
+    /// The calling function's qualified name (`None`: the file's top level).
+    pub caller: Option<String>,
+    pub links: Vec<HttpLink>,
+}
+
+/// One `HTTP_CALLS` edge of a site.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct HttpLink {
+    pub endpoint: i64,
+    pub method: Option<String>,
+    pub path: Option<String>,
+    pub confidence: f64,
+    pub reason: String,
 }
 
 const NODE_COLS: &str = "n.id, n.label, n.name, n.qualified_name, n.file_path, n.line_start, n.line_end, n.props";
@@ -65,6 +92,85 @@ impl Store {
         };
         out.sort_by_key(key);
         out.dedup();
+        Ok(out)
+    }
+}
+
+impl Store {
+    /// The consumers of every endpoint with any: (endpoint file, endpoint line, endpoint
+    /// name) -> (caller file, call line, caller symbol), in file and line order.
+    pub fn endpoint_consumers(&self) -> Result<std::collections::HashMap<(String, u32, String), Vec<(String, u32, String)>>> {
+        let mut st = self.conn().prepare_cached(
+            "SELECT d.file_path, d.line_start, d.name, s.file_path, coalesce(e.line, 0), coalesce(s.qualified_name, s.name), s.label
+             FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst
+             WHERE e.type = 'HTTP_CALLS' ORDER BY s.file_path, e.line, s.id",
+        )?;
+        let rows = st.query_map(params![], |r| {
+            Ok((
+                r.get::<Option<String>>(0)?.unwrap_or_default(),
+                r.get::<Option<u32>>(1)?.unwrap_or(0),
+                r.get::<Option<String>>(2)?.unwrap_or_default(),
+                r.get::<Option<String>>(3)?.unwrap_or_default(),
+                r.get::<i64>(4)? as u32,
+                r.get::<Option<String>>(5)?.unwrap_or_default(),
+                r.get::<String>(6)?,
+            ))
+        })?;
+        let mut out: std::collections::HashMap<(String, u32, String), Vec<(String, u32, String)>> = std::collections::HashMap::new();
+        for row in rows {
+            let (f, l, n, cf, cl, caller, label) = row?;
+            let caller = if label == "File" { "<file>".to_string() } else { caller };
+            let list = out.entry((f, l, n)).or_default();
+            if !list.contains(&(cf.clone(), cl, caller.clone())) {
+                list.push((cf, cl, caller));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every HTTP client call site, by (file, line), with its links.
+    pub fn http_calls(&self) -> Result<Vec<HttpCallRow>> {
+        let mut st = self.conn().prepare_cached(
+            "SELECT n.file_path, n.props FROM nodes n WHERE n.label = 'File' AND json_type(n.props, '$.http_calls') IS NOT NULL ORDER BY n.file_path",
+        )?;
+        let files: Vec<(Option<String>, String)> = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+        let mut st = self.conn().prepare_cached(
+            "SELECT s.file_path, coalesce(e.line, 0), d.id, json_extract(d.props, '$.method'), json_extract(d.props, '$.path'), coalesce(e.props, '{}')
+             FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst WHERE e.type = 'HTTP_CALLS' ORDER BY d.id",
+        )?;
+        let mut links: std::collections::HashMap<(String, u32), Vec<HttpLink>> = std::collections::HashMap::new();
+        let rows = st.query_map(params![], |r| {
+            Ok((r.get::<Option<String>>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?, r.get::<Option<String>>(3)?, r.get::<Option<String>>(4)?, r.get::<String>(5)?))
+        })?;
+        for row in rows {
+            let (file, line, id, method, path, props) = row?;
+            let props: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&props).unwrap_or_default();
+            links.entry((file.unwrap_or_default(), line as u32)).or_default().push(HttpLink {
+                endpoint: id,
+                method,
+                path,
+                confidence: props.get("confidence").and_then(serde_json::Value::as_f64).unwrap_or(0.0),
+                reason: props.get("reason").and_then(serde_json::Value::as_str).unwrap_or_default().to_string(),
+            });
+        }
+        let mut out = Vec::new();
+        for (file, props) in files {
+            let file = file.unwrap_or_default();
+            let props: serde_json::Value = serde_json::from_str(&props).unwrap_or_default();
+            for s in props.get("http_calls").and_then(serde_json::Value::as_array).into_iter().flatten() {
+                let line = s.get("line").and_then(serde_json::Value::as_u64).unwrap_or(0) as u32;
+                let text = |k: &str| s.get(k).and_then(serde_json::Value::as_str).map(str::to_string);
+                out.push(HttpCallRow {
+                    links: links.get(&(file.clone(), line)).cloned().unwrap_or_default(),
+                    file: file.clone(),
+                    line,
+                    library: text("library").unwrap_or_default(),
+                    method: text("method"),
+                    url: text("url"),
+                    caller: text("caller"),
+                });
+            }
+        }
         Ok(out)
     }
 }
@@ -184,6 +290,56 @@ impl IngestTx<'_> {
         let rows = st.query_map(params![], node_row)?;
         let rows: Vec<NodeRow> = rows.collect::<Result<_>>()?;
         Ok(rows.into_iter().filter_map(|n| Some((n.file_path?, n.props))).collect())
+    }
+
+    /// File nodes carrying HTTP client call sites (`http_calls`): (id, path, properties).
+    pub fn files_with_http_calls(&self) -> Result<Vec<(i64, String, serde_json::Map<String, serde_json::Value>)>> {
+        let mut st = self.tx.prepare(&format!(
+            "SELECT {NODE_COLS} FROM nodes n WHERE n.label = 'File' AND json_type(n.props, '$.http_calls') IS NOT NULL ORDER BY n.file_path"
+        ))?;
+        let rows = st.query_map(params![], node_row)?;
+        let rows: Vec<NodeRow> = rows.collect::<Result<_>>()?;
+        Ok(rows.into_iter().filter_map(|n| Some((n.id, n.file_path?, n.props))).collect())
+    }
+
+    /// Every edge of one type with its site line and properties: (src, dst, line, props).
+    pub fn edges_of_type(&self, ty: EdgeType) -> Result<Vec<(i64, i64, u32, serde_json::Map<String, serde_json::Value>)>> {
+        let mut st = self.tx.prepare("SELECT src, dst, coalesce(line, 0), coalesce(props, '{}') FROM edges WHERE type = ?1 ORDER BY id")?;
+        let rows = st.query_map(params![ty.as_str()], |r| {
+            let props: String = r.get(3)?;
+            Ok((r.get(0)?, r.get(1)?, r.get::<i64>(2)? as u32, serde_json::from_str(&props).unwrap_or_default()))
+        })?;
+        rows.collect()
+    }
+
+    /// Removes the edges of one type from `src` to `dst` at a site line.
+    pub fn delete_edge_at(&self, src: i64, dst: i64, ty: EdgeType, line: u32) -> Result<()> {
+        let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE src = ?1 AND dst = ?2 AND type = ?3 AND coalesce(line, 0) = ?4")?;
+        st.execute(params![src, dst, ty.as_str(), line as i64])?;
+        Ok(())
+    }
+
+    /// An edge with properties (a derived link's `confidence`, `reason`).
+    pub fn insert_edge_with_props(
+        &self,
+        src: i64,
+        dst: i64,
+        ty: EdgeType,
+        resolution: Option<Resolution>,
+        site: Option<(u32, u32)>,
+        props: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<()> {
+        let mut st = self.tx.prepare_cached("INSERT INTO edges(src, dst, type, resolution, line, col, props) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
+        st.execute(params![
+            src,
+            dst,
+            ty.as_str(),
+            resolution.map(|r| r.as_str()),
+            site.map(|s| s.0 as i64),
+            site.map(|s| s.1 as i64),
+            serde_json::Value::Object(props.clone()).to_string()
+        ])?;
+        Ok(())
     }
 
     /// Replaces an Endpoint node's properties.

@@ -42,7 +42,7 @@ mod sqlite;
 pub use search::{identifier_words, words as search_words};
 
 pub use knowledge::{Link, LinkTarget, Neighbor, Reader, SearchHit, KNOWLEDGE_LABELS};
-pub use endpoints::EndpointRow;
+pub use endpoints::{EndpointRow, HttpCallRow, HttpLink};
 pub use nav::{CallEdgeRow, DefinitionRow};
 pub use read::SiteRow;
 

@@ -92,7 +92,7 @@ pub(super) fn detect_nest(src: &str, facts: &FileFacts) -> Detected {
             }
         }
     }
-    Detected { endpoints: out, mounts, exports: Vec::new() }
+    Detected { endpoints: out, mounts, ..Default::default() }
 }
 
 fn string_value(n: Node, src: &str) -> Option<String> {
@@ -292,5 +292,5 @@ pub(super) fn detect_express(lang: Language, src: &str, facts: &FileFacts) -> De
             handler,
         });
     }
-    Detected { endpoints: out, mounts, exports }
+    Detected { endpoints: out, mounts, exports, ..Default::default() }
 }

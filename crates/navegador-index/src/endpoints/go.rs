@@ -58,7 +58,7 @@ pub(super) fn detect(src: &str, facts: &FileFacts) -> Detected {
     };
     let mut ctx = Ctx { src, imports, out: Vec::new(), mounts: Vec::new() };
     walk(&mut ctx, tree.root_node(), &mut HashMap::new(), 0);
-    Detected { endpoints: ctx.out, mounts: ctx.mounts, exports: Vec::new() }
+    Detected { endpoints: ctx.out, mounts: ctx.mounts, ..Default::default() }
 }
 
 /// The receiver of `X.M(...)` as a variable name: `r` in `r.Get`, `r.With(mw).Get`.

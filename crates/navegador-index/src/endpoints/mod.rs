@@ -18,6 +18,7 @@
 //! one class of that name in the graph.
 
 mod aspnet;
+mod clients;
 mod django;
 mod express;
 mod go;
@@ -37,6 +38,7 @@ use navegador_model::{EdgeType, FileFacts, Label, Language, ModuleRule, Resoluti
 use navegador_store::{IngestTx, NewNode, NodeRow, StoreError};
 use serde_json::{json, Map, Value};
 
+pub use clients::{normalize_template, ClientCall};
 pub use react_router::route_path_of;
 pub use util::normalize_path;
 
@@ -108,11 +110,13 @@ pub struct Detected {
     pub endpoints: Vec<EndpointFact>,
     pub mounts: Vec<MountFact>,
     pub exports: Vec<(String, String)>,
+    /// The HTTP client calls of the file (`clients.rs`).
+    pub clients: Vec<ClientCall>,
 }
 
 impl Detected {
     pub fn is_empty(&self) -> bool {
-        self.endpoints.is_empty() && self.mounts.is_empty() && self.exports.is_empty()
+        self.endpoints.is_empty() && self.mounts.is_empty() && self.exports.is_empty() && self.clients.is_empty()
     }
     /// The File node's properties that carry the mounts to the after-all-files pass.
     pub(crate) fn file_props(&self) -> Map<String, Value> {
@@ -131,6 +135,9 @@ impl Detected {
         if !self.exports.is_empty() {
             let ex: Map<String, Value> = self.exports.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
             p.insert("router_exports".into(), Value::Object(ex));
+        }
+        if !self.clients.is_empty() {
+            p.insert("http_calls".into(), Value::Array(self.clients.iter().map(ClientCall::to_json).collect()));
         }
         p
     }
@@ -174,6 +181,7 @@ pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Detec
     out.mounts.dedup();
     out.exports.sort();
     out.exports.dedup();
+    out.clients = clients::detect(lang, src, facts, &out.endpoints);
     out
 }
 
@@ -338,7 +346,9 @@ pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path, changed: Option<&[
     tracing::info!(elapsed = ?started.elapsed(), moved, "endpoint mounts applied");
     let edges = link(tx)?;
     tracing::info!(elapsed = ?started.elapsed(), edges, "endpoint handlers linked");
-    Ok((n, edges))
+    let calls = clients::link(tx, root)?;
+    tracing::info!(elapsed = ?started.elapsed(), edges = calls.edges, sites = calls.sites, unmatched = calls.unmatched, "http client calls linked");
+    Ok((n, edges + calls.edges))
 }
 
 /// Brings every `EXPOSES` edge in line with the endpoints' handler properties and the

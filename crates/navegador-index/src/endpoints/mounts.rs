@@ -217,7 +217,7 @@ fn resolve_child(
 /// The string a named value holds (`settings.API_V1_STR`, `API_PREFIX`): the definition the
 /// first name binds (through the imports, or in this file), then the last name among the
 /// definitions of that file; its initializer read from the source when it is a literal.
-fn value_of(tx: &IngestTx<'_>, root: &Path, file: &str, expr: &str, imports: &[Import]) -> Result<Option<String>, StoreError> {
+pub(super) fn value_of(tx: &IngestTx<'_>, root: &Path, file: &str, expr: &str, imports: &[Import]) -> Result<Option<String>, StoreError> {
     let segs: Vec<&str> = expr.split('.').filter(|s| !s.is_empty()).collect();
     let Some(last) = segs.last().copied() else {
         return Ok(None);

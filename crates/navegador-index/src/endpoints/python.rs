@@ -221,5 +221,5 @@ pub(super) fn detect(src: &str, facts: &FileFacts) -> Detected {
             }
         }
     }
-    Detected { endpoints: out, mounts: receivers.mounts(), exports: Vec::new() }
+    Detected { endpoints: out, mounts: receivers.mounts(), ..Default::default() }
 }
