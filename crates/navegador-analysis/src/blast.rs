@@ -1,6 +1,7 @@
 //! Blast radius: what could break if a node changes. Its dependents are the nodes that
-//! reach it through incoming CALLS, REFERENCES, IMPORTS, INHERITS, IMPLEMENTS, EXPOSES and
-//! decorator applications, transitively to a depth. The answer groups them by distance and
+//! reach it through incoming CALLS, REFERENCES, IMPORTS, INHERITS, IMPLEMENTS, EXPOSES,
+//! HTTP_CALLS (a client function requesting an endpoint: across services) and decorator
+//! applications, transitively to a depth. The answer groups them by distance and
 //! relation, lists the ones in source code nearest first (one page), puts test code apart
 //! (per file), collapses files that depend only by importing into per-module counts, and
 //! names the owners of the affected code. Ambiguous edges are counted, not followed, and
@@ -19,7 +20,7 @@ use crate::page::{page_notes, Page};
 use crate::types::{BlastRadius, Dependent, DependentGroup, Hop, OwnerCount, PlaceCount};
 use crate::{clamp_depth, AnalysisError, Limits, Options, Result, Target};
 
-const DEPENDENCY_EDGES: &[&str] = &["CALLS", "REFERENCES", "IMPORTS", "INHERITS", "IMPLEMENTS", "EXPOSES"];
+const DEPENDENCY_EDGES: &[&str] = &["CALLS", "REFERENCES", "IMPORTS", "INHERITS", "IMPLEMENTS", "EXPOSES", "HTTP_CALLS"];
 /// How a dependent depends, by the relationship that reached it (in answer order).
 const RELATIONS: &[(&str, &str)] = &[
     ("CALLS", "caller"),
@@ -28,6 +29,7 @@ const RELATIONS: &[(&str, &str)] = &[
     ("REFERENCES", "reference"),
     ("DECORATES", "decorated"),
     ("EXPOSES", "endpoint"),
+    ("HTTP_CALLS", "http_caller"),
     ("IMPORTS", "importer"),
 ];
 

@@ -10,6 +10,9 @@ use crate::envelope::{plural, Envelope, ErrorItem};
 use crate::workspace::{framework_names, in_scope, language_names};
 use crate::{backend_error, index_notes, Context, Start};
 
+/// The consumers an endpoint item lists (the rest counted).
+const CONSUMERS_LISTED: usize = 3;
+
 pub(crate) fn empty() -> Value {
     json!({"totalCount": 0, "returnedCount": 0, "counts": {"byKind": {}, "byLanguage": {}, "byFramework": {}}, "items": []})
 }
@@ -53,12 +56,23 @@ pub fn list_endpoints(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
         *by_language.entry(&e.language).or_default() += 1;
         *by_framework.entry(&e.framework).or_default() += 1;
     }
+    // The client calls linked to each endpoint (`HTTP_CALLS`): counted, the first few listed.
+    let consumers = match cx.store.map(|st| st.endpoint_consumers()).transpose() {
+        Ok(c) => c.unwrap_or_default(),
+        Err(e) => return s.fail("Reading the index failed.", backend_error(e)),
+    };
     let items: Vec<Value> = matched
         .iter()
         .take(limit)
         .map(|e| {
-            json!({"name": e.name, "kind": e.kind, "path": e.path, "file": e.file, "line": e.line, "language": e.language,
-                   "framework": e.framework, "method": e.method})
+            let mut item = json!({"name": e.name, "kind": e.kind, "path": e.path, "file": e.file, "line": e.line, "language": e.language,
+                   "framework": e.framework, "method": e.method});
+            if let Some(c) = consumers.get(&(e.file.clone(), e.line, e.name.clone())) {
+                let first: Vec<Value> =
+                    c.iter().take(CONSUMERS_LISTED).map(|(f, l, sym)| json!({"file": f, "line": l, "symbol": sym})).collect();
+                item["consumers"] = json!({"count": c.len(), "items": first});
+            }
+            item
         })
         .collect();
     let returned = items.len();

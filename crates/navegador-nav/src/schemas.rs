@@ -337,6 +337,7 @@ fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
         }
         "code.list_endpoints" => {
             add_prop(output, "PublicEndpointItem", "method", nullable(json!({"type": "string"})));
+            add_prop(output, "PublicEndpointItem", "consumers", json!({"type": "object", "description": "HTTP client calls linked to it: {count, items: first 3 {file, line, symbol}}."}));
         }
         _ => {}
     }

@@ -418,6 +418,19 @@ impl<'a> Walker<'a> {
                 out.push(Incoming { caller, callee: target.clone(), line: e.line, col: e.col, relation: rel, resolution, receiver_type, has_receiver, dispatch: dispatch.clone(), determined });
             }
         }
+        // Across services: the client functions whose HTTP calls request an endpoint this
+        // target handles (`HTTP_CALLS` into an endpoint `EXPOSES` it), `<prefix>.http_call`.
+        for ex in self.store.edges_of(target.id, false, Some("EXPOSES")).map_err(backend_error)? {
+            for e in self.store.edges_of(ex.src, false, Some("HTTP_CALLS")).map_err(backend_error)? {
+                if !seen.insert((e.src, e.line, e.col)) {
+                    continue;
+                }
+                let Some(caller) = self.sym(e.src)? else { continue };
+                let relation = format!("{}.http_call", relation_prefix(language_of(&caller.path)));
+                let resolution = e.resolution.clone().unwrap_or_else(|| "inferred".into());
+                out.push(Incoming { caller, callee: target.clone(), line: e.line, col: e.col, relation, resolution, receiver_type: None, has_receiver: false, dispatch: None, determined: true });
+            }
+        }
         out.sort_by(|a, b| (&a.caller.path, a.line, a.col).cmp(&(&b.caller.path, b.line, b.col)));
         Ok(out)
     }
