@@ -314,7 +314,9 @@ impl IngestTx<'_> {
 
     /// Removes the edges of one type from `src` to `dst` at a site line.
     pub fn delete_edge_at(&self, src: i64, dst: i64, ty: EdgeType, line: u32) -> Result<()> {
-        let mut st = self.tx.prepare_cached("DELETE FROM edges WHERE src = ?1 AND dst = ?2 AND type = ?3 AND coalesce(line, 0) = ?4")?;
+        let filter = "src = ?1 AND dst = ?2 AND type = ?3 AND coalesce(line, 0) = ?4";
+        crate::catalog::edges(self.tx, filter, params![src, dst, ty.as_str(), line as i64], -1)?;
+        let mut st = self.tx.prepare_cached(&format!("DELETE FROM edges WHERE {filter}"))?;
         st.execute(params![src, dst, ty.as_str(), line as i64])?;
         Ok(())
     }
@@ -329,6 +331,9 @@ impl IngestTx<'_> {
         site: Option<(u32, u32)>,
         props: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<()> {
+        let keys = crate::catalog::ingest_edge_keys(resolution.is_some(), site.is_some())
+            .chain(props.iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k.as_str()));
+        self.tx.catalog().borrow_mut().edge(ty.as_str(), src, dst, keys, 1);
         let mut st = self.tx.prepare_cached("INSERT INTO edges(src, dst, type, resolution, line, col, props) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
         st.execute(params![
             src,
