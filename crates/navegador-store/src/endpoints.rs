@@ -332,7 +332,10 @@ impl IngestTx<'_> {
         props: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<()> {
         let keys = crate::catalog::ingest_edge_keys(resolution.is_some(), site.is_some())
-            .chain(props.iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k.as_str()));
+            .map(str::to_string)
+            .chain(props.iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k.clone()))
+            .collect::<Vec<String>>();
+        let keys = keys.iter().map(String::as_str);
         self.tx.catalog().borrow_mut().edge(ty.as_str(), src, dst, keys, 1);
         let mut st = self.tx.prepare_cached("INSERT INTO edges(src, dst, type, resolution, line, col, props) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
         st.execute(params![
