@@ -53,6 +53,7 @@ LANGS = {
     "lua-luarocks": (f"{CORPUS}/luarocks", "Lua", {"function"}, ("lua",)),
     # corpora of scripts/corpus_langs.sh
     "erlang": (f"{CORPUS}/otp", "Erlang", {"function", "record", "type"}, ("erl", "hrl")),
+    "ocaml": (f"{CORPUS}/ocaml", "OCaml", {"function", "module", "class", "method", "type"}, ("ml",)),
 }
 OPTLIB = os.path.join(ROOT, "scripts", "ctags")
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lays out the corpora of the languages added in issue 19 (Lua, Bash, Erlang, ...) under
+# Lays out the corpora of the languages added in issue 19 (Lua, Bash, Erlang, OCaml, ...) under
 # ${NAVEGADOR_CORPUS:-~/.cache/navegador-corpus}, from Debian packages that ship sources
 # (`apt-get download` + `dpkg -x`: no root, nothing installed). Never committed; a
 # benchmark reads them (scripts/bench_languages.py), no test does. Re-running is a no-op
@@ -43,7 +43,15 @@ otp() {
   cp -r "$WORK/otp/x/usr/lib/erlang/lib/." "$CORPUS/otp/"
 }
 
-ALL=(luarocks bash_completion otp)
+# ocaml: the OCaml 4.13 compiler and stdlib (Debian ocaml-source's upstream tarball), testsuite left out
+ocaml() {
+  deb ocaml ocaml-source
+  mkdir -p "$CORPUS/ocaml"
+  tar -xf "$WORK"/ocaml/x/usr/src/ocaml-source-*.tar -C "$WORK/ocaml" --wildcards '*/ocaml_*.orig.tar.gz'
+  tar -xzf "$WORK"/ocaml/ocaml-*/ocaml_*.orig.tar.gz -C "$CORPUS/ocaml" --strip-components=1 --exclude='*/testsuite'
+}
+
+ALL=(luarocks bash_completion otp ocaml)
 for c in "${@:-${ALL[@]}}"; do
   dir=${c//_/-}
   if [ -d "$CORPUS/$dir" ]; then echo "$dir: laid out already"; continue; fi

@@ -25,6 +25,8 @@ mod java;
 mod javascript;
 #[path = "../languages/kotlin/hooks.rs"]
 mod kotlin;
+#[path = "../languages/ocaml/hooks.rs"]
+mod ocaml;
 #[path = "../languages/php/hooks.rs"]
 mod php;
 #[path = "../languages/ruby/hooks.rs"]
@@ -62,4 +64,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "bash", grammar: || tree_sitter_bash::LANGUAGE.into(), hooks: &bash::HOOKS },
     PackDef { id: "lua", grammar: || tree_sitter_lua::LANGUAGE.into(), hooks: &Hooks::NONE },
     PackDef { id: "erlang", grammar: || tree_sitter_erlang::LANGUAGE.into(), hooks: &erlang::HOOKS },
+    PackDef { id: "ocaml", grammar: || tree_sitter_ocaml::LANGUAGE_OCAML.into(), hooks: &ocaml::HOOKS },
 ];

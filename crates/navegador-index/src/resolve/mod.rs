@@ -20,6 +20,7 @@ mod go;
 mod js;
 mod jvm;
 mod lua;
+mod ocaml;
 mod php;
 mod python;
 mod ruby;

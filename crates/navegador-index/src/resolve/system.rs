@@ -187,6 +187,7 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::lua::Lua),
         Box::new(super::shell::Shell),
         Box::new(super::beam::Beam),
+        Box::new(super::ocaml::Ocaml),
     ]
 }
 
