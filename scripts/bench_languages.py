@@ -53,7 +53,7 @@ LANGS = {
     "lua-luarocks": (f"{CORPUS}/luarocks", "Lua", {"function"}, ("lua",)),
     # corpora of scripts/corpus_langs.sh
     "erlang": (f"{CORPUS}/otp", "Erlang", {"function", "record", "type"}, ("erl", "hrl")),
-    "ocaml": (f"{CORPUS}/ocaml", "OCaml", {"function", "module", "class", "method", "type"}, ("ml",)),
+    "ocaml": (f"{CORPUS}/ocaml", "OCaml", {"function", "module", "class", "method", "type", "val"}, ("ml",)),
 }
 OPTLIB = os.path.join(ROOT, "scripts", "ctags")
 
@@ -132,6 +132,10 @@ def ctags_defs(tree, lang, kinds, exts):
         # line's start in expressions: `align,`)
         if lang == "Erlang" and (t["name"][:1].isupper() or t["kind"] == "function" and f"{t['name']}(" not in t.get("pattern", "")):
             continue
+        # ctags' OCaml parser tags `let () = …` (binds no name) as a function named `()`, and
+        # a packed module expression `(module M : S)` as a module M: not definitions
+        if lang == "OCaml" and (t["name"] in ("()", "_") or t["kind"] == "module" and f"(module {t['name']}" in t.get("pattern", "")):
+            continue
         # ctags names anonymous functions (AnonymousFunction0d1a...): nothing to compare
         name = ctags_name(lang, t["name"])
         if name and t.get("kind") in kinds and ext_of(path, exts) and "anonymous" not in t.get("extras", ""):
@@ -155,6 +159,11 @@ def ingest(nav, tree, exts):
             if ext_of(fp, exts):
                 defs[(fp, name)].append((a, b or a))
         paths = {fp for (fp,) in con.execute("SELECT path FROM files")}
+        # a file that is a module (OCaml's `shop_cart.ml` is `Shop_cart`) defines it: ctags
+        # tags it at line 1
+        for fp, module in con.execute("SELECT path, module FROM files WHERE module IS NOT NULL"):
+            if ext_of(fp, exts):
+                defs[(fp, module)].append((1, 1))
         files = sum(ext_of(fp, exts) for fp in paths)
         status = collections.Counter(s for fp, s in con.execute("SELECT file_path, status FROM refs WHERE kind = 'call'")
                                      if ext_of(fp, exts))

@@ -5,8 +5,10 @@
 
 ; ---- definitions ----------------------------------------------------------------------
 
-(module_definition (module_binding (module_name) @name body: (structure))) @definition.class
-(module_definition (module_binding (module_name) @name (module_parameter))) @definition.class
+; any module binding: a structure, a functor, an application (`module S = Set.Make (Int)`),
+; an alias (`module P = M`, also an import below), a declaration in a signature (`module
+; X : S`)
+(module_definition (module_binding (module_name) @name)) @definition.class
 (module_type_definition (module_type_name) @name) @definition.interface
 (type_definition (type_binding name: (type_constructor) @name) @definition.type)
 (class_definition (class_binding (class_name) @name) @definition.class)
@@ -16,6 +18,11 @@
 (value_definition (let_binding pattern: (value_name) @name (parameter)) @definition.function)
 (value_definition (let_binding pattern: (value_name) @name body: [(fun_expression) (function_expression)]) @definition.function)
 (external (value_name) @name) @definition.function
+; a `val` of a signature (`module type S = sig val f : t end`): a method of the interface
+(value_specification (value_name) @name) @definition.function
+(value_specification (parenthesized_operator (_) @name)) @definition.function
+; an operator (`let ( ++ ) a b = …`, `let ( // ) = Filename.concat`): named by the operator
+(value_definition (let_binding (parenthesized_operator (_) @name)) @definition.function)
 ; a module-level value (locals are dropped)
 (value_definition (let_binding pattern: (value_name) @name) @definition.variable)
 
