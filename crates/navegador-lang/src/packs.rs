@@ -33,6 +33,8 @@ mod php;
 mod ruby;
 #[path = "../languages/rust/hooks.rs"]
 mod rust;
+#[path = "../languages/scala/hooks.rs"]
+mod scala;
 #[path = "../languages/swift/hooks.rs"]
 mod swift;
 #[path = "../languages/typescript/hooks.rs"]
@@ -65,4 +67,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "lua", grammar: || tree_sitter_lua::LANGUAGE.into(), hooks: &Hooks::NONE },
     PackDef { id: "erlang", grammar: || tree_sitter_erlang::LANGUAGE.into(), hooks: &erlang::HOOKS },
     PackDef { id: "ocaml", grammar: || tree_sitter_ocaml::LANGUAGE_OCAML.into(), hooks: &ocaml::HOOKS },
+    PackDef { id: "scala", grammar: || tree_sitter_scala::LANGUAGE.into(), hooks: &scala::HOOKS },
 ];
