@@ -51,7 +51,21 @@ ocaml() {
   tar -xzf "$WORK"/ocaml/ocaml-*/ocaml_*.orig.tar.gz -C "$CORPUS/ocaml" --strip-components=1 --exclude='*/testsuite'
 }
 
-ALL=(luarocks bash_completion otp ocaml)
+# zig-std: Zig 0.14's standard library (lib/std/*.zig), from the `ziglang` wheel on PyPI
+zig_std() {
+  (cd "$WORK" && python3 -m pip download ziglang==0.14.0 --no-deps --only-binary :all: \
+    --platform manylinux_2_12_x86_64 -d zig >/dev/null)
+  mkdir -p "$CORPUS/zig-std"
+  python3 - "$WORK"/zig/*.whl "$CORPUS/zig-std" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+for n in z.namelist():
+    if n.startswith("ziglang/lib/std/") and n.endswith(".zig"):
+        z.extract(n, sys.argv[2])
+PY
+}
+
+ALL=(luarocks bash_completion otp ocaml zig_std)
 for c in "${@:-${ALL[@]}}"; do
   dir=${c//_/-}
   if [ -d "$CORPUS/$dir" ]; then echo "$dir: laid out already"; continue; fi

@@ -39,6 +39,8 @@ mod scala;
 mod swift;
 #[path = "../languages/typescript/hooks.rs"]
 mod typescript;
+#[path = "../languages/zig/hooks.rs"]
+mod zig;
 
 /// A pack as registered: its folder (`languages/<id>/`), grammar and Rust hooks.
 pub(crate) struct PackDef {
@@ -68,4 +70,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "erlang", grammar: || tree_sitter_erlang::LANGUAGE.into(), hooks: &erlang::HOOKS },
     PackDef { id: "ocaml", grammar: || tree_sitter_ocaml::LANGUAGE_OCAML.into(), hooks: &ocaml::HOOKS },
     PackDef { id: "scala", grammar: || tree_sitter_scala::LANGUAGE.into(), hooks: &scala::HOOKS },
+    PackDef { id: "zig", grammar: || tree_sitter_zig::LANGUAGE.into(), hooks: &zig::HOOKS },
 ];

@@ -29,6 +29,7 @@ mod shell;
 mod swift;
 mod system;
 mod table;
+mod zig;
 
 use std::collections::BTreeMap;
 
