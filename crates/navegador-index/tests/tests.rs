@@ -254,6 +254,31 @@ fn rewriting_a_base_keeps_the_bases_named_through_it() {
     assert!(got.lines().any(|l| l == edge), "after rewriting app/forms.py, {edge} is lost:\n{got}");
 }
 
+/// Go's `IMPLEMENTS` edges follow the method sets: a method added in another file makes
+/// `Line` a `Shape` (no file naming either changed), removing it takes the edge away, and
+/// each incremental graph equals a clean build of the same tree.
+#[test]
+fn go_implements_follow_method_sets() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/projects");
+    let files = parse_fixture(&std::fs::read_to_string(dir.join("go_interfaces.txt")).unwrap());
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    write_tree(&root, &files);
+    let db = tmp.path().join("g.db");
+    let edge = "IMPLEMENTS Line -> Shape [inferred] L17";
+    let has = |g: &str| g.lines().any(|l| l == edge);
+    assert!(!has(&render(&index(&root, &db))), "Line lacks Area: no {edge}");
+    let extra = root.join("line_area.go");
+    std::fs::write(&extra, "package shapes\n\nfunc (l Line) Area() float64 { return 0 }\n").unwrap();
+    for (step, want) in [("adding Line.Area", true), ("removing Line.Area", false)] {
+        let inc = index(&root, &db);
+        assert_eq!(has(&render(&inc)), want, "after {step}: {edge} should be {}", if want { "there" } else { "gone" });
+        let clean = index(&root, &tmp.path().join(format!("clean-{want}.db")));
+        assert_eq!(inc.canonical_dump().unwrap(), clean.canonical_dump().unwrap(), "after {step}, incremental != clean");
+        std::fs::remove_file(&extra).ok();
+    }
+}
+
 /// Bad input never aborts an ingest: each problem file is skipped or parsed partially, and
 /// the summary says which and why.
 #[test]

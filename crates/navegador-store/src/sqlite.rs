@@ -1311,6 +1311,24 @@ impl IngestTx<'_> {
         rows.collect()
     }
 
+    /// The `IMPLEMENTS` edges derived from method sets (resolved, of no site: Go's
+    /// structural interfaces) as (id, src, dst, line), and the line their source type
+    /// starts at now.
+    #[allow(clippy::type_complexity)]
+    pub fn derived_implements(&self) -> Result<Vec<(i64, i64, i64, Option<u32>, Option<u32>)>> {
+        let mut st = self.tx.prepare(
+            "SELECT e.id, e.src, e.dst, e.line, n.line_start FROM edges e LEFT JOIN nodes n ON n.id = e.src
+             WHERE e.type = 'IMPLEMENTS' AND e.ref_id IS NULL AND e.resolution IS NOT NULL",
+        )?;
+        let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
+        rows.collect()
+    }
+
+    /// The line a node starts at.
+    pub fn node_line(&self, id: i64) -> Result<Option<u32>> {
+        Ok(self.tx.query_row("SELECT line_start FROM nodes WHERE id = ?1", params![id], |r| r.get(0)).optional()?.flatten())
+    }
+
     /// Deletes edges by id.
     pub fn delete_edges(&self, ids: &[i64]) -> Result<()> {
         if self.tx.is_pg() {
@@ -1455,8 +1473,13 @@ impl IngestTx<'_> {
     }
 
     /// Resolved class hierarchy edges: (class, base) pairs.
+    /// (Without the `IMPLEMENTS` edges derived from method sets: those follow from the
+    /// resolved graph, see [`IngestTx::derived_implements`].)
     pub fn hierarchy(&self) -> Result<Vec<(i64, i64)>> {
-        let mut st = self.tx.prepare("SELECT src, dst FROM edges WHERE type IN ('INHERITS', 'IMPLEMENTS')")?;
+        let mut st = self.tx.prepare(
+            "SELECT src, dst FROM edges WHERE type IN ('INHERITS', 'IMPLEMENTS')
+             AND NOT (type = 'IMPLEMENTS' AND ref_id IS NULL AND resolution IS NOT NULL)",
+        )?;
         let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect()
     }

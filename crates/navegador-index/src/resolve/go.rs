@@ -21,7 +21,7 @@ impl ModuleSystem for Go {
     }
 
     fn rules(&self, _lang: Language) -> Rules {
-        Rules { detached_methods_in_package: true, ..Rules::default() }
+        Rules { detached_methods_in_package: true, structural_interfaces: true, ..Rules::default() }
     }
 
     fn module_key(&self, _lang: Language, path: &str, _declared: Option<&str>) -> String {

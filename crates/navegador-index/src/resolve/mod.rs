@@ -5,7 +5,8 @@
 //! dotted paths, the by-name fallback); each language family's module system is one file
 //! implementing [`system::ModuleSystem`] (`python.rs`, `js.rs`, `jvm.rs`, `go.rs`,
 //! `rust.rs`, `c.rs` for C and C++, `swift.rs`, `dotnet.rs` for C#, `php.rs`, `ruby.rs`;
-//! Kotlin shares `jvm.rs`). This file decides which sites an ingest re-resolves and writes
+//! Kotlin shares `jvm.rs`); `structural.rs` derives Go's implicit `IMPLEMENTS` edges from
+//! method sets after every site is resolved. This file decides which sites an ingest re-resolves and writes
 //! what they bind to.
 //!
 //! The symbol table is rebuilt from the store (this transaction's view), so full and
@@ -26,6 +27,7 @@ mod python;
 mod ruby;
 mod rust;
 mod shell;
+mod structural;
 mod swift;
 mod system;
 mod table;
@@ -101,6 +103,8 @@ pub(crate) fn resolve(
     }
     tracing::info!(elapsed = ?t0.elapsed(), symbols = t.syms.len(), "symbol table loaded");
     resolve_with(tx, &mut t, full, changes, &mut stats, t0)?;
+    write_derived_implements(tx, &t, &mut stats)?;
+    tracing::info!(elapsed = ?t0.elapsed(), "structural interfaces derived");
     Ok((stats, Resident { kept: Some((stamp, fingerprint, t)) }))
 }
 
@@ -280,6 +284,37 @@ fn write_import_edges(tx: &IngestTx<'_>, stats: &mut ResolveStats, want: &[(i64,
         tx.insert_edge(src, dst, EdgeType::Imports, Some(Resolution::Exact), Some((line, 0)), None)?;
     }
     // (Counted as resolved this time, as when every import edge was rewritten.)
+    stats.edges += want.len() as u64;
+    Ok(())
+}
+
+/// Makes the stored `IMPLEMENTS` edges derived from method sets ([`structural`]) exactly
+/// those the resolved table implies, each `inferred` (methods match by name and arity, not
+/// by their types) at the implementing type's line: deletes the stale ones, inserts the
+/// new ones. Derived from the whole table every time, so incremental equals clean.
+fn write_derived_implements(tx: &IngestTx<'_>, t: &Table, stats: &mut ResolveStats) -> Result<(), StoreError> {
+    let want = structural::implements(t);
+    let mut have: rustc_hash::FxHashMap<(i64, i64), Vec<i64>> = Default::default();
+    let mut stale = Vec::new();
+    for (id, src, dst, line, now) in tx.derived_implements()? {
+        if line.is_some() && line == now {
+            have.entry((src, dst)).or_default().push(id);
+        } else {
+            stale.push(id); // the type moved (or went): written again where it is
+        }
+    }
+    let mut new = Vec::new();
+    for &pair in &want {
+        if have.get_mut(&pair).and_then(Vec::pop).is_none() {
+            new.push(pair);
+        }
+    }
+    stale.extend(have.into_values().flatten());
+    tx.delete_edges(&stale)?;
+    for (src, dst) in new {
+        let line = tx.node_line(src)?.unwrap_or(0);
+        tx.insert_edge(src, dst, EdgeType::Implements, Some(Resolution::Inferred), Some((line, 0)), None)?;
+    }
     stats.edges += want.len() as u64;
     Ok(())
 }

@@ -47,6 +47,10 @@ pub(crate) struct Rules {
     /// A bare call no scope, import or shared definition binds is a program outside the
     /// workspace (a shell command on the `PATH`), not an unknown.
     pub programs_outside: bool,
+    /// A type implements an interface by having its methods, without naming it (Go): the
+    /// `IMPLEMENTS` edges are derived from method sets once every file is resolved
+    /// (`structural.rs`).
+    pub structural_interfaces: bool,
 }
 
 /// One language family's module system. Methods with a default are the common case.

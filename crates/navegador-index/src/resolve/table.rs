@@ -50,13 +50,13 @@ pub(crate) struct Table {
     /// (family, module key) -> files (see [`ModuleSystem::module_key`]).
     modules: HashMap<(Fam, String), Vec<String>>,
     pub syms: Vec<SymbolRow>,
-    by_id: HashMap<i64, usize>,
+    pub by_id: HashMap<i64, usize>,
     /// The family of each symbol's file, and its rules (same index as `syms`).
     pub sym_fam: Vec<Fam>,
-    sym_rules: Vec<Rules>,
+    pub sym_rules: Vec<Rules>,
     /// The arguments each function or method takes, from its signature: (required, at
     /// most; `None` = variadic). Same index as `syms`; `None` where unknown.
-    sym_arity: Vec<Option<(u32, Option<u32>)>>,
+    pub sym_arity: Vec<Option<(u32, Option<u32>)>>,
     pub by_name: HashMap<String, Vec<usize>>,
     pub by_qname: HashMap<String, Vec<usize>>,
     /// Top-level symbols of each file by name.
@@ -331,6 +331,12 @@ impl Table {
                 drop_from(&mut self.top, (file, name), i);
             }
         }
+    }
+
+    /// A file's family and module key ([`ModuleSystem::module_key`]: a Go package's
+    /// directory).
+    pub(crate) fn module_key(&self, path: &str) -> Option<&(Fam, String)> {
+        self.keys.get(path)
     }
 
     /// The family of a module system by its name.
@@ -1183,6 +1189,21 @@ impl Table {
         let mut skipped = false;
         let found = self.member_in(class_id, name, Some(&mut skipped));
         if found.is_empty() && skipped { self.member_in(class_id, name, None) } else { found }
+    }
+
+    /// The members a type declares itself (slots): its children, and the methods declared
+    /// away from it that belong to it (Go receivers in its package directory).
+    pub(crate) fn own_members(&self, ci: usize) -> Vec<usize> {
+        let cls = &self.syms[ci];
+        let mut out: Vec<usize> = self.children.get(&cls.id).into_iter().flatten().copied().collect();
+        if let Some(det) = self.detached.get(&(self.sym_fam[ci], cls.name.clone())) {
+            let in_package = self.sym_rules[ci].detached_methods_in_package;
+            let dir = cls.file_path.rsplit_once('/').map_or("", |(d, _)| d);
+            out.extend(det.iter().copied().filter(|&i| {
+                !in_package || self.syms[i].file_path.rsplit_once('/').map_or("", |(d, _)| d) == dir
+            }));
+        }
+        out
     }
 
     /// [`Table::member`]'s search; with `classes_only`, interfaces are not entered (and
