@@ -186,6 +186,9 @@ cases! {
     deleted_endpoint => "deleted-endpoint",
     untested_change_and_generated_file => "untested",
     critical_rule_violated => "critical-rule",
+    rule_violation_introduced => "rule-introduced",
+    rule_violation_existing => "rule-existing",
+    rule_violation_removed => "rule-fixed",
     patch_on_stdin_and_bad_input => "patch",
 }
 

@@ -223,18 +223,22 @@ pub struct Governing {
     pub governs: Vec<String>,
 }
 
-/// A rule's constraint evaluated on the changed region.
+/// A rule's constraint evaluated on the changed region. A violation is named by the
+/// qualified names of the nodes its row returns; it is `introduced` when it touches changed
+/// files and the base revision did not have it (see `base_had`), `existing` when it did.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RuleResult {
     pub rule: String,
     pub severity: String,
-    /// violated, pass, error.
+    /// violated (the change introduces violations), existing (only violations already
+    /// there), pass, error.
     pub status: String,
-    /// Violations naming a symbol this change added (so the change introduces them).
+    /// Violations this change introduces (one page; `--fail-on` and risk count these).
     pub introduced: Vec<String>,
-    /// Violations naming changed code that existed before: the graph holds one revision,
-    /// so whether the change made them is not known.
-    pub on_changed_code: Vec<String>,
+    pub introduced_total: usize,
+    /// Violations on changed code that the base revision already had (one page).
+    pub existing: Vec<String>,
+    pub existing_total: usize,
     /// Violations elsewhere (already there, untouched by the change).
     pub elsewhere: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -720,18 +724,13 @@ fn report(store: &Store, root: &Path, change: git::Change, opts: &ChangesOptions
     for (i, n) in per_symbol {
         symbols[i].tests = n;
     }
-    // Rules on the changed region.
-    let added: HashSet<(String, String)> =
-        symbols.iter().filter(|s| s.change == "added").map(|s| (s.file.clone(), s.name.clone())).collect();
-    let changed: HashSet<i64> = graph_nodes.iter().flatten().map(|n| n.id).collect();
-    let changed_files: HashSet<String> =
-        change.files.iter().flat_map(|f| [f.patch.old_path.clone(), f.patch.new_path.clone()]).flatten().collect();
-    let rules = evaluate_rules(store, &changed, &changed_files, &added, opts.rule_timeout_ms)?;
-    for r in &rules {
-        if r.severity == "critical" {
-            for v in r.introduced.iter().chain(&r.on_changed_code) {
-                for s in symbols.iter().filter(|s| v.contains(&s.name)) {
-                    critical_rules.entry(s.name.clone()).or_default().push(format!("{} (violated)", r.rule));
+    // Rules on the changed region: only the violations this change introduces raise risk.
+    let (rules, introduced) = evaluate_rules(store, &change.files, opts.limit, opts.rule_timeout_ms)?;
+    for (rule, severity, violations) in &introduced {
+        if severity == "critical" {
+            for names in violations {
+                for s in symbols.iter().filter(|s| names.contains(&s.name)) {
+                    critical_rules.entry(s.name.clone()).or_default().push(format!("{rule} (violated)"));
                 }
             }
         }
@@ -927,14 +926,127 @@ fn reaching_tests(store: &Store, starts: &[(usize, i64)], symbols: &[ChangedSymb
     Ok((tests, per.into_iter().collect()))
 }
 
-/// Every rule's constraint, with its violations split by whether they name changed code.
-fn evaluate_rules(
-    store: &Store,
-    changed: &HashSet<i64>,
-    changed_files: &HashSet<String>,
-    added: &HashSet<(String, String)>,
-    timeout_ms: u64,
-) -> Result<Vec<RuleResult>, ChangesFailure> {
+/// The base revision of the changed files, extracted on demand with the ingest's extractor
+/// (in memory: only files a violation touches are parsed).
+struct Bases<'a> {
+    /// Each changed file by its old and its new path.
+    files: HashMap<&'a str, &'a git::FileChange>,
+    facts: HashMap<String, Option<std::rc::Rc<FileFacts>>>,
+}
+
+impl<'a> Bases<'a> {
+    fn new(files: &'a [git::FileChange]) -> Self {
+        let mut by = HashMap::new();
+        for f in files {
+            for p in [&f.patch.old_path, &f.patch.new_path].into_iter().flatten() {
+                by.insert(p.as_str(), f);
+            }
+        }
+        Bases { files: by, facts: HashMap::new() }
+    }
+
+    fn changed(&self, path: &str) -> bool {
+        self.files.contains_key(path)
+    }
+
+    /// The base side's facts of a changed file (`None`: the file is new, or not source).
+    fn facts(&mut self, path: &str) -> Option<std::rc::Rc<FileFacts>> {
+        let fc = *self.files.get(path)?;
+        self.facts
+            .entry(path.to_string())
+            .or_insert_with(|| {
+                let (bytes, op) = (fc.old.as_ref()?, fc.patch.old_path.as_ref()?);
+                let lang = registry().detect(op, &bytes[..bytes.len().min(16 * 1024)])?;
+                Some(std::rc::Rc::new(extract(op, &String::from_utf8_lossy(bytes), lang, &ExtractOptions::default())))
+            })
+            .clone()
+    }
+}
+
+/// A node of a violation, as much of it as the base comparison needs.
+struct End {
+    id: i64,
+    file: Option<String>,
+    is_file: bool,
+    name: String,
+    qname: Option<String>,
+    lines: (u32, u32),
+}
+
+/// The base symbol standing for `e` in its (changed) file: same qualified name, or in a
+/// moved file (whose module, so qualified names, changed) the same chain of enclosing names.
+fn base_symbol(facts: &FileFacts, e: &End) -> Option<usize> {
+    let q = e.qname.as_deref()?;
+    if let Some(i) = facts.symbols.iter().position(|s| s.qualified_name == q) {
+        return Some(i);
+    }
+    facts.symbols.iter().position(|s| {
+        let mut chain = vec![s.name.as_str()];
+        let mut p = s.parent;
+        while let Some(pi) = p {
+            chain.push(facts.symbols[pi as usize].name.as_str());
+            p = facts.symbols[pi as usize].parent;
+        }
+        chain.reverse();
+        let chain = chain.join(".");
+        s.name == e.name && (q == chain || q.ends_with(&format!(".{chain}")) || q.ends_with(&format!("::{chain}")))
+    })
+}
+
+/// Whether the base revision had this violation: every end in a changed file existed there
+/// (by qualified name), and every direct edge between two ends whose source is in a changed
+/// file was made there too (the source's base side refers to the target's name, by a call,
+/// reference, inheritance or import; containment needs only both ends). An edge whose
+/// source is unchanged was made by unchanged code. What it cannot see: a violation that a
+/// change outside the diff (another commit, a re-ingest of other files) made.
+fn base_had(store: &Store, bases: &mut Bases, ends: &[End]) -> Result<bool, ChangesFailure> {
+    for e in ends {
+        let Some(f) = e.file.as_deref().filter(|f| bases.changed(f)) else { continue };
+        let Some(facts) = bases.facts(f) else { return Ok(false) };
+        if !e.is_file && base_symbol(&facts, e).is_none() {
+            return Ok(false);
+        }
+    }
+    for a in ends {
+        let Some(f) = a.file.as_deref().filter(|f| bases.changed(f)) else { continue };
+        let out = store.edges_of(a.id, true, None)?;
+        for b in ends.iter().filter(|b| b.id != a.id && out.iter().any(|x| x.dst == b.id)) {
+            let contains = a.file == b.file && (a.is_file || a.lines.0 <= b.lines.0 && b.lines.1 <= a.lines.1);
+            if contains {
+                continue;
+            }
+            let Some(facts) = bases.facts(f) else { return Ok(false) };
+            let from = if a.is_file { None } else { base_symbol(&facts, a) };
+            let target = if b.is_file { b.name.rsplit('/').next().unwrap_or(&b.name).split('.').next().unwrap_or("").to_string() } else { b.name.clone() };
+            let inside = |r: &navegador_model::RefFact| match from {
+                None => true,
+                Some(i) => {
+                    let mut p = r.from;
+                    while let Some(pi) = p {
+                        if pi as usize == i {
+                            return true;
+                        }
+                        p = facts.symbols[pi as usize].parent;
+                    }
+                    false
+                }
+            };
+            let referred = facts.refs.iter().any(|r| r.name == target && inside(r))
+                || facts.imports.iter().any(|m| m.name.as_deref() == Some(target.as_str()) || m.module.rsplit(['.', '/', ':']).next() == Some(target.as_str()));
+            if !referred {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// A rule whose violations this change introduces, with the names each one returns (for risk).
+type Introduced = (String, String, Vec<Vec<String>>);
+
+/// Every rule's constraint, evaluated on the graph; its violations touching changed files
+/// split into introduced and existing by the base revision, the others counted.
+fn evaluate_rules(store: &Store, files: &[git::FileChange], limit: usize, timeout_ms: u64) -> Result<(Vec<RuleResult>, Vec<Introduced>), ChangesFailure> {
     use navegador_graph::Value;
     fn nodes(v: &Value, out: &mut Vec<navegador_graph::Node>) {
         match v {
@@ -945,7 +1057,9 @@ fn evaluate_rules(
             _ => {}
         }
     }
+    let mut bases = Bases::new(files);
     let mut out = Vec::new();
+    let mut introduced_names = Vec::new();
     for rule in store.reader().nodes_labelled(Label::Rule)? {
         let Some(constraint) = rule.props.get("constraint").and_then(|v| v.as_str()).filter(|c| !c.trim().is_empty()) else {
             continue;
@@ -956,10 +1070,13 @@ fn evaluate_rules(
             severity,
             status: "pass".into(),
             introduced: Vec::new(),
-            on_changed_code: Vec::new(),
+            introduced_total: 0,
+            existing: Vec::new(),
+            existing_total: 0,
             elsewhere: 0,
             error: None,
         };
+        let mut names_in = Vec::new();
         let qopts = navegador_cypher::QueryOptions {
             read_only: true,
             timeout: std::time::Duration::from_millis(timeout_ms),
@@ -971,6 +1088,7 @@ fn evaluate_rules(
                 r.error = Some(e.to_string());
             }
             Ok(res) => {
+                let mut seen = HashSet::new();
                 for row in &res.rows {
                     let mut ns = Vec::new();
                     row.iter().for_each(|v| nodes(v, &mut ns));
@@ -978,31 +1096,56 @@ fn evaluate_rules(
                         Some(Value::String(s)) => Some(s.clone()),
                         _ => None,
                     };
+                    let int = |k: &str, n: &navegador_graph::Node| match n.props.get(k) {
+                        Some(Value::Int(i)) => *i as u32,
+                        _ => 0,
+                    };
+                    let ends: Vec<End> = ns
+                        .iter()
+                        .map(|n| End {
+                            id: n.id.0,
+                            file: text("file_path", n).or_else(|| text("path", n)),
+                            is_file: n.labels.iter().any(|l| l == "File"),
+                            name: text("name", n).unwrap_or_default(),
+                            qname: text("qualified_name", n),
+                            lines: (int("line_start", n), int("line_end", n)),
+                        })
+                        .collect();
                     let names: Vec<String> = ns.iter().filter_map(|n| text("qualified_name", n).or(text("name", n))).collect();
+                    // One violation per rule and names (the identity of its ends, not lines).
+                    if !seen.insert(names.clone()) {
+                        continue;
+                    }
                     let shown = names.join(" -> ");
-                    let touches = ns.iter().any(|n| changed.contains(&n.id.0) || text("file_path", n).is_some_and(|f| changed_files.contains(&f) && n.labels.iter().any(|l| l == "File")));
-                    let new = ns.iter().any(|n| {
-                        let (f, q) = (text("file_path", n), text("qualified_name", n));
-                        f.zip(q).is_some_and(|k| added.contains(&k))
-                    });
-                    if new {
-                        r.introduced.push(shown);
-                    } else if touches {
-                        r.on_changed_code.push(shown);
-                    } else {
+                    if !ends.iter().any(|e| e.file.as_deref().is_some_and(|f| bases.changed(f))) {
                         r.elsewhere += 1;
+                    } else if base_had(store, &mut bases, &ends)? {
+                        r.existing_total += 1;
+                        r.existing.push(shown);
+                    } else {
+                        r.introduced_total += 1;
+                        r.introduced.push(shown);
+                        names_in.push(names);
                     }
                 }
-                if !res.rows.is_empty() {
-                    r.status = "violated".into();
+                r.status = if r.introduced_total > 0 {
+                    "violated"
+                } else if !res.rows.is_empty() {
+                    "existing"
+                } else {
+                    "pass"
                 }
+                .into();
             }
         }
-        r.introduced.truncate(20);
-        r.on_changed_code.truncate(20);
+        r.introduced.truncate(limit);
+        r.existing.truncate(limit);
+        if !names_in.is_empty() {
+            introduced_names.push((r.rule.clone(), r.severity.clone(), names_in));
+        }
         out.push(r);
     }
-    Ok(out)
+    Ok((out, introduced_names))
 }
 
 /// The risk of one changed symbol, with the reasons.

@@ -79,13 +79,14 @@ pub fn render_markdown(r: &ChangesReport) -> String {
                 None => {
                     let _ = writeln!(
                         o,
-                        "- rule **{}** ({}): {} introduced, {} on changed code, {} elsewhere{}",
+                        "- rule **{}** ({}): {} introduced by this change, {} already there on changed code, {} elsewhere{}{}",
                         x.rule,
                         x.severity,
-                        x.introduced.len(),
-                        x.on_changed_code.len(),
+                        x.introduced_total,
+                        x.existing_total,
                         x.elsewhere,
-                        x.introduced.iter().chain(&x.on_changed_code).map(|v| format!("\n  - `{v}`")).collect::<String>()
+                        x.introduced.iter().map(|v| format!("\n  - introduced: `{v}`")).collect::<String>(),
+                        x.existing.iter().map(|v| format!("\n  - existing: `{v}`")).collect::<String>()
                     );
                 }
             }
@@ -168,7 +169,13 @@ pub fn render_text(r: &ChangesReport) -> String {
         let _ = writeln!(o, "reviewer {}{}: {}", p.name, if p.owns_changed { "" } else { " (affected)" }, p.why.join("; "));
     }
     for x in r.rules.iter().filter(|x| x.status != "pass") {
-        let _ = writeln!(o, "rule {} ({}): {}, {} introduced, {} on changed code, {} elsewhere", x.rule, x.severity, x.status, x.introduced.len(), x.on_changed_code.len(), x.elsewhere);
+        let _ = writeln!(o, "rule {} ({}): {}, {} introduced, {} existing on changed code, {} elsewhere", x.rule, x.severity, x.status, x.introduced_total, x.existing_total, x.elsewhere);
+        for v in &x.introduced {
+            let _ = writeln!(o, "  introduced {v}");
+        }
+        for v in &x.existing {
+            let _ = writeln!(o, "  existing {v}");
+        }
     }
     for g in &r.governing {
         let _ = writeln!(o, "{} {} governs {}", g.node_type.to_lowercase(), g.name, g.governs.join(", "));
