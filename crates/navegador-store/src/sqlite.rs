@@ -929,12 +929,22 @@ impl IngestTx<'_> {
             }
         }
         // Two statements: each uses its own index (an OR of both would scan every edge).
-        // Each delete's rows are uncounted from the catalog first, with the same filter.
-        for filter in [
-            "src IN (SELECT id FROM nodes WHERE file_path = ?1)",
-            "dst IN (SELECT id FROM nodes WHERE file_path = ?1)",
-            "ref_id IN (SELECT id FROM refs WHERE file_path = ?1)",
-        ] {
+        self.delete_file_rows(
+            path,
+            &[
+                "src IN (SELECT id FROM nodes WHERE file_path = ?1)",
+                "dst IN (SELECT id FROM nodes WHERE file_path = ?1)",
+                "ref_id IN (SELECT id FROM refs WHERE file_path = ?1)",
+            ],
+        )?;
+        Ok(orphaned)
+    }
+
+    /// Deletes the edges `edge_filters` select (`?1` is the path), then the file's sites,
+    /// nodes and row; each delete's rows are uncounted from the catalog first, with the
+    /// same filter.
+    fn delete_file_rows(&self, path: &str, edge_filters: &[&str]) -> Result<()> {
+        for filter in edge_filters {
             crate::catalog::edges(self.tx, filter, params![path], -1)?;
             self.tx.execute(&format!("DELETE FROM edges WHERE {filter}"), params![path])?;
         }
@@ -943,7 +953,7 @@ impl IngestTx<'_> {
         crate::catalog::nodes(self.tx, "file_path = ?1", params![path], -1)?;
         self.tx.execute("DELETE FROM nodes WHERE file_path = ?1", params![path])?;
         self.tx.execute("DELETE FROM files WHERE path = ?1", params![path])?;
-        Ok(orphaned)
+        Ok(())
     }
 
     pub fn insert_node(&self, n: &NewNode<'_>) -> Result<i64> {
@@ -1034,21 +1044,15 @@ impl IngestTx<'_> {
         if let Some(&top) = rw.old.last() {
             self.ceiling.set(self.ceiling.get().max(top));
         }
-        // Edges of other files' sites stay; every other edge touching the file goes (each
-        // delete's rows uncounted from the catalog first, with the same filter).
-        for filter in [
-            "src IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
-            "dst IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
-            "ref_id IN (SELECT id FROM refs WHERE file_path = ?1)",
-        ] {
-            crate::catalog::edges(self.tx, filter, params![path], -1)?;
-            self.tx.execute(&format!("DELETE FROM edges WHERE {filter}"), params![path])?;
-        }
-        crate::catalog::sites_of(self.tx, "file_path = ?1", params![path], -1)?;
-        self.tx.execute("DELETE FROM refs WHERE file_path = ?1", params![path])?;
-        crate::catalog::nodes(self.tx, "file_path = ?1", params![path], -1)?;
-        self.tx.execute("DELETE FROM nodes WHERE file_path = ?1", params![path])?;
-        self.tx.execute("DELETE FROM files WHERE path = ?1", params![path])?;
+        // Edges of other files' sites stay; every other edge touching the file goes.
+        self.delete_file_rows(
+            path,
+            &[
+                "src IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
+                "dst IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
+                "ref_id IN (SELECT id FROM refs WHERE file_path = ?1)",
+            ],
+        )?;
         *self.rewrite.borrow_mut() = Some(rw);
         Ok(())
     }

@@ -23,7 +23,7 @@ use navegador_model::{ClientRule, EdgeType, FileFacts, Label, Language, Resoluti
 use navegador_store::{IngestTx, StoreError};
 use serde_json::{json, Map, Value};
 
-use super::util::{constant_in, normalize_path, parse_args, unquote, Arg};
+use super::util::{constant_in, normalize_path, parse_args, split_at_top, unquote, Arg};
 use super::EndpointFact;
 
 const VERBS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
@@ -335,7 +335,7 @@ fn template(text: &str) -> Option<Template> {
             return Some(Template { base: None, base_expr: None, rest: printf_params(&s) });
         }
     }
-    let parts = split_plus(t);
+    let parts = split_at_top(t, '+');
     let mut base_expr = None;
     let mut rest = String::new();
     for (i, p) in parts.iter().enumerate() {
@@ -444,37 +444,6 @@ fn literal(p: &str) -> Option<(Option<String>, String)> {
         i += 1;
     }
     Some((lead, out))
-}
-
-/// Splits at top-level `+` (outside strings and brackets).
-fn split_plus(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut start, mut quote) = (0i32, 0usize, None::<char>);
-    let mut escaped = false;
-    for (i, c) in s.char_indices() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
-        match c {
-            '"' | '\'' | '`' => quote = Some(c),
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            '+' if depth == 0 => {
-                out.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&s[start..]);
-    out
 }
 
 /// A template's base resolved where this file says it: a constant of the file, an absolute

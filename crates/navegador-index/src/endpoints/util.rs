@@ -93,8 +93,13 @@ impl Args {
     }
 }
 
-/// Splits at top-level commas (outside brackets and strings).
+/// Splits at top-level commas (outside brackets and strings), trimmed, empty parts dropped.
 fn split_top(s: &str) -> Vec<&str> {
+    split_at_top(s, ',').into_iter().map(str::trim).filter(|p| !p.is_empty()).collect()
+}
+
+/// Splits at each `sep` outside strings (`"`, `'`, `` ` ``, with `\` escapes) and brackets.
+pub(crate) fn split_at_top(s: &str, sep: char) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut start, mut quote) = (0i32, 0usize, None::<char>);
     let mut escaped = false;
@@ -113,15 +118,15 @@ fn split_top(s: &str) -> Vec<&str> {
             '"' | '\'' | '`' => quote = Some(c),
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
+            c if c == sep && depth == 0 => {
                 out.push(&s[start..i]);
-                start = i + 1;
+                start = i + c.len_utf8();
             }
             _ => {}
         }
     }
     out.push(&s[start..]);
-    out.into_iter().map(str::trim).filter(|p| !p.is_empty()).collect()
+    out
 }
 
 /// `key = value` / `key=value` / `key: value` at the top of a piece.
