@@ -980,39 +980,22 @@ impl IngestTx<'_> {
                 id = Some(self.ceiling.get() + 1);
             }
         }
+        let values = params![
+            n.label.map(|l| l.as_str()),
+            n.name,
+            n.qualified_name,
+            n.file_path,
+            n.parent,
+            n.line_start,
+            n.line_end,
+            props
+        ];
         match id {
             Some(id) => {
-                self.tx.defer_insert_at(
-                    &INSERT_NODE,
-                    INSERT_NODE_AT,
-                    id,
-                    params![
-                        n.label.map(|l| l.as_str()),
-                        n.name,
-                        n.qualified_name,
-                        n.file_path,
-                        n.parent,
-                        n.line_start,
-                        n.line_end,
-                        props
-                    ],
-                )?;
+                self.tx.defer_insert_at(&INSERT_NODE, INSERT_NODE_AT, id, values)?;
                 Ok(id)
             }
-            None => self.tx.defer_insert(
-                &INSERT_NODE,
-                "nodes",
-                params![
-                    n.label.map(|l| l.as_str()),
-                    n.name,
-                    n.qualified_name,
-                    n.file_path,
-                    n.parent,
-                    n.line_start,
-                    n.line_end,
-                    props
-                ],
-            ),
+            None => self.tx.defer_insert(&INSERT_NODE, "nodes", values),
         }
     }
 

@@ -549,23 +549,7 @@ fn callee_before(src: &str, open: usize) -> Option<(String, usize)> {
     let mut j = open;
     // `get<User[]>(`: skip a type argument list.
     if j > 0 && b[j - 1] == b'>' {
-        let mut depth = 0;
-        let mut k = j;
-        while k > 0 {
-            k -= 1;
-            match b[k] {
-                b'>' => depth += 1,
-                b'<' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                b'(' | b')' | b';' | b'\n' | b'=' => return None,
-                _ => {}
-            }
-        }
-        j = k;
+        j = matching_open(b, j, (b'<', b'>'), b"();\n=", usize::MAX)?;
     }
     let end = j;
     let mut parts: Vec<String> = Vec::new();
@@ -594,27 +578,7 @@ fn callee_before(src: &str, open: usize) -> Option<(String, usize)> {
         }
         if d > 0 && b[d - 1] == b')' {
             // a call group: find its `(`
-            let mut depth = 0;
-            let mut k = d;
-            let mut found = None;
-            while k > 0 {
-                k -= 1;
-                match b[k] {
-                    b')' => depth += 1,
-                    b'(' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            found = Some(k);
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-                if d - k > 2000 {
-                    break;
-                }
-            }
-            let Some(k) = found else { break };
+            let Some(k) = matching_open(b, d, (b'(', b')'), b"", 2000) else { break };
             // the group belongs to the name before it
             parts.push(String::from("()"));
             cur_end = k;
@@ -640,6 +604,29 @@ fn callee_before(src: &str, open: usize) -> Option<(String, usize)> {
         }
     }
     Some((segs.join("."), j))
+}
+
+/// The `open` bracket matching the `close` one at `end - 1`, scanning backwards: None when
+/// a `stop` byte comes first, or nothing matches within `limit` bytes.
+fn matching_open(b: &[u8], end: usize, (open, close): (u8, u8), stop: &[u8], limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for k in (0..end).rev() {
+        if end - k > limit {
+            return None;
+        }
+        let c = b[k];
+        if c == close {
+            depth += 1;
+        } else if c == open {
+            depth = depth.checked_sub(1)?;
+            if depth == 0 {
+                return Some(k);
+            }
+        } else if stop.contains(&c) {
+            return None;
+        }
+    }
+    None
 }
 
 /// The `)` closing the `(` at `open` (strings skipped), within 4000 bytes.
