@@ -25,8 +25,13 @@ fn indexed() -> (tempfile::TempDir, Store) {
 /// The text fixture `tests/fixture.txt` (files after `//- path` lines) written out under
 /// a temporary directory and indexed: (dir, workspace root, store).
 fn indexed_text() -> (tempfile::TempDir, PathBuf, Store) {
+    indexed_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixture.txt"))
+}
+
+/// A text fixture at `path` written out and indexed, as [`indexed_text`].
+fn indexed_file(path: &Path) -> (tempfile::TempDir, PathBuf, Store) {
     let dir = tempfile::tempdir().unwrap();
-    let (root, store) = common::index_text(dir.path(), &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixture.txt"));
+    let (root, store) = common::index_text(dir.path(), path);
     (dir, root, store)
 }
 
@@ -152,15 +157,22 @@ fn answers_match_golden() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let cases = std::fs::read_to_string(here.join("cases.txt")).unwrap();
     let mut out = String::new();
-    // `[fixture mcp]` (tests/mcp/fixture, the default) or `[fixture answers]` (fixture.txt)
+    // `[fixture mcp]` (tests/mcp/fixture, the default), `[fixture answers]` (fixture.txt)
+    // or `[fixture clients/<pair>]` (one of the index crate's client + service fixtures).
+    let mut other: Option<(tempfile::TempDir, PathBuf, Store)> = None;
     let mut on_text = false;
     for line in cases.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
         if let Some(f) = line.strip_prefix("[fixture ").and_then(|f| f.strip_suffix(']')) {
             on_text = f == "answers";
+            other = f.strip_prefix("clients/").map(|pair| indexed_file(&here.join("../../navegador-index/tests/clients").join(format!("{pair}.txt"))));
             out.push_str(&format!("### {line}\n\n"));
             continue;
         }
-        let answer = if on_text { run(&text_store, &text_root, line) } else { run(&store, &mcp_root, line) };
+        let answer = match &other {
+            Some((_, root, store)) => run(store, root, line),
+            None if on_text => run(&text_store, &text_root, line),
+            None => run(&store, &mcp_root, line),
+        };
         out.push_str(&format!("=== {line}\n{answer}\n\n"));
     }
     let golden = here.join("answers.golden");
@@ -177,6 +189,33 @@ fn answers_match_golden() {
             out.lines().nth(first)
         );
     }
+}
+
+/// Across services: a handler's blast radius reaches, past its endpoint, the frontend
+/// function requesting it (`HTTP_CALLS` from `fetch(`/api/users/${id}`)`).
+#[test]
+fn blast_radius_crosses_http_calls() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let (_dir, root, store) = indexed_file(&here.join("../../navegador-index/tests/clients/react-spring.txt"));
+    let v: Value = serde_json::from_str(&run(&store, &root, "blast_radius name=UserController.get depth=2")).unwrap();
+    let items = v["items"].as_array().unwrap();
+    let caller = items.iter().find(|i| i["relation"] == "http_caller").expect("an http_caller dependent");
+    assert_eq!((caller["name"].as_str(), caller["file_path"].as_str()), (Some("loader"), Some("web/app/routes/user.tsx")));
+    assert!(items.iter().all(|i| i["name"] != "action"), "the DELETE endpoint's caller is not the GET handler's dependent");
+}
+
+/// A change to a handler names the test requesting its endpoint over HTTP (`httpx.post` in
+/// tests/utils.py) among the tests that reach it.
+#[test]
+fn changes_reach_tests_across_http_calls() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let (_dir, root, store) = indexed_file(&here.join("../../navegador-index/tests/clients/fastapi-template.txt"));
+    let patch = "--- a/app/api/routes/login.py\n+++ b/app/api/routes/login.py\n@@ -7,2 +7,2 @@\n def login_access_token():\n-    return {}\n+    return {\"token\": 1}\n";
+    let source = analysis::changes::Source::Patch(patch.into());
+    let report = analysis::changes::changes(&store, &root, &source, &Default::default(), &Limits::default()).unwrap();
+    assert!(report.symbols.iter().any(|s| s.name.ends_with("login_access_token")), "{:?}", report.symbols);
+    let tests: Vec<_> = report.tests.iter().map(|t| (t.file.as_str(), t.name.as_str())).collect();
+    assert!(tests.iter().any(|(f, n)| *f == "tests/utils.py" && n.ends_with("token")), "{tests:?}");
 }
 
 /// Facts the golden file must keep showing, asserted directly so a careless

@@ -315,7 +315,8 @@ fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
                 "properties": {"fromPath": {"type": "string"}, "fromSymbol": {"type": "string"},
                                "toPath": {"type": "string"}, "toSymbol": {"type": "string"},
                                "line": {"type": "integer", "minimum": 1}, "resolution": resolution_schema(),
-                               "depth": {"type": "integer", "minimum": 1}}});
+                               "depth": {"type": "integer", "minimum": 1},
+                               "via": {"type": "string", "description": "Endpoint of a step across services"}}});
             add_prop(output, "TraceSymbolData", "totalFileCount", count());
             add_prop(output, "TraceSymbolData", "steps", json!({"type": "array", "items": step}));
             add_prop(output, "TraceSymbolData", "totalStepCount", count());

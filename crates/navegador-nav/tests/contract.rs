@@ -52,16 +52,17 @@ fn lay_out(text: &str, root: &Path) {
     flush(&mut current);
 }
 
-/// `name` is a folder of `tests/fixtures`, or `endpoints/<framework>`: one of the index
-/// crate's endpoint fixtures (`crates/navegador-index/tests/endpoints/<framework>.txt`).
+/// `name` is a folder of `tests/fixtures`, or `endpoints/<framework>` / `clients/<pair>`:
+/// one of the index crate's multi-file fixtures (`crates/navegador-index/tests/<kind>/<name>.txt`:
+/// endpoints of a framework, or a client and the service it calls).
 pub fn indexed(name: &str) -> Indexed {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join(name.replace('/', "-"));
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    match name.strip_prefix("endpoints/") {
-        Some(fw) => {
+    match name.split_once('/').filter(|(kind, _)| matches!(*kind, "endpoints" | "clients")) {
+        Some((kind, fixture)) => {
             std::fs::create_dir_all(&root).unwrap();
-            let text = std::fs::read_to_string(manifest.join("../navegador-index/tests/endpoints").join(format!("{fw}.txt"))).unwrap();
+            let text = std::fs::read_to_string(manifest.join("../navegador-index/tests").join(kind).join(format!("{fixture}.txt"))).unwrap();
             lay_out(&text, &root);
         }
         None => copy_dir(&manifest.join("tests/fixtures").join(name), &root),

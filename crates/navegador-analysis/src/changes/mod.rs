@@ -825,7 +825,9 @@ fn endpoints_of(store: &Store, id: i64) -> Result<Vec<String>, ChangesFailure> {
 }
 
 /// Test functions that reach changed nodes through incoming CALLS/REFERENCES edges (exact
-/// and inferred), within `depth` hops; each changed symbol's count of them. Then the test
+/// and inferred), within `depth` hops, and across services: a test requesting an endpoint
+/// (`HTTP_CALLS`) reaches its handler (`EXPOSES`; the endpoint is not a hop); each changed
+/// symbol's count of them. Then the test
 /// files importing a changed symbol or its file (`via: imports`), which no call reached:
 /// tests to run too, though they do not make the symbol tested. The callers of a node are
 /// read once for all changed symbols (their cones overlap: on Django, 100 changed
@@ -846,7 +848,10 @@ fn reaching_tests(store: &Store, starts: &[(usize, i64)], symbols: &[ChangedSymb
                     let edges: Vec<_> = store
                         .edges_of(id, false, None)?
                         .into_iter()
-                        .filter(|e| matches!(e.edge_type.as_str(), "CALLS" | "REFERENCES") && crate::MinResolution::Inferred.admits(e.resolution.as_deref()))
+                        .filter(|e| {
+                            matches!(e.edge_type.as_str(), "CALLS" | "REFERENCES" | "EXPOSES" | "HTTP_CALLS")
+                                && crate::MinResolution::Inferred.admits(e.resolution.as_deref())
+                        })
                         .collect();
                     let c = std::rc::Rc::new(store.nodes_by_ids(&edges.iter().map(|e| e.src).collect::<Vec<_>>())?);
                     callers.insert(id, c.clone());
@@ -865,7 +870,7 @@ fn reaching_tests(store: &Store, starts: &[(usize, i64)], symbols: &[ChangedSymb
                         h.2.push(si);
                     }
                 }
-                queue.push_back((n.id, d + 1));
+                queue.push_back((n.id, if n.label == "Endpoint" { d } else { d + 1 }));
             }
         }
     }

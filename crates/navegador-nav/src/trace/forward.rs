@@ -57,6 +57,21 @@ pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
                 Ok(o) => o,
                 Err(e) => return fail(&s, backend_error(e)),
             };
+            // One step listed (`via`: the endpoint a step across services requests).
+            let mut add = |to: &Sym, resolution: &str, line: u32, via: Option<&str>| {
+                step_total += 1;
+                if steps.len() < MAX_STEPS {
+                    let mut step = json!({"fromPath": sym.path, "fromSymbol": sym.display, "toPath": to.path, "toSymbol": to.display,
+                                          "line": line, "resolution": resolution, "depth": depth + 1});
+                    if let Some(via) = via {
+                        step["via"] = json!(via);
+                    }
+                    steps.push(step);
+                }
+                if file_set.insert(to.path.clone()) {
+                    files.push(to.path.clone());
+                }
+            };
             for e in out {
                 let Ok(Some(to)) = w.sym(e.dst) else { continue };
                 let resolution = e.resolution.clone().unwrap_or_else(|| "ambiguous".into());
@@ -65,17 +80,7 @@ pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
                     continue;
                 }
                 let line = e.line.unwrap_or(1).max(1);
-                let mut add = |to: &Sym, resolution: &str| {
-                    step_total += 1;
-                    if steps.len() < MAX_STEPS {
-                        steps.push(json!({"fromPath": sym.path, "fromSymbol": sym.display, "toPath": to.path, "toSymbol": to.display,
-                                          "line": line, "resolution": resolution, "depth": depth + 1}));
-                    }
-                    if file_set.insert(to.path.clone()) {
-                        files.push(to.path.clone());
-                    }
-                };
-                add(&to, &resolution);
+                add(&to, &resolution, line, None);
                 // A call bound to an interface or base method may run any implementation.
                 let impls = match w.hierarchy_methods(&to, &[true]) {
                     Ok(v) => v,
@@ -96,13 +101,41 @@ pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
                     if !tally.count_dispatch(&f, &weak, &m.path, e.receiver.is_some(), via) {
                         continue;
                     }
-                    add(&m, &weak);
+                    add(&m, &weak, line, None);
                     next.push(m);
                 }
                 for n in next {
                     if depth + 1 < FORWARD_DEPTH {
                         queue.push_back((n, depth + 1));
                     } else if !seen.contains(&n.id) {
+                        cut = true;
+                    }
+                }
+            }
+            // Across services: a client call requesting an endpoint (`HTTP_CALLS`) goes on
+            // to the handlers the endpoint exposes, one step `via` `GET /path`.
+            let requests = match store.edges_of(sym.id, true, Some("HTTP_CALLS")) {
+                Ok(r) => r,
+                Err(e) => return fail(&s, backend_error(e)),
+            };
+            for r in requests {
+                let Ok(Some(endpoint)) = store.node(r.dst) else { continue };
+                let prop = |k: &str| endpoint.props.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+                let via = format!("{} {}", prop("method"), prop("path")).trim().to_string();
+                let handlers = match store.edges_of(r.dst, true, Some("EXPOSES")) {
+                    Ok(h) => h,
+                    Err(e) => return fail(&s, backend_error(e)),
+                };
+                for h in handlers {
+                    let Ok(Some(to)) = w.sym(h.dst) else { continue };
+                    let resolution = r.resolution.clone().unwrap_or_else(|| "inferred".into());
+                    if !tally.count(&f, &resolution, &to.path, false) {
+                        continue;
+                    }
+                    add(&to, &resolution, r.line.unwrap_or(1).max(1), Some(&via));
+                    if depth + 1 < FORWARD_DEPTH {
+                        queue.push_back((to, depth + 1));
+                    } else if !seen.contains(&to.id) {
                         cut = true;
                     }
                 }
