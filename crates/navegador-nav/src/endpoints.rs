@@ -24,6 +24,7 @@ pub fn list_endpoints(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     let framework = s.args.optional_enum("framework", &framework_names());
     let kind = s.args.enum_or("kind", &["any", "graphql", "rest", "route"], "any");
     let limit = s.args.int("limit", 50, 1, 200) as usize;
+    let include_tests = s.args.bool("include_tests", false);
     s.detection(language.as_deref(), framework.as_deref());
     let scope = match s.ready(cx.workspace, path.as_deref()) {
         Ok(r) => r,
@@ -43,6 +44,11 @@ pub fn list_endpoints(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
         .filter(|e| framework.as_deref().is_none_or(|f| e.framework == f))
         .filter(|e| kind == "any" || e.kind == kind)
         .collect();
+    // Routes a test file registers are not the application's: counted, listed on request.
+    let in_tests = matched.iter().filter(|e| e.test).count();
+    if !include_tests {
+        matched.retain(|e| !e.test);
+    }
     matched.sort_by(|a, b| {
         (&a.kind, &a.path, &a.file, a.line, &a.name, &a.method).cmp(&(&b.kind, &b.path, &b.file, b.line, &b.name, &b.method))
     });
@@ -67,6 +73,9 @@ pub fn list_endpoints(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
         .map(|e| {
             let mut item = json!({"name": e.name, "kind": e.kind, "path": e.path, "file": e.file, "line": e.line, "language": e.language,
                    "framework": e.framework, "method": e.method});
+            if e.test {
+                item["test"] = json!(true);
+            }
             if let Some(c) = consumers.get(&(e.file.clone(), e.line, e.name.clone())) {
                 let first: Vec<Value> =
                     c.iter().take(CONSUMERS_LISTED).map(|(f, l, sym)| json!({"file": f, "line": l, "symbol": sym})).collect();
@@ -79,13 +88,19 @@ pub fn list_endpoints(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     s.count("returnedCount", Some(returned));
     s.count("totalCount", Some(total));
     let mut errors = index_notes(cx);
-    let mut summary = format!("Found {}.", plural(total, "endpoint", "endpoints"));
+    let mut summary = format!("Found {}", plural(total, "endpoint", "endpoints"));
     if returned < total {
         s.meta.truncated = true;
         errors.insert(0, ErrorItem::truncated(returned, Some(total), limit));
-        summary = format!("Found {} and returned a truncated subset.", plural(total, "endpoint", "endpoints"));
+        summary.push_str(" and returned a truncated subset");
     }
-    let data = json!({"totalCount": total, "returnedCount": returned,
+    let hidden = if include_tests { 0 } else { in_tests };
+    if hidden > 0 {
+        summary.push_str(&format!("; {} registered by test files not listed (include_tests)", plural(hidden, "route", "routes")));
+    }
+    summary.push('.');
+    s.count("testCount", Some(hidden));
+    let data = json!({"totalCount": total, "returnedCount": returned, "testCount": hidden,
                       "counts": {"byKind": by_kind, "byLanguage": by_language, "byFramework": by_framework}, "items": items});
     Envelope::ok(s.tool, summary, data, errors, s.meta)
 }

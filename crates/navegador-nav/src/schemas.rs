@@ -339,6 +339,9 @@ fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
         "code.list_endpoints" => {
             add_prop(output, "PublicEndpointItem", "method", nullable(json!({"type": "string"})));
             add_prop(output, "PublicEndpointItem", "consumers", json!({"type": "object", "description": "HTTP client calls linked to it: {count, items: first 3 {file, line, symbol}}."}));
+            add_prop(output, "PublicEndpointItem", "test", json!({"type": "boolean", "description": "Registered by a test file."}));
+            add_prop(output, "ListEndpointsData", "testCount", json!({"type": "integer", "minimum": 0, "description": "Routes of test files not listed (include_tests)."}));
+            add_input(input, "include_tests", json!({"type": "boolean", "default": false}));
         }
         _ => {}
     }
