@@ -570,10 +570,11 @@ fn cypher_sees_endpoints_and_handlers() {
     assert_eq!(r.rows.len(), 3, "{:?}", r.rows);
 }
 
-/// The PostgreSQL backend builds the same graph as SQLite: every project and framework
-/// fixture, indexed clean and then through incremental edits (delete a file, cut one in
-/// half, restore), gives the same canonical dump and the same endpoints on both (a real
-/// server: `scripts/test.sh` starts one and sets NAVEGADOR_TEST_PG).
+/// The PostgreSQL backend builds the same graph as SQLite: every project, framework and
+/// client fixture, indexed clean and then through incremental edits (delete a file, cut one
+/// in half, restore), gives the same canonical dump, the same endpoints and the same client
+/// calls and `HTTP_CALLS` links on both (a real server: `scripts/test.sh` starts one and
+/// sets NAVEGADOR_TEST_PG).
 #[test]
 fn postgres_backend_builds_the_same_graph_as_sqlite() {
     if navegador_store::testing::fresh_postgres("index_probe").is_none() {
@@ -584,6 +585,7 @@ fn postgres_backend_builds_the_same_graph_as_sqlite() {
     fixtures.extend(
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "txt")),
     );
+    fixtures.extend(client_fixtures());
     for (i, p) in fixtures.iter().enumerate() {
         let files = parse_fixture(&std::fs::read_to_string(p).unwrap());
         let tmp = tempfile::tempdir().unwrap();
@@ -604,6 +606,7 @@ fn postgres_backend_builds_the_same_graph_as_sqlite() {
                 p.display()
             );
             assert_eq!(render_endpoints(&a), render_endpoints(&b), "{} after {what}: endpoints differ", p.display());
+            assert_eq!(render_links(&a), render_links(&b), "{} after {what}: client calls or links differ", p.display());
             assert_eq!(a.stats().unwrap().labels, b.stats().unwrap().labels, "{} after {what}", p.display());
             for (backend, mut store) in [("SQLite", a), ("PostgreSQL", b)] {
                 let drift = store.catalog_drift().unwrap();
