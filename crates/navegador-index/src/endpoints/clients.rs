@@ -472,7 +472,7 @@ fn resolve_in_file(t: Template, src: &str) -> (Option<String>, Option<String>, O
 }
 
 /// `http://host:8000/api` -> (true, `/api`); anything else unchanged.
-fn split_origin(u: &str) -> (bool, String) {
+pub(super) fn split_origin(u: &str) -> (bool, String) {
     for s in ["http://", "https://", "//"] {
         if let Some(r) = u.strip_prefix(s) {
             return (true, r.find('/').map_or("/".to_string(), |i| r[i..].to_string()));

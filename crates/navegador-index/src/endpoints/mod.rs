@@ -151,7 +151,7 @@ type Detect = fn(&str, Language, &str, &FileFacts) -> Detected;
 /// which detector is the registry's data. React Router and Django are derived across
 /// files (`derive_and_link`).
 const DETECTORS: &[(&[&str], Detect)] = &[
-    (&["spring"], |_, _, src, facts| spring::detect(src, facts).into()),
+    (&["spring"], |_, _, src, facts| spring::detect_all(src, facts)),
     (&["fastapi", "flask"], |_, _, src, facts| python::detect(src, facts)),
     (&["nestjs"], |_, _, src, facts| express::detect_nest(src, facts)),
     (&["express"], |_, lang, src, facts| express::detect_express(lang, src, facts)),
@@ -173,6 +173,7 @@ pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Detec
             out.endpoints.extend(d.endpoints);
             out.mounts.extend(d.mounts);
             out.exports.extend(d.exports);
+            out.clients.extend(d.clients);
         }
     }
     out.endpoints.sort_by(|a, b| (a.line, &a.path, &a.method, &a.name).cmp(&(b.line, &b.path, &b.method, &b.name)));
@@ -181,7 +182,8 @@ pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Detec
     out.mounts.dedup();
     out.exports.sort();
     out.exports.dedup();
-    out.clients = clients::detect(lang, src, facts, &out.endpoints);
+    let calls = clients::detect(lang, src, facts, &out.endpoints);
+    out.clients.extend(calls);
     out
 }
 

@@ -3,8 +3,9 @@
 
 use navegador_model::{FileFacts, Label};
 
+use super::clients::{normalize_template, split_origin, ClientCall};
 use super::util::{constant_in, join, last_segment, parse_args, Arg, Args};
-use super::{EndpointFact, Handler, GRAPHQL, REST};
+use super::{Detected, EndpointFact, Handler, GRAPHQL, REST};
 
 /// `value`, `path` or the first positional argument; no argument is the empty path. A
 /// constant (`@GetMapping(Paths.USERS)`) is read from a `USERS = "..."` of the same file;
@@ -29,6 +30,76 @@ fn paths(args: &Args, src: &str) -> Vec<String> {
     }
 }
 
+/// A mapping annotation's endpoint kind and HTTP methods (`None`: any method).
+fn mapping(name: &str, args: &Args) -> Option<(&'static str, Vec<Option<String>>)> {
+    Some(match last_segment(name) {
+        "GetMapping" => (REST, vec![Some("GET".into())]),
+        "PostMapping" => (REST, vec![Some("POST".into())]),
+        "PutMapping" => (REST, vec![Some("PUT".into())]),
+        "PatchMapping" => (REST, vec![Some("PATCH".into())]),
+        "DeleteMapping" => (REST, vec![Some("DELETE".into())]),
+        "RequestMapping" => {
+            let ms: Vec<Option<String>> = args
+                .get("method")
+                .map(|a| a.items().iter().map(|i| Some(last_segment(&i.text()).to_uppercase())).collect())
+                .unwrap_or_default();
+            (REST, if ms.is_empty() { vec![None] } else { ms })
+        }
+        "QueryMapping" | "MutationMapping" | "SubscriptionMapping" | "SchemaMapping" => (GRAPHQL, vec![None]),
+        _ => return None,
+    })
+}
+
+/// Spring's endpoints (controllers) and client calls (Feign interfaces) of one file.
+pub(super) fn detect_all(src: &str, facts: &FileFacts) -> Detected {
+    Detected { endpoints: detect(src, facts), clients: feign(src, facts), ..Default::default() }
+}
+
+/// OpenFeign clients: an `@FeignClient` interface's mapped methods are client calls of the
+/// service, each at its method (the caller: whoever calls the method calls the service).
+/// The path is the client's `path` + the interface's `@RequestMapping` + the method's own;
+/// `url = "http://host/api"` gives a base, a `${property}` leaves it unknown (a suffix match).
+fn feign(src: &str, facts: &FileFacts) -> Vec<ClientCall> {
+    let mut out = Vec::new();
+    for (ci, client) in facts.symbols.iter().enumerate() {
+        let Some((_, cargs, _)) = client.decorators.iter().find(|(n, _, _)| last_segment(n) == "FeignClient") else { continue };
+        let cargs = parse_args(cargs.as_deref().unwrap_or(""));
+        let own = |key: &str| match cargs.get(key) {
+            Some(Arg::Str(s)) => Some(s.clone()),
+            _ => None,
+        };
+        let (base, base_expr) = match own("url") {
+            Some(u) if u.contains("${") => (None, Some(u)),
+            Some(u) => (Some(split_origin(&u).1), None),
+            None => (None, None),
+        };
+        let mut prefix = own("path").unwrap_or_default();
+        if let Some((_, a, _)) = client.decorators.iter().find(|(n, _, _)| last_segment(n) == "RequestMapping") {
+            prefix = join(&prefix, paths(&parse_args(a.as_deref().unwrap_or("")), src).first().map_or("", String::as_str));
+        }
+        for m in facts.symbols.iter().filter(|m| m.parent == Some(ci as u32) && m.label == Label::Method) {
+            for (dname, dargs, line) in &m.decorators {
+                let args = parse_args(dargs.as_deref().unwrap_or(""));
+                let Some((REST, methods)) = mapping(dname, &args) else { continue };
+                for p in paths(&args, src) {
+                    for method in &methods {
+                        out.push(ClientCall {
+                            library: "feign".into(),
+                            method: method.clone(),
+                            url: Some(normalize_template(&join(&prefix, &p))),
+                            base: base.clone(),
+                            base_expr: base_expr.clone(),
+                            line: *line,
+                            caller: Some((m.qualified_name.clone(), m.range.start_line)),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 pub(super) fn detect(src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
     let mut out = Vec::new();
     for (ci, class) in facts.symbols.iter().enumerate() {
@@ -47,22 +118,7 @@ pub(super) fn detect(src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
             }
             for (dname, dargs, line) in &m.decorators {
                 let args = parse_args(dargs.as_deref().unwrap_or(""));
-                let (kind, methods): (&str, Vec<Option<String>>) = match last_segment(dname) {
-                    "GetMapping" => (REST, vec![Some("GET".into())]),
-                    "PostMapping" => (REST, vec![Some("POST".into())]),
-                    "PutMapping" => (REST, vec![Some("PUT".into())]),
-                    "PatchMapping" => (REST, vec![Some("PATCH".into())]),
-                    "DeleteMapping" => (REST, vec![Some("DELETE".into())]),
-                    "RequestMapping" => {
-                        let ms: Vec<Option<String>> = args
-                            .get("method")
-                            .map(|a| a.items().iter().map(|i| Some(last_segment(&i.text()).to_uppercase())).collect())
-                            .unwrap_or_default();
-                        (REST, if ms.is_empty() { vec![None] } else { ms })
-                    }
-                    "QueryMapping" | "MutationMapping" | "SubscriptionMapping" | "SchemaMapping" => (GRAPHQL, vec![None]),
-                    _ => continue,
-                };
+                let Some((kind, methods)) = mapping(dname, &args) else { continue };
                 let mk = |method: Option<String>, path: Option<String>| EndpointFact {
                     router: None,
                     name: m.name.clone(),
