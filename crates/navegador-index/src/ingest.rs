@@ -119,7 +119,7 @@ pub fn ingest_resident(
     let mut report = IngestReport { files_seen: walked.files.len() as u64, ..Default::default() };
     report.skipped = walked.skipped;
 
-    let tx = store.begin()?;
+    let mut tx = store.begin()?;
     if cfg.clear {
         tx.clear(cfg.clear_all)?;
     }
@@ -139,6 +139,11 @@ pub fn ingest_resident(
         *report.files_by_language.entry(f.language.as_str().to_string()).or_default() += 1;
     }
     report.files_unchanged = unchanged.len() as u64;
+    // Something will be written: the store's integrity check runs beside what follows.
+    // (Nothing changed: no check, and the commit writes nothing.)
+    if cfg.clear || !candidates.is_empty() || !removed.is_empty() {
+        tx.expect_writes();
+    }
 
     let repo_name = root
         .canonicalize()

@@ -304,12 +304,19 @@ impl IngestTx<'_> {
 
     /// Every edge of one type with its site line and properties: (src, dst, line, props).
     pub fn edges_of_type(&self, ty: EdgeType) -> Result<Vec<(i64, i64, u32, serde_json::Map<String, serde_json::Value>)>> {
-        let mut st = self.tx.prepare("SELECT src, dst, coalesce(line, 0), coalesce(props, '{}') FROM edges WHERE type = ?1 ORDER BY id")?;
-        let rows = st.query_map(params![ty.as_str()], |r| {
-            let props: String = r.get(3)?;
-            Ok((r.get(0)?, r.get(1)?, r.get::<i64>(2)? as u32, serde_json::from_str(&props).unwrap_or_default()))
+        // (The type written in, not bound, and sorted here: a partial index of that type can
+        // then serve.)
+        let mut st = self.tx.prepare(&format!(
+            "SELECT id, src, dst, coalesce(line, 0), coalesce(props, '{{}}') FROM edges WHERE type = '{}'",
+            ty.as_str()
+        ))?;
+        let rows = st.query_map(params![], |r| {
+            let props: String = r.get(4)?;
+            Ok((r.get::<i64>(0)?, (r.get(1)?, r.get(2)?, r.get::<i64>(3)? as u32, serde_json::from_str(&props).unwrap_or_default())))
         })?;
-        rows.collect()
+        let mut rows: Vec<_> = rows.collect::<Result<_>>()?;
+        rows.sort_unstable_by_key(|(id, _)| *id);
+        Ok(rows.into_iter().map(|(_, r)| r).collect())
     }
 
     /// Removes the edges of one type from `src` to `dst` at a site line.

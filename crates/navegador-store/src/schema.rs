@@ -148,6 +148,12 @@ pub const INDEXES: &[(&str, &str)] = &[
     // the class hierarchy every incremental resolution reads (schema v5): a partial index
     // of the base-class edges, not a scan of every edge
     ("edges_bases", "edges(src, dst) WHERE type IN ('INHERITS', 'IMPLEMENTS')"),
+    // the import edges every incremental resolution compares with the ones it wants, and
+    // the endpoint and HTTP client links every incremental ingest recomputes: partial
+    // indexes (the imports' covering), not scans of every edge
+    ("edges_imports", "edges(src, dst, line, resolution, col) WHERE type = 'IMPORTS'"),
+    ("edges_exposes", "edges(src, dst, resolution) WHERE type = 'EXPOSES'"),
+    ("edges_http_calls", "edges(src, dst, line) WHERE type = 'HTTP_CALLS'"),
     // classes with a base outside the workspace, likewise (schema v5)
     ("refs_external_bases", "refs(from_node) WHERE status = 'external' AND kind IN ('inherits', 'implements')"),
     ("refs_file", "refs(file_path)"),

@@ -65,18 +65,34 @@ pub struct Store {
     integrity: Integrity,
 }
 
-/// The integrity check of a writer's existing file. It runs beside the caller (an ingest
-/// walks, parses and writes meanwhile, into the WAL only) and its verdict is awaited
-/// before a commit: nothing reaches the main file of a damaged graph.
+/// The integrity check of a writer's existing file. It starts when a write transaction is
+/// about to change rows ([`IngestTx::expect_writes`]; else when a verdict is asked), runs
+/// beside the caller (an ingest parses and writes meanwhile, into the WAL only) and its
+/// verdict is awaited before a commit: nothing reaches the main file of a damaged graph.
+/// A writer that changes nothing (an ingest that finds nothing changed) never pays for it.
 #[derive(Default)]
 struct Integrity {
+    /// The file to check, and its identity, until the check starts.
+    pending: Option<(PathBuf, Option<FileId>)>,
     check: Option<std::thread::JoinHandle<Option<String>>>,
     /// What the check found, once it found damage: every later write fails with it.
     damaged: Option<String>,
 }
 
 impl Integrity {
+    fn start(&mut self) {
+        let Some((path, identity)) = self.pending.take() else { return };
+        self.check = Some(std::thread::spawn(move || {
+            let found = quick_check(&path);
+            if let (None, Some(id)) = (&found, identity) {
+                VERIFIED.lock().unwrap_or_else(|e| e.into_inner()).push(id);
+            }
+            found
+        }));
+    }
+
     fn verdict(&mut self, path: &Path) -> Result<()> {
+        self.start();
         if let Some(check) = self.check.take() {
             self.damaged = check.join().unwrap_or_else(|_| Some("the integrity check crashed".into()));
         }
@@ -327,8 +343,9 @@ impl Store {
     /// Opens (creating if needed) a graph database, checking its schema version. An
     /// existing file is recognised before anything writes to it (a foreign or damaged file
     /// is left byte for byte as it was), and its integrity is checked (`PRAGMA
-    /// quick_check`) on a second connection while the caller goes on (once per file and
-    /// process); a commit waits for the verdict and fails with [`StoreError::Damaged`].
+    /// quick_check`) on a second connection, once per file and process, from the first
+    /// write transaction that will change rows ([`IngestTx::expect_writes`]) while the
+    /// caller goes on; a commit waits for the verdict and fails with [`StoreError::Damaged`].
     pub fn open(path: &Path) -> Result<Store> {
         if let Some(url) = crate::pg::server_url(path) {
             return crate::pg::open(url, false);
@@ -358,14 +375,7 @@ impl Store {
         store.check_or_init_schema().map_err(|e| store.recognise(e))?;
         let identity = if existing { file_identity(path) } else { None };
         if existing && !identity.is_some_and(verified) {
-            let path = path.to_path_buf();
-            store.integrity.check = Some(std::thread::spawn(move || {
-                let found = quick_check(&path);
-                if let (None, Some(id)) = (&found, identity) {
-                    VERIFIED.lock().unwrap_or_else(|e| e.into_inner()).push(id);
-                }
-                found
-            }));
+            store.integrity.pending = Some((path.to_path_buf(), identity));
         }
         Ok(store)
     }
@@ -564,7 +574,8 @@ impl Store {
     }
 
     /// Starts the one transaction of an ingest. Its commit waits for the open's integrity
-    /// check and fails (rolling back) on a damaged file; damage known already fails here.
+    /// check (started by [`IngestTx::expect_writes`], or then) and fails (rolling back) on
+    /// a damaged file; damage known already fails here.
     pub fn begin(&mut self) -> Result<IngestTx<'_>> {
         if self.integrity.damaged.is_some() {
             self.integrity.verdict(&self.path)?;
@@ -598,7 +609,12 @@ impl Store {
         let skipped = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
         Ok(Stats {
             labels: pairs("SELECT label, count(*) FROM nodes GROUP BY label ORDER BY label")?,
-            edge_types: pairs("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")?,
+            // the writer's catalog counts them (a `GROUP BY type` scanned every edge)
+            edge_types: crate::catalog::rows(&self.conn)?
+                .into_iter()
+                .filter(|(kind, _, _, n)| kind == "type" && *n > 0)
+                .map(|(_, name, _, n)| (name, n as u64))
+                .collect(),
             call_sites: pairs(
                 "SELECT status, count(*) FROM refs WHERE kind IN ('call', 'new') GROUP BY status ORDER BY status",
             )?,
@@ -1479,6 +1495,13 @@ impl IngestTx<'_> {
         )?;
         let rows = st.query_map(params![], |r| r.get(0))?;
         rows.collect()
+    }
+
+    /// Starts the open's integrity check, if it has not run yet, beside what the caller
+    /// does next: call it once the transaction knows it will change rows, so the commit
+    /// finds the verdict ready.
+    pub fn expect_writes(&mut self) {
+        self.integrity.start();
     }
 
     /// Commits once the open's integrity check found the file whole. A SQLite transaction
