@@ -35,8 +35,26 @@ def navegador_bin() -> str:
 def workspace(tmp_path_factory) -> Path:
     ws = tmp_path_factory.mktemp("ui") / "fixture"
     shutil.copytree(FIXTURE, ws)
+    # The pages' own extras, in the UI's copy only (the MCP goldens keep the fixture as it is):
+    # an endpoint with an HTTP client calling it (the endpoints table's consumers), and two
+    # rules with constraints, one violated (the knowledge and impact pages' check results).
+    for rel, text in EXTRAS.items():
+        (ws / rel).parent.mkdir(parents=True, exist_ok=True)
+        (ws / rel).write_text(text)
     subprocess.run([navegador_bin(), "ingest", str(ws)], check=True, capture_output=True, timeout=120)
+    for name, constraint in RULES:
+        subprocess.run([navegador_bin(), "add", "rule", name, "--severity", "warning", "--constraint", constraint], cwd=ws, check=True, capture_output=True, timeout=60)
     return ws
+
+
+EXTRAS = {
+    "web/api.py": 'from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route("/users")\ndef list_users():\n    return []\n',
+    "web/client.py": 'import requests\n\n\ndef load_users():\n    return requests.get("http://api.local/users").json()\n',
+}
+RULES = [
+    ("Views log through models", "MATCH (a:Function)-[:CALLS]->(b:Function) WHERE a.file_path = 'app/views.py' AND b.file_path = 'app/util.py' RETURN a, b"),
+    ("Models never call views", "MATCH (a)-[:CALLS]->(b) WHERE a.file_path = 'app/models.py' AND b.file_path = 'app/views.py' RETURN a, b"),
+]
 
 
 class Server:

@@ -70,6 +70,39 @@ def test_api_tree_file_knowledge_impact(ui):
     assert status == 200 and r["total"] >= 1
 
 
+def test_api_tree_counts_indexed_files_per_folder(ui):
+    status, r = ui.json("/ui/api/tree")
+    assert status == 200
+    assert r["counts"]["indexed_files"] == {"app": 6, "shapes": 1, "web": 2}, r["counts"]
+    status, r = ui.json("/ui/api/tree?" + q(path="app"))
+    assert status == 200 and r["counts"]["indexed_files"] == {}
+
+
+def test_api_rule_checks_on_knowledge_and_impact(ui):
+    status, r = ui.json("/ui/api/rules")
+    assert status == 200
+    checks = {c["rule"]: c for c in r["items"]}
+    assert checks["Views log through models"]["status"] == "violated" and checks["Views log through models"]["violations"] == 1
+    assert "app.views.make" in checks["Views log through models"]["names"]
+    assert checks["Models never call views"]["status"] == "pass" and checks["Models never call views"]["violations"] == 0
+    assert r["checked_at"].endswith("Z")
+    status, r = ui.json("/ui/api/knowledge")
+    assert status == 200 and {c["rule"] for c in r["checks"]["items"]} == set(checks)
+    status, r = ui.json("/ui/api/impact?" + q(name="app.util.log"))
+    assert status == 200
+    by = {c["rule"]: c for c in r["rules"]["items"]}
+    # make (a caller of log) is a dependent the violated rule names; the passing rule names none.
+    assert by["Views log through models"]["touches"] is True and by["Models never call views"]["touches"] is False
+
+
+def test_api_endpoints_list_their_consumers(ui):
+    status, r = ui.json("/ui/api/endpoints")
+    assert status == 200
+    users = [e for e in r["data"]["items"] if e.get("path") == "/users"]
+    assert users and users[0]["consumers"]["count"] == 1
+    assert users[0]["consumers"]["items"][0]["file"] == "web/client.py"
+
+
 def test_assets_are_embedded_and_pinned(ui):
     status, headers, body = ui.get("/ui/")
     assert status == 200 and "app.js" in body and "default-src 'self'" in headers["content-security-policy"]
@@ -218,6 +251,9 @@ def test_files_and_file_page(ui, browser):
     assert button.get_attribute("aria-expanded") == "false"
     app = [b for b in browser.find_elements(By.CSS_SELECTOR, ".tree button.dir") if "app/" in b.text][0]
     app.click()
+    counts = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".tree .count")]
+    assert " 6 indexed files" in [" " + c.strip() for c in counts], counts
+    screenshot(browser, "files-desktop")
     link = wait_for(browser, ".tree a[href*='models.py']")
     link.click()
     wait_js(browser, "return document.querySelector('main pre') !== null")
@@ -229,10 +265,17 @@ def test_knowledge_endpoints_impact_pages(ui, browser):
 
     browser.get(ui.url("/ui/#/knowledge"))
     wait_js(browser, "return document.querySelector('main table') !== null")
-    assert "Validate before save" in browser.find_element(By.TAG_NAME, "main").text
+    text = browser.find_element(By.TAG_NAME, "main").text
+    assert "Validate before save" in text
+    assert "violated: 1 violation" in text and "pass" in text and "rules checked at" in text
+    screenshot(browser, "knowledge-desktop")
     browser.get(ui.url("/ui/#/endpoints"))
     wait_js(browser, "return document.querySelector('main h1') && !document.querySelector('main').textContent.includes('loading')")
-    assert "Endpoints" in browser.find_element(By.TAG_NAME, "main").text
+    text = browser.find_element(By.TAG_NAME, "main").text
+    assert "Endpoints" in text and "/users" in text
+    consumer = browser.find_element(By.CSS_SELECTOR, ".consumers a")
+    assert consumer.text == "web.client.load_users"
+    screenshot(browser, "endpoints-desktop")
     browser.get(ui.url("/ui/#/impact"))
     field = wait_for(browser, "#impact-name")
     field.send_keys("Base.save")
@@ -240,6 +283,7 @@ def test_knowledge_endpoints_impact_pages(ui, browser):
     wait_js(browser, "return document.querySelector('main table') !== null")
     text = browser.find_element(By.TAG_NAME, "main").text
     assert "Distance 1" in text and "dependents" in text
+    assert "Rules (2)" in text and "checked at" in text
     screenshot(browser, "impact-desktop")
 
 

@@ -274,6 +274,7 @@ async function treeInto(box, path) {
   try { r = await api('tree?' + qs({ path, depth: 1 })); } catch (e) { box.append(failure(e)); return; }
   const entries = (r.data && (r.data.entries || r.data.items)) || [];
   const base = path ? path.replace(/\/$/, '') + '/' : '';
+  const counts = (r.counts && r.counts.indexed_files) || {};
   const ul = el('ul', {});
   for (const en of entries) {
     const rel = en.path || base + en.name;
@@ -290,7 +291,8 @@ async function treeInto(box, path) {
         const sub = el('div', {}); li.append(sub); await treeInto(sub, rel);
       });
       li.append(btn);
-      if (en.children_count !== undefined) li.append(el('span', { class: 'muted' }, ` ${en.children_count}`));
+      const n = counts[name] || 0;
+      li.append(el('span', { class: 'muted count', title: 'files in the graph under this folder' }, ` ${n} indexed file${n === 1 ? '' : 's'}`));
       ul.append(li);
     } else {
       ul.append(el('li', {}, el('a', { href: fileHref(rel) }, name)));
@@ -337,7 +339,11 @@ async function endpointsPage() {
   const pick = (x, c) => {
     if (c === 'handler') { const h = x.handler || x.handler_name || x.symbol; return h && x.file ? el('a', { href: symbolHref({ name: typeof h === 'object' ? h.name : h, file_path: x.file, line_start: x.line }) }, typeof h === 'object' ? h.name : h) : text(h); }
     if (c === 'file') return x.file ? el('a', { href: fileHref(x.file) }, x.file + (x.line ? ':' + x.line : '')) : '';
-    if (c === 'consumers') return text(x.consumers || x.callers || '');
+    if (c === 'consumers') {
+      const k = x.consumers;
+      if (!k || !k.count) return '';
+      return el('span', { class: 'consumers' }, `${k.count}: `, (k.items || []).map((u, i) => [i ? ', ' : '', u.symbol ? el('a', { href: symbolHref({ name: u.symbol, file_path: u.file, line_start: u.line }) }, u.symbol) : '', ' ', el('a', { class: 'muted', href: fileHref(u.file) }, `${u.file}:${u.line}`)]), k.count > (k.items || []).length ? ` and ${k.count - k.items.length} more` : '');
+    }
     if (c === 'path') return text(x.path || x.full_path || x.route);
     return text(x[c]);
   };
@@ -350,12 +356,33 @@ async function knowledgePage() {
   let r;
   try { r = await api('knowledge'); } catch (e) { return show(el('h1', {}, 'Knowledge'), failure(e)); }
   const kinds = new Map();
-  for (const row of r.items) { if (!kinds.has(row.kind)) kinds.set(row.kind, []); kinds.get(row.kind).push(row); }
-  const cols = ['name', 'status', 'description', 'domain', 'severity', 'date'];
+  const checks = new Map(((r.checks && r.checks.items) || []).map((c) => [c.rule, c]));
+  for (const row of r.items) {
+    if (row.kind === 'Rule') row.check = checks.get(row.name) || null;
+    if (!kinds.has(row.kind)) kinds.set(row.kind, []); kinds.get(row.kind).push(row);
+  }
+  const cols = ['name', 'status', 'check', 'description', 'domain', 'severity', 'date'];
   show(el('h1', {}, 'Knowledge'),
     kinds.size ? [...kinds].map(([k, rows]) => el('section', {}, el('h2', {}, `${k} (${rows.length})`),
-      table(cols.filter((c) => rows.some((x) => x[c] !== null && x[c] !== undefined)), rows, (x, c) => c === 'name' ? el('a', { href: symbolHref({ name: x.name }) }, x.name) : text(x[c])))) : el('p', { class: 'muted' }, 'no decisions, rules, concepts, domains or people recorded'),
+      table(cols.filter((c) => rows.some((x) => x[c] !== null && x[c] !== undefined)), rows, (x, c) => c === 'name' ? el('a', { href: symbolHref({ name: x.name }) }, x.name) : c === 'check' ? checkCell(x.check) : text(x[c])))) : el('p', { class: 'muted' }, 'no decisions, rules, concepts, domains or people recorded'),
+    r.checks && r.checks.checked_at ? el('p', { class: 'muted' }, `rules checked at ${r.checks.checked_at} (each constraint run read-only, as navegador check does)`) : null,
     r.truncated ? el('p', { class: 'muted' }, 'more rows than shown') : null);
+}
+
+function checkCell(c) {
+  if (!c) return '';
+  if (c.status === 'error') return el('span', { class: 'check error', title: text(c.error) }, 'error: ' + text(c.error));
+  if (c.status === 'pass') return el('span', { class: 'check pass' }, 'pass');
+  return el('span', { class: 'check violated', title: (c.names || []).join(', ') }, `violated: ${c.violations}${c.truncated ? '+' : ''} violation${c.violations === 1 ? '' : 's'}`);
+}
+
+function rulesSection(checks, extra) {
+  const items = (checks && checks.items) || [];
+  if (!items.length) return el('section', {}, el('h2', {}, 'Rules'), el('p', { class: 'muted' }, checks && checks.error ? checks.error : 'no rules with a constraint'));
+  const cols = ['rule', 'severity', 'check', ...extra];
+  return el('section', {}, el('h2', {}, `Rules (${items.length})`),
+    table(cols, items, (x, c) => c === 'check' ? checkCell(x) : c === 'rule' ? el('a', { href: symbolHref({ name: x.rule }) }, x.rule) : typeof x[c] === 'boolean' ? (x[c] ? 'yes' : 'no') : text(x[c])),
+    checks.checked_at ? el('p', { class: 'muted' }, `checked at ${checks.checked_at}`) : null);
 }
 
 async function impactPage(p) {
@@ -370,7 +397,15 @@ async function impactPage(p) {
   out.append(el('p', { class: 'muted' }, 'loading…'));
   let r;
   try { r = await api('impact?' + qs({ name: p.get('name'), file: p.get('file'), line: p.get('line'), changes: p.get('changes') })); } catch (e) { return fill(out, failure(e), candidates(e)); }
-  if (p.get('changes')) { fill(out, el('pre', {}, JSON.stringify(r, null, 1))); return; }
+  if (p.get('changes')) {
+    const rules = r.rules || [];
+    fill(out, el('p', {}, `${r.compared}: risk ${r.risk}, ${r.symbols_total} changed symbols`),
+      el('section', {}, el('h2', {}, `Rules on the change (${rules.length})`),
+        rules.length ? table(['rule', 'severity', 'status', 'introduced_total', 'existing_total', 'fixed_total', 'elsewhere'], rules, (x, c) => c === 'status' ? el('span', { class: 'check ' + x.status }, x.status) : text(x[c]))
+          : el('p', { class: 'muted' }, 'no rules with a constraint')),
+      el('pre', {}, JSON.stringify(r, null, 1)));
+    return;
+  }
   const byDist = new Map();
   for (const d of r.items) { const k = d.distance || 1; if (!byDist.has(k)) byDist.set(k, []); byDist.get(k).push(d); }
   fill(out, 
@@ -379,6 +414,7 @@ async function impactPage(p) {
     el('ul', { class: 'plain' }, r.groups.map((g) => el('li', { class: 'muted' }, `distance ${g.distance}: ${g.count} ${g.relation}`))),
     [...byDist].map(([d, ds]) => el('section', {}, el('h2', {}, `Distance ${d}`),
       table(['dependent', 'relation', 'via', 'owners'], ds, (x, c) => c === 'dependent' ? el('a', { href: symbolHref(x) }, x.qualified_name || x.name) : c === 'via' ? `${x.depends_on.name}${x.depends_on.resolution ? ' (' + x.depends_on.resolution + ')' : ''}` : c === 'owners' ? (x.owners || []).join(', ') : text(x[c])))),
+    rulesSection(r.rules, ['governs', 'touches']),
     r.notes.length ? el('ul', { class: 'muted' }, r.notes.map((n) => el('li', {}, n))) : null);
 }
 

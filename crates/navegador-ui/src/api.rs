@@ -7,11 +7,12 @@
 //! | `search?q=&limit=` | `search` |
 //! | `symbol?name=&file=&line=&type=` | `function` / `class` / `explain` (by the node's label) with source, `find_owners`, `get_rationale` |
 //! | `neighbourhood?name=&file=&line=&type=&ambiguous=&limit=` | the same bundle tool |
-//! | `tree?path=&depth=` | `code.inspect_tree` |
+//! | `tree?path=&depth=` | `code.inspect_tree`, and `query` for the indexed files under each folder (`counts`) |
 //! | `file?path=` | `context` (the outline, imports, importers) |
 //! | `endpoints?limit=` | `code.list_endpoints` |
-//! | `knowledge` | `query` (the knowledge nodes, read-only Cypher) |
-//! | `impact?name=&file=&line=&depth=` / `impact?changes=1` | `blast_radius` / `changes` |
+//! | `knowledge` | `query` (the knowledge nodes, read-only Cypher), and each rule's check (`checks`, below) |
+//! | `rules` | each rule's check: its `constraint` run through `query` read-only, as `navegador check` does |
+//! | `impact?name=&file=&line=&depth=` / `impact?changes=1` | `blast_radius` with `get_rationale` and the rule checks (`rules`) / `changes` |
 //! | `cypher` (POST `{cypher, params}`) | `query` (read-only unless the server is writable) |
 
 use axum::body::{Body, Bytes};
@@ -81,6 +82,88 @@ pub const KNOWLEDGE_QUERY: &str = "MATCH (n) WHERE n:Decision OR n:Rule OR n:Con
      RETURN labels(n)[0] AS kind, n.name AS name, n.description AS description, n.status AS status, n.domain AS domain, \
      n.severity AS severity, n.date AS date ORDER BY kind, name LIMIT 1000";
 
+/// The rules a check runs: those with a constraint.
+pub const RULES_QUERY: &str =
+    "MATCH (r:Rule) WHERE r.constraint IS NOT NULL RETURN r.name AS rule, r.severity AS severity, r.constraint AS constraint ORDER BY rule LIMIT 200";
+
+/// The indexed files under each direct subfolder of `$prefix` (`''` for the root).
+pub const FOLDER_COUNTS_QUERY: &str = "MATCH (f:File) WHERE f.path STARTS WITH $prefix \
+     WITH split(substring(f.path, size($prefix)), '/') AS parts WHERE size(parts) > 1 \
+     RETURN parts[0] AS folder, count(*) AS files";
+
+/// Qualified names (else names) of the nodes in a query answer's value, first `max`.
+fn node_names(v: &Value, out: &mut Vec<String>, max: usize) {
+    if out.len() >= max {
+        return;
+    }
+    match v {
+        Value::Object(m) => {
+            let props = m.get("properties").and_then(Value::as_object).unwrap_or(m);
+            if m.contains_key("labels") {
+                if let Some(n) = props.get("qualified_name").or(props.get("name")).and_then(Value::as_str) {
+                    if !out.iter().any(|x| x == n) {
+                        out.push(n.to_string());
+                    }
+                }
+                return;
+            }
+            m.values().for_each(|x| node_names(x, out, max));
+        }
+        Value::Array(a) => a.iter().for_each(|x| node_names(x, out, max)),
+        _ => {}
+    }
+}
+
+/// Each rule's check, run now: its constraint through the `query` tool (read-only, the
+/// server's timeout and row limit), rows being violations as for `navegador check`.
+/// `status` is `pass`, `violated` or `error`; `violations` counts the rows (at least, when
+/// `truncated`); `names` are the first nodes the violations name.
+async fn rule_checks(server: &NavegadorServer) -> Answer {
+    let mut args = Map::new();
+    args.insert("cypher".into(), json!(RULES_QUERY));
+    let rules = tool(server, "query", args).await?;
+    let mut out = Vec::new();
+    for r in rules["items"].as_array().into_iter().flatten() {
+        let mut args = Map::new();
+        args.insert("cypher".into(), r["constraint"].clone());
+        let mut check = json!({ "rule": r["rule"], "severity": r["severity"].as_str().unwrap_or("warning") });
+        match tool(server, "query", args).await {
+            Ok(v) => {
+                let n = v["count"].as_u64().unwrap_or(0);
+                let mut names = Vec::new();
+                node_names(&v["items"], &mut names, 20);
+                check["status"] = json!(if n == 0 { "pass" } else { "violated" });
+                check["violations"] = json!(n);
+                check["truncated"] = v["truncated"].clone();
+                check["names"] = json!(names);
+            }
+            Err((_, e)) => {
+                check["status"] = json!("error");
+                check["error"] = e.get("error").cloned().unwrap_or(e);
+            }
+        }
+        out.push(check);
+    }
+    Ok(json!({ "items": out, "checked_at": checked_at() }))
+}
+
+/// Now, as `YYYY-MM-DDTHH:MM:SSZ` (when the checks ran).
+fn checked_at() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem / 60 % 60, rem % 60)
+}
+
 /// Answers one endpoint.
 pub async fn answer(server: &NavegadorServer, endpoint: &str, p: &Params, body: &Bytes) -> Response {
     match route(server, endpoint, p, body).await {
@@ -142,7 +225,19 @@ async fn route(server: &NavegadorServer, endpoint: &str, p: &Params, body: &Byte
                 args.insert("path".into(), json!(path));
             }
             args.insert("max_depth".into(), json!(p.int("depth").map_err(bad)?.unwrap_or(1).clamp(0, 20)));
-            tool(server, "code.inspect_tree", args).await
+            let prefix = p.get("path").map(|x| format!("{}/", x.trim_matches('/'))).filter(|x| x != "/" && x != "./").unwrap_or_default();
+            let mut count = Map::new();
+            count.insert("cypher".into(), json!(FOLDER_COUNTS_QUERY));
+            count.insert("params".into(), json!({ "prefix": prefix }));
+            let (tree, counts) = tokio::join!(tool(server, "code.inspect_tree", args), tool(server, "query", count));
+            let mut tree = tree?;
+            // The counts are an extra: without them the tree is still the tree.
+            if let Ok(c) = counts {
+                let by: Map<String, Value> =
+                    c["items"].as_array().into_iter().flatten().filter_map(|r| Some((r["folder"].as_str()?.to_string(), r["files"].clone()))).collect();
+                tree["counts"] = json!({ "indexed_files": by, "truncated": c["truncated"] });
+            }
+            Ok(tree)
         }
         "file" => {
             let mut args = Map::new();
@@ -161,8 +256,13 @@ async fn route(server: &NavegadorServer, endpoint: &str, p: &Params, body: &Byte
         "knowledge" => {
             let mut args = Map::new();
             args.insert("cypher".into(), json!(KNOWLEDGE_QUERY));
-            tool(server, "query", args).await
+            let (mut known, checks) = tokio::join!(tool(server, "query", args), rule_checks(server));
+            if let Ok(k) = known.as_mut() {
+                k["checks"] = checks.unwrap_or_else(|(_, e)| e);
+            }
+            known
         }
+        "rules" => rule_checks(server).await,
         "impact" => {
             if p.flag("changes") {
                 let mut args = Map::new();
@@ -170,9 +270,38 @@ async fn route(server: &NavegadorServer, endpoint: &str, p: &Params, body: &Byte
                 return tool(server, "changes", args).await;
             }
             let mut args = p.node().map_err(bad)?;
+            let mut who = Map::new();
+            who.insert("name".into(), args["name"].clone());
+            if let Some(f) = args.get("file") {
+                who.insert("file".into(), f.clone());
+            }
             args.insert("depth".into(), json!(p.int("depth").map_err(bad)?.unwrap_or(3)));
             args.insert("limit".into(), json!(limit(p, 50)?));
-            tool(server, "blast_radius", args).await
+            let (blast, rationale, checks) = tokio::join!(tool(server, "blast_radius", args), tool(server, "get_rationale", who), rule_checks(server));
+            let mut blast = blast?;
+            // Each rule's check, with whether it governs the symbol and whether its violations
+            // name the symbol or a dependent listed.
+            let governing: Vec<String> = rationale
+                .ok()
+                .and_then(|r| r["items"].as_array().map(|a| a.iter().filter_map(|i| i["name"].as_str().map(str::to_string)).collect()))
+                .unwrap_or_default();
+            let mut listed: Vec<&str> = blast["items"].as_array().into_iter().flatten().filter_map(|d| d["qualified_name"].as_str().or(d["name"].as_str())).collect();
+            listed.extend(blast["target"]["qualified_name"].as_str().or(blast["target"]["name"].as_str()));
+            let listed: Vec<String> = listed.into_iter().map(str::to_string).collect();
+            let rules = match checks {
+                Ok(mut c) => {
+                    for r in c["items"].as_array_mut().into_iter().flatten() {
+                        let name = r["rule"].as_str().unwrap_or("").to_string();
+                        r["governs"] = json!(governing.contains(&name));
+                        let names: Vec<String> = r["names"].as_array().into_iter().flatten().filter_map(|n| n.as_str().map(str::to_string)).collect();
+                        r["touches"] = json!(names.iter().any(|n| listed.contains(n)));
+                    }
+                    c
+                }
+                Err((_, e)) => e,
+            };
+            blast["rules"] = rules;
+            Ok(blast)
         }
         "cypher" => {
             let ask: Value = serde_json::from_slice(body)
@@ -197,7 +326,7 @@ async fn route(server: &NavegadorServer, endpoint: &str, p: &Params, body: &Byte
         }
         other => Err((
             StatusCode::NOT_FOUND,
-            json!({ "error": format!("no API endpoint `{other}`; there are search, symbol, neighbourhood, tree, file, endpoints, knowledge, impact, cypher, info") }),
+            json!({ "error": format!("no API endpoint `{other}`; there are search, symbol, neighbourhood, tree, file, endpoints, knowledge, rules, impact, cypher, info") }),
         )),
     }
 }
