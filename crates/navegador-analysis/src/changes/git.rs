@@ -107,16 +107,21 @@ pub fn from_git(root: &Path, src: &Source) -> Result<Change, ChangesError> {
         args.push(n.clone());
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = git(root, &args)?;
+    // Untracked files are part of the working tree's change (git diff leaves them out). Their
+    // walk (every directory listed, mostly waiting on the file system) runs beside the diff.
+    let (o, untracked) = std::thread::scope(|sc| {
+        let untracked = matches!(src, Source::WorkingTree { .. }).then(|| sc.spawn(|| git(root, &["ls-files", "--others", "--exclude-standard"])));
+        let o = git(root, &args);
+        (o, untracked.map(|h| h.join().unwrap_or_else(|_| Err(ChangesError::Git("`git ls-files --others` panicked".into())))))
+    });
+    let o = o?;
     if !o.status.success() {
         return Err(ChangesError::Git(format!("`git {}` failed: {}", args.join(" "), String::from_utf8_lossy(&o.stderr).trim())));
     }
     let text = String::from_utf8_lossy(&o.stdout);
-    let patches = diff::parse(&text)?;
-    // Untracked files are part of the working tree's change (git diff leaves them out).
-    let mut patches = patches;
-    if matches!(src, Source::WorkingTree { .. }) {
-        let o = git(root, &["ls-files", "--others", "--exclude-standard"])?;
+    let mut patches = diff::parse(&text)?;
+    if let Some(o) = untracked {
+        let o = o?;
         for p in String::from_utf8_lossy(&o.stdout).lines().filter(|l| !l.is_empty()) {
             patches.push(FilePatch { old_path: None, new_path: Some(p.to_string()), binary: false, hunks: Vec::new() });
         }

@@ -224,14 +224,15 @@ pub struct Governing {
 }
 
 /// A rule's constraint evaluated on the changed region. A violation is named by the
-/// qualified names of the nodes its row returns; it is `introduced` when it touches changed
-/// files and the base revision did not have it (see `base_had`), `existing` when it did.
+/// qualified names of the nodes its row returns; one touching changed files is `existing`
+/// when both revisions have it, `introduced` when the base revision did not, `fixed` when
+/// the new side does not (see `side_had`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RuleResult {
     pub rule: String,
     pub severity: String,
     /// violated (the change introduces violations), existing (only violations already
-    /// there), pass, error.
+    /// there), fixed (the change removes every violation there was), pass, error.
     pub status: String,
     /// Violations this change introduces (one page; `--fail-on` and risk count these).
     pub introduced: Vec<String>,
@@ -239,6 +240,11 @@ pub struct RuleResult {
     /// Violations on changed code that the base revision already had (one page).
     pub existing: Vec<String>,
     pub existing_total: usize,
+    /// Violations the change removes: the base revision had them, the new side has not (one
+    /// page). Seen when the graph holds the base side of the files they touch (before a
+    /// re-ingest); a re-ingested graph no longer returns them.
+    pub fixed: Vec<String>,
+    pub fixed_total: usize,
     /// Violations elsewhere (already there, untouched by the change).
     pub elsewhere: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -725,7 +731,14 @@ fn report(store: &Store, root: &Path, change: git::Change, opts: &ChangesOptions
         symbols[i].tests = n;
     }
     // Rules on the changed region: only the violations this change introduces raise risk.
-    let (rules, introduced) = evaluate_rules(store, &change.files, opts.limit, opts.rule_timeout_ms)?;
+    let (rules, introduced) = evaluate_rules(store, &change.files, &files, opts.limit, opts.rule_timeout_ms)?;
+    let reingested = files.iter().filter(|f| f.graph == "new").count();
+    if !rules.is_empty() && reingested > 0 {
+        notes.push(format!(
+            "violations this change removes are listed from a graph of the base side; it holds the new side of {reingested} changed file{} (re-ingested), so none removed there can be seen",
+            if reingested == 1 { "" } else { "s" }
+        ));
+    }
     for (rule, severity, violations) in &introduced {
         if severity == "critical" {
             for names in violations {
@@ -931,38 +944,53 @@ fn reaching_tests(store: &Store, starts: &[(usize, i64)], symbols: &[ChangedSymb
     Ok((tests, per.into_iter().collect()))
 }
 
-/// The base revision of the changed files, extracted on demand with the ingest's extractor
+/// Both revisions of the changed files, extracted on demand with the ingest's extractor
 /// (in memory: only files a violation touches are parsed).
 struct Bases<'a> {
     /// Each changed file by its old and its new path.
     files: HashMap<&'a str, &'a git::FileChange>,
-    facts: HashMap<String, Option<std::rc::Rc<FileFacts>>>,
+    /// A side's facts by (new side?, path).
+    facts: HashMap<(bool, String), Option<std::rc::Rc<FileFacts>>>,
+    /// The side the graph holds of each changed file (`files[].graph`), by both paths.
+    graph: HashMap<&'a str, &'a str>,
 }
 
 impl<'a> Bases<'a> {
-    fn new(files: &'a [git::FileChange]) -> Self {
+    fn new(files: &'a [git::FileChange], graph: &'a [ChangedFile]) -> Self {
         let mut by = HashMap::new();
         for f in files {
             for p in [&f.patch.old_path, &f.patch.new_path].into_iter().flatten() {
                 by.insert(p.as_str(), f);
             }
         }
-        Bases { files: by, facts: HashMap::new() }
+        let mut sides = HashMap::new();
+        for f in graph {
+            for p in [Some(&f.path), f.old_path.as_ref()].into_iter().flatten() {
+                sides.insert(p.as_str(), f.graph.as_str());
+            }
+        }
+        Bases { files: by, facts: HashMap::new(), graph: sides }
+    }
+
+    /// Whether the graph holds this side of the file (then the graph's rows are that side's).
+    fn holds(&self, path: &str, new: bool) -> bool {
+        self.graph.get(path).is_some_and(|&g| g == if new { "new" } else { "old" })
     }
 
     fn changed(&self, path: &str) -> bool {
         self.files.contains_key(path)
     }
 
-    /// The base side's facts of a changed file (`None`: the file is new, or not source).
-    fn facts(&mut self, path: &str) -> Option<std::rc::Rc<FileFacts>> {
+    /// One side's facts of a changed file (`None`: the file is absent on that side, or not
+    /// source).
+    fn facts(&mut self, path: &str, new: bool) -> Option<std::rc::Rc<FileFacts>> {
         let fc = *self.files.get(path)?;
         self.facts
-            .entry(path.to_string())
+            .entry((new, path.to_string()))
             .or_insert_with(|| {
-                let (bytes, op) = (fc.old.as_ref()?, fc.patch.old_path.as_ref()?);
-                let lang = registry().detect(op, &bytes[..bytes.len().min(16 * 1024)])?;
-                Some(std::rc::Rc::new(extract(op, &String::from_utf8_lossy(bytes), lang, &ExtractOptions::default())))
+                let (bytes, p) = if new { (fc.new.as_ref()?, fc.patch.new_path.as_ref()?) } else { (fc.old.as_ref()?, fc.patch.old_path.as_ref()?) };
+                let lang = registry().detect(p, &bytes[..bytes.len().min(16 * 1024)])?;
+                Some(std::rc::Rc::new(extract(p, &String::from_utf8_lossy(bytes), lang, &ExtractOptions::default())))
             })
             .clone()
     }
@@ -998,29 +1026,32 @@ fn base_symbol(facts: &FileFacts, e: &End) -> Option<usize> {
     })
 }
 
-/// Whether the base revision had this violation: every end in a changed file existed there
-/// (by qualified name), and every direct edge between two ends whose source is in a changed
-/// file was made there too (the source's base side refers to the target's name, by a call,
-/// reference, inheritance or import; containment needs only both ends). An edge whose
-/// source is unchanged was made by unchanged code. What it cannot see: a violation that a
-/// change outside the diff (another commit, a re-ingest of other files) made.
-fn base_had(store: &Store, bases: &mut Bases, ends: &[End]) -> Result<bool, ChangesFailure> {
+/// Whether one side (the base revision, or the new side with `new`) had this violation:
+/// every end in a changed file existed there (by qualified name), and every direct edge
+/// between two ends whose source is in a changed file was made there too (the source's
+/// side refers to the target's name, by a call, reference, inheritance or import;
+/// containment needs only both ends). An edge whose source is unchanged was made by
+/// unchanged code. The graph holds one side of each file, so for it the answer is yes; the
+/// question is asked of the other. What it cannot see: a violation that a change outside
+/// the diff (another commit, a re-ingest of other files) made.
+fn side_had(store: &Store, bases: &mut Bases, ends: &[End], new: bool) -> Result<bool, ChangesFailure> {
+    let asked = |bases: &Bases, f: &str| bases.changed(f) && !bases.holds(f, new);
     for e in ends {
-        let Some(f) = e.file.as_deref().filter(|f| bases.changed(f)) else { continue };
-        let Some(facts) = bases.facts(f) else { return Ok(false) };
+        let Some(f) = e.file.as_deref().filter(|f| asked(bases, f)) else { continue };
+        let Some(facts) = bases.facts(f, new) else { return Ok(false) };
         if !e.is_file && base_symbol(&facts, e).is_none() {
             return Ok(false);
         }
     }
     for a in ends {
-        let Some(f) = a.file.as_deref().filter(|f| bases.changed(f)) else { continue };
+        let Some(f) = a.file.as_deref().filter(|f| asked(bases, f)) else { continue };
         let out = store.edges_of(a.id, true, None)?;
         for b in ends.iter().filter(|b| b.id != a.id && out.iter().any(|x| x.dst == b.id)) {
             let contains = a.file == b.file && (a.is_file || a.lines.0 <= b.lines.0 && b.lines.1 <= a.lines.1);
             if contains {
                 continue;
             }
-            let Some(facts) = bases.facts(f) else { return Ok(false) };
+            let Some(facts) = bases.facts(f, new) else { return Ok(false) };
             let from = if a.is_file { None } else { base_symbol(&facts, a) };
             let target = if b.is_file { b.name.rsplit('/').next().unwrap_or(&b.name).split('.').next().unwrap_or("").to_string() } else { b.name.clone() };
             let inside = |r: &navegador_model::RefFact| match from {
@@ -1051,7 +1082,7 @@ type Introduced = (String, String, Vec<Vec<String>>);
 
 /// Every rule's constraint, evaluated on the graph; its violations touching changed files
 /// split into introduced and existing by the base revision, the others counted.
-fn evaluate_rules(store: &Store, files: &[git::FileChange], limit: usize, timeout_ms: u64) -> Result<(Vec<RuleResult>, Vec<Introduced>), ChangesFailure> {
+fn evaluate_rules(store: &Store, files: &[git::FileChange], graph: &[ChangedFile], limit: usize, timeout_ms: u64) -> Result<(Vec<RuleResult>, Vec<Introduced>), ChangesFailure> {
     use navegador_graph::Value;
     fn nodes(v: &Value, out: &mut Vec<navegador_graph::Node>) {
         match v {
@@ -1062,7 +1093,7 @@ fn evaluate_rules(store: &Store, files: &[git::FileChange], limit: usize, timeou
             _ => {}
         }
     }
-    let mut bases = Bases::new(files);
+    let mut bases = Bases::new(files, graph);
     let mut out = Vec::new();
     let mut introduced_names = Vec::new();
     for rule in store.reader().nodes_labelled(Label::Rule)? {
@@ -1078,6 +1109,8 @@ fn evaluate_rules(store: &Store, files: &[git::FileChange], limit: usize, timeou
             introduced_total: 0,
             existing: Vec::new(),
             existing_total: 0,
+            fixed: Vec::new(),
+            fixed_total: 0,
             elsewhere: 0,
             error: None,
         };
@@ -1124,19 +1157,24 @@ fn evaluate_rules(store: &Store, files: &[git::FileChange], limit: usize, timeou
                     let shown = names.join(" -> ");
                     if !ends.iter().any(|e| e.file.as_deref().is_some_and(|f| bases.changed(f))) {
                         r.elsewhere += 1;
-                    } else if base_had(store, &mut bases, &ends)? {
-                        r.existing_total += 1;
-                        r.existing.push(shown);
-                    } else {
+                    } else if !side_had(store, &mut bases, &ends, false)? {
                         r.introduced_total += 1;
                         r.introduced.push(shown);
                         names_in.push(names);
+                    } else if side_had(store, &mut bases, &ends, true)? {
+                        r.existing_total += 1;
+                        r.existing.push(shown);
+                    } else {
+                        r.fixed_total += 1;
+                        r.fixed.push(shown);
                     }
                 }
                 r.status = if r.introduced_total > 0 {
                     "violated"
-                } else if !res.rows.is_empty() {
+                } else if r.existing_total + r.elsewhere > 0 {
                     "existing"
+                } else if r.fixed_total > 0 {
+                    "fixed"
                 } else {
                     "pass"
                 }
@@ -1145,6 +1183,7 @@ fn evaluate_rules(store: &Store, files: &[git::FileChange], limit: usize, timeou
         }
         r.introduced.truncate(limit);
         r.existing.truncate(limit);
+        r.fixed.truncate(limit);
         if !names_in.is_empty() {
             introduced_names.push((r.rule.clone(), r.severity.clone(), names_in));
         }

@@ -79,14 +79,16 @@ pub fn render_markdown(r: &ChangesReport) -> String {
                 None => {
                     let _ = writeln!(
                         o,
-                        "- rule **{}** ({}): {} introduced by this change, {} already there on changed code, {} elsewhere{}{}",
+                        "- rule **{}** ({}): {} introduced by this change, {} already there on changed code, {} fixed by this change, {} elsewhere{}{}{}",
                         x.rule,
                         x.severity,
                         x.introduced_total,
                         x.existing_total,
+                        x.fixed_total,
                         x.elsewhere,
                         x.introduced.iter().map(|v| format!("\n  - introduced: `{v}`")).collect::<String>(),
-                        x.existing.iter().map(|v| format!("\n  - existing: `{v}`")).collect::<String>()
+                        x.existing.iter().map(|v| format!("\n  - existing: `{v}`")).collect::<String>(),
+                        x.fixed.iter().map(|v| format!("\n  - fixed: `{v}`")).collect::<String>()
                     );
                 }
             }
@@ -169,12 +171,19 @@ pub fn render_text(r: &ChangesReport) -> String {
         let _ = writeln!(o, "reviewer {}{}: {}", p.name, if p.owns_changed { "" } else { " (affected)" }, p.why.join("; "));
     }
     for x in r.rules.iter().filter(|x| x.status != "pass") {
-        let _ = writeln!(o, "rule {} ({}): {}, {} introduced, {} existing on changed code, {} elsewhere", x.rule, x.severity, x.status, x.introduced_total, x.existing_total, x.elsewhere);
+        let _ = writeln!(
+            o,
+            "rule {} ({}): {}, {} introduced, {} existing on changed code, {} fixed, {} elsewhere",
+            x.rule, x.severity, x.status, x.introduced_total, x.existing_total, x.fixed_total, x.elsewhere
+        );
         for v in &x.introduced {
             let _ = writeln!(o, "  introduced {v}");
         }
         for v in &x.existing {
             let _ = writeln!(o, "  existing {v}");
+        }
+        for v in &x.fixed {
+            let _ = writeln!(o, "  fixed {v}");
         }
     }
     for g in &r.governing {
