@@ -214,7 +214,7 @@ impl NavegadorServer {
         self.inner.live.as_ref()
     }
 
-    /// Runs `f` on a read-only connection to the graph; a missing file names the way to
+    /// Runs `f` on a read-only connection to the graph, in one read snapshot; a missing file names the way to
     /// create it. Connections are kept per blocking thread (a small pool: tokio reuses
     /// those threads) and reopened when the file is replaced (`ingest --clear` after a
     /// schema change deletes it); WAL lets each read see the latest committed ingest.
@@ -247,7 +247,9 @@ impl NavegadorServer {
                 *slot = Some((db.clone(), identity, store));
             }
             let (_, _, store) = slot.as_ref().expect("just opened");
-            let out = f(store);
+            // One read transaction per answer: one snapshot, and SQLite's WAL read lock taken
+            // once instead of once per statement (a bundle runs hundreds).
+            let out = store.read_snapshot(f);
             if out.is_err() && server {
                 *slot = None; // reconnect next time (the server may have restarted)
             }
