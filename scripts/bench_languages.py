@@ -54,6 +54,8 @@ LANGS = {
     # corpora of scripts/corpus_langs.sh
     "erlang": (f"{CORPUS}/otp", "Erlang", {"function", "record", "type"}, ("erl", "hrl")),
     "ocaml": (f"{CORPUS}/ocaml", "OCaml", {"function", "module", "class", "method", "type", "val"}, ("ml",)),
+    # (ctags' operator, callback, exception, record and test kinds are not definitions here)
+    "elixir": (f"{CORPUS}/elixir", "Elixir", {"function", "module", "macro", "delegate", "guard", "protocol", "implementation", "type"}, ("ex", "exs")),
 }
 OPTLIB = os.path.join(ROOT, "scripts", "ctags")
 
@@ -74,6 +76,28 @@ def js_not_a_definition(t):
                     or re.search(rf"{name}\??\s*:\s*([$\w.]+<)?{{", pattern)
                     or re.search(rf"{name}\.prototype\s*=", pattern))
     return kind == "method" and bool(re.search(rf"\.prototype\.{name}\s*=\s*(?!function|async|\()", pattern))
+
+
+HEREDOCS = {}
+
+
+def in_heredoc(tree, path, line):
+    """Whether a 1-based line is inside a triple-quoted heredoc (a doc) of an Elixir file."""
+    if path not in HEREDOCS:
+        inside, lines = None, set()
+        for i, l in enumerate(open(os.path.join(tree, path), errors="replace").read().splitlines(), 1):
+            for q in ('"""', "'''"):
+                if inside is None and l.count(q) % 2 == 1:
+                    inside = q
+                    break
+                if inside == q and l.strip().startswith(q):
+                    inside = None
+                    break
+            else:
+                if inside:
+                    lines.add(i)
+        HEREDOCS[path] = lines
+    return line in HEREDOCS[path]
 
 
 def ext_of(path, exts):
@@ -106,7 +130,7 @@ def ctags_defs(tree, lang, kinds, exts):
     out = subprocess.run(["ctags", *extra, "-R", f"--languages={lang}", "--output-format=json", "--fields=+nKEZ", "-f", "-", "."],
                          cwd=tree, capture_output=True, text=True, check=True).stdout
     secs = cpu() - t0
-    defs, objects = [], [0]
+    defs, objects, in_docs = [], [0], [0]
     for line in out.splitlines():
         t = json.loads(line)
         path = t.get("path", "").removeprefix("./")
@@ -136,10 +160,17 @@ def ctags_defs(tree, lang, kinds, exts):
         # a packed module expression `(module M : S)` as a module M: not definitions
         if lang == "OCaml" and (t["name"] in ("()", "_") or t["kind"] == "module" and f"(module {t['name']}" in t.get("pattern", "")):
             continue
+        # ctags' Elixir parser reads the examples in `@doc """…"""` heredocs (`defmodule
+        # Counter do` in a doc) as definitions: text, not code
+        if lang == "Elixir" and in_heredoc(tree, path, t["line"]):
+            in_docs[0] += 1
+            continue
         # ctags names anonymous functions (AnonymousFunction0d1a...): nothing to compare
         name = ctags_name(lang, t["name"])
         if name and t.get("kind") in kinds and ext_of(path, exts) and "anonymous" not in t.get("extras", ""):
             defs.append((path, name, t["line"], t["kind"]))
+    if in_docs[0]:
+        print(f"({lang}: {in_docs[0]} tags inside heredoc docs not counted)", file=sys.stderr)
     if objects[0]:
         print(f"({lang}: {objects[0]} object literals, Flow type aliases and prototype assignments ctags calls classes or methods not counted)", file=sys.stderr)
     return defs, secs

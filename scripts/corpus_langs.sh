@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lays out the corpora of the languages added in issue 19 (Lua, Bash, Erlang, OCaml, ...) under
+# Lays out the corpora of the languages added in issue 19 (Lua, Bash, Erlang, OCaml, Elixir, ...) under
 # ${NAVEGADOR_CORPUS:-~/.cache/navegador-corpus}, from Debian packages that ship sources
 # (`apt-get download` + `dpkg -x`: no root, nothing installed). Never committed; a
 # benchmark reads them (scripts/bench_languages.py), no test does. Re-running is a no-op
@@ -65,7 +65,33 @@ for n in z.namelist():
 PY
 }
 
-ALL=(luarocks bash_completion otp ocaml zig_std)
+# dsc NAME SOURCE...: downloads Debian source packages (bookworm's Sources index, read into
+# $WORK with a private apt configuration: the machine's apt lists and sources stay as they are)
+dsc() {
+  local name=$1; shift
+  local apt="$WORK/apt"
+  mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$WORK/$name"
+  if [ ! -f "$apt/src.list" ]; then
+    echo "deb-src http://deb.debian.org/debian bookworm main" >"$apt/src.list"
+    apt-get -o Dir::Etc::SourceList="$apt/src.list" -o Dir::Etc::SourceParts=/nonexistent \
+      -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" update >/dev/null 2>&1
+  fi
+  (cd "$WORK/$name" && apt-get -o Dir::Etc::SourceList="$apt/src.list" -o Dir::Etc::SourceParts=/nonexistent \
+    -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" source --download-only "$@" >/dev/null 2>&1)
+}
+
+# elixir: Elixir 1.14's own libraries (elixir, mix, ex_unit, logger, iex, eex: lib/*/lib, .ex;
+# Debian's elixir package ships only .beam files: its source package elixir-lang)
+elixir() {
+  dsc elixir elixir-lang
+  mkdir -p "$WORK/elixir/src" "$CORPUS/elixir"
+  tar -xJf "$WORK"/elixir/elixir-lang_*.orig.tar.xz -C "$WORK/elixir/src" --strip-components=1
+  for l in "$WORK"/elixir/src/lib/*/lib; do
+    cp -r "$l" "$CORPUS/elixir/$(basename "$(dirname "$l")")"
+  done
+}
+
+ALL=(luarocks bash_completion otp ocaml zig_std elixir)
 for c in "${@:-${ALL[@]}}"; do
   dir=${c//_/-}
   if [ -d "$CORPUS/$dir" ]; then echo "$dir: laid out already"; continue; fi

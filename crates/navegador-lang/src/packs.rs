@@ -13,6 +13,8 @@ mod c;
 mod cpp;
 #[path = "../languages/csharp/hooks.rs"]
 mod csharp;
+#[path = "../languages/elixir/hooks.rs"]
+mod elixir;
 #[path = "../languages/erlang/hooks.rs"]
 mod erlang;
 #[path = "../languages/flow/hooks.rs"]
@@ -71,4 +73,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "ocaml", grammar: || tree_sitter_ocaml::LANGUAGE_OCAML.into(), hooks: &ocaml::HOOKS },
     PackDef { id: "scala", grammar: || tree_sitter_scala::LANGUAGE.into(), hooks: &scala::HOOKS },
     PackDef { id: "zig", grammar: || tree_sitter_zig::LANGUAGE.into(), hooks: &zig::HOOKS },
+    PackDef { id: "elixir", grammar: || tree_sitter_elixir::LANGUAGE.into(), hooks: &elixir::HOOKS },
 ];

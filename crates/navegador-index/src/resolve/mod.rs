@@ -17,6 +17,7 @@
 mod beam;
 mod c;
 mod dotnet;
+mod elixir;
 mod go;
 mod js;
 mod jvm;
