@@ -262,6 +262,13 @@ pub fn parse(lang: Language, src: &str) -> Option<tree_sitter::Tree> {
     parse_text(lang, prepared.as_deref().unwrap_or(src))
 }
 
+/// The text the grammar parses for `src`: the pack's `prepare` hook, then its
+/// `[preprocess]` rules (both keep the length); `None` when it is `src` as is. For tools
+/// that show what a pack's rewrite did (`examples/syntax_errors.rs`).
+pub fn prepared(lang: Language, src: &str) -> Option<String> {
+    prepare(registry().pack(lang), src)
+}
+
 /// The text the grammar parses: the pack's `prepare` hook, then its `[preprocess]` rules
 /// (both keep the length); `None` when it is `src` as is.
 fn prepare(pack: &crate::registry::Pack, src: &str) -> Option<String> {

@@ -85,7 +85,7 @@ const TOP_KEYS: &[&str] = &[
 const CLIENT_KEYS: &[&str] = &[
     "library", "calls", "imports", "url", "url_option", "method", "method_arg", "method_option", "factories", "base_option", "base_arg",
 ];
-const PREPROCESS_KEYS: &[&str] = &["blank", "blank_calls", "undefined", "inline_conditionals", "macros"];
+const PREPROCESS_KEYS: &[&str] = &["replace", "blank", "blank_calls", "type_arguments", "undefined", "inline_conditionals", "macros"];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
 const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member", "paths"];
 
@@ -227,6 +227,15 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
                 crate::preprocess::Preprocess {
                     blank: r.strings(t, "blank")?,
                     blank_calls: r.strings(t, "blank_calls")?,
+                    type_arguments: r.strings(t, "type_arguments")?,
+                    replace: match t.get("replace") {
+                        None => Vec::new(),
+                        Some(item) => r
+                            .strings(t, "replace")?
+                            .iter()
+                            .map(|rule| crate::preprocess::Replace::parse(rule).map_err(|m| r.error(item, &format!("replace `{rule}`: {m}"))))
+                            .collect::<Result<_, _>>()?,
+                    },
                     undefined: r.strings(t, "undefined")?,
                     inline_conditionals: r.bool(t, "inline_conditionals")?.unwrap_or(false),
                     macros: r.bool(t, "macros")?.unwrap_or(false),

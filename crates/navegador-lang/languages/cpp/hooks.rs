@@ -8,134 +8,72 @@ use navegador_model::{FileFacts, Label};
 use tree_sitter::Node;
 
 use crate::hooks::*;
+use crate::preprocess::{is_word, skip_ws};
 
 pub(crate) static HOOKS: Hooks = Hooks {
     post: cpp_post,
     prepare: cpp_prepare,
 };
 
-/// Words after which an upper-case macro at the start of a declaration is an annotation
-/// (`NO_DESTROY static const …`, `YG_EXPORT float f();`).
-const DECL_WORDS: &[&str] = &[
-    "static", "extern", "inline", "const", "constexpr", "void", "bool", "int", "float", "double", "char", "unsigned",
-    "signed", "long", "short", "auto", "class", "struct", "union", "enum", "virtual", "explicit", "friend", "typename",
-    "template", "std", "size_t",
-];
-
-/// Rewrites (same length) what tree-sitter-cpp rejects: first the conditional-compilation
-/// lines in the middle of an expression, a parameter list or an initializer (`JSObjectRef
-/// obj\n#ifndef NDEBUG\n, counter\n#endif`, `.x =\n#if A\n true,`), then the macros.
+/// Rewrites (same length) what tree-sitter-cpp rejects and the `[preprocess]` rules do not
+/// cover: the conditional-compilation lines in the middle of an expression, a parameter list
+/// or an initializer (`JSObjectRef obj\n#ifndef NDEBUG\n, counter\n#endif`, `.x =\n#if A\n
+/// true,`: both branches stay, as arguments), then default arguments, `__has_include` and
+/// the file's own `extern "C"` guards. The annotation macros are the manifest's
+/// (`[preprocess] macros`).
 fn cpp_prepare(src: &str) -> Option<String> {
     let conditionals = ["#if", "#ifdef", "#ifndef", "#elif", "#elifdef", "#elifndef", "#else", "#endif"];
     match blank_inline_conditionals(src, &conditionals, b",(=") {
-        Some(blanked) => Some(cpp_macros(&blanked).unwrap_or(blanked)),
-        None => cpp_macros(src),
+        Some(blanked) => Some(cpp_rewrites(&blanked).unwrap_or(blanked)),
+        None => cpp_rewrites(src),
     }
 }
 
-/// Blanks (same length, so every position stays) the macros that sit where the grammar
-/// expects a declaration to go on: `class|struct|union MACRO Name`, a line that starts with
-/// `MACRO` and goes on with a declaration word, a line that is only `MACRO`. A macro is an
-/// upper-case identifier of three or more characters (`JSI_EXPORT`, `FOLLY_PACK_ATTR`).
-/// The file's own `extern "C"` guards too.
-fn cpp_macros(src: &str) -> Option<String> {
+/// A default argument `x = {})`, `x = {false},`, which the grammar reads as a compound
+/// literal without its type, becomes `x = 0 )`, `x = (false),`; `#if __has_include("a/b.h")`,
+/// which it rejects, `__has_include(_a_b_h_)`; `#ifdef __cplusplus` / `extern "C" {` /
+/// `#endif` and its closing `}` are blanked (braces the grammar cannot pair across the
+/// conditional).
+fn cpp_rewrites(src: &str) -> Option<String> {
     let b = src.as_bytes();
     let mut out: Option<Vec<u8>> = None;
     let mut put = |from: usize, to: usize, byte: u8| {
         let o = out.get_or_insert_with(|| b.to_vec());
         o[from..to].fill(byte);
     };
-    let mut i = 0;
-    let mut line_start = true;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'\n' {
-            line_start = true;
-            i += 1;
+    for (i, _) in src.match_indices('=') {
+        if b.get(i + 1) == Some(&b'=') || (i > 0 && b"=!<>+-*/%&|^".contains(&b[i - 1])) {
             continue;
         }
-        if c == b' ' || c == b'\t' {
-            i += 1;
+        let open = skip_ws(b, i + 1);
+        if b.get(open) != Some(&b'{') {
             continue;
         }
-        // a default argument `x = {})`, `x = {false},`, which the grammar reads as a
-        // compound literal without its type: `x = 0 )`, `x = (false),`
-        if c == b'=' && b.get(i + 1) != Some(&b'=') && (i == 0 || !b"=!<>+-*/%&|^".contains(&b[i - 1])) {
-            let open = skip_ws(b, i + 1);
-            if b.get(open) == Some(&b'{') {
-                if let Some(close) = b[open + 1..].iter().position(|&c| c == b'}' || c == b'{' || c == b';' || c == b'\n').map(|k| open + 1 + k) {
-                    let end = skip_ws(b, close + 1);
-                    if b[close] == b'}' && matches!(b.get(end), Some(b')' | b',')) {
-                        if b[open + 1..close].iter().all(|c| c.is_ascii_whitespace()) {
-                            put(open, open + 1, b'0');
-                            put(close, close + 1, b' ');
-                        } else {
-                            put(open, open + 1, b'(');
-                            put(close, close + 1, b')');
-                        }
-                    }
+        if let Some(close) = b[open + 1..].iter().position(|&c| c == b'}' || c == b'{' || c == b';' || c == b'\n').map(|k| open + 1 + k) {
+            let end = skip_ws(b, close + 1);
+            if b[close] == b'}' && matches!(b.get(end), Some(b')' | b',')) {
+                if b[open + 1..close].iter().all(|c| c.is_ascii_whitespace()) {
+                    put(open, open + 1, b'0');
+                    put(close, close + 1, b' ');
+                } else {
+                    put(open, open + 1, b'(');
+                    put(close, close + 1, b')');
                 }
             }
-            line_start = false;
-            i += 1;
-            continue;
         }
-        if !(c.is_ascii_alphabetic() || c == b'_') || (i > 0 && is_word(b[i - 1])) {
-            line_start = false;
-            i += 1;
-            continue;
-        }
-        let (w0, w1) = (i, word_end(b, i));
-        let word = &src[w0..w1];
-        if word == "__has_include" {
-            // `#if __has_include("a/b.h")`, which the grammar rejects, as `__has_include(_a_b_h_)`
-            let open = skip_ws(b, w1);
-            if b.get(open) == Some(&b'(') {
-                let mut j = open + 1;
-                while j < b.len() && b[j] != b')' && b[j] != b'\n' {
-                    if !is_word(b[j]) && b[j] != b' ' {
-                        put(j, j + 1, b'_');
-                    }
-                    j += 1;
-                }
-            }
-        } else if matches!(word, "class" | "struct" | "union") {
-            // `class MACRO Name [final] {` / `:`
-            let m0 = skip_ws(b, w1);
-            let m1 = word_end(b, m0);
-            let n0 = skip_ws(b, m1);
-            let n1 = word_end(b, n0);
-            let mut after = n1;
-            while after < b.len() && b[after].is_ascii_whitespace() {
-                after += 1;
-            }
-            if is_macro(&src[m0..m1]) && n1 > n0 && matches!(b.get(after), Some(b'{' | b':') | Some(b'f')) {
-                put(m0, m1, b' ');
-            }
-        } else if matches!(word, "extern" | "static" | "inline" | "virtual" | "friend") {
-            // `extern RN_EXPORT std::mutex m;`
-            let m0 = skip_ws(b, w1);
-            let m1 = word_end(b, m0);
-            let n0 = skip_ws(b, m1);
-            if is_macro(&src[m0..m1]) && b.get(n0).is_some_and(|c| is_word(*c)) {
-                put(m0, m1, b' ');
-            }
-        } else if line_start && is_macro(word) {
-            let n0 = skip_ws(b, w1);
-            let next = &src[n0..word_end(b, n0)];
-            let lone = matches!(b.get(n0), None | Some(b'\n') | Some(b'\r')) && b[w1..n0].iter().all(|&c| c == b' ' || c == b'\t');
-            // `MACRO Type name(…)`, `MACRO Type *name`: a word and then a declarator
-            let t1 = skip_ws(b, n0 + next.len());
-            let typed = !next.is_empty() && matches!(b.get(t1), Some(c) if is_word(*c) || matches!(c, b'*' | b'&' | b':' | b'<'));
-            if DECL_WORDS.contains(&next) || lone || typed {
-                put(w0, w1, b' ');
-            }
-        }
-        line_start = false;
-        i = w1.max(i + 1);
     }
-    // `#ifdef __cplusplus` / `extern "C" {` / `#endif` and its closing `}`: braces the
-    // grammar cannot pair across the conditional
+    for (w1, _) in src.match_indices("__has_include").map(|(i, w)| (i + w.len(), w)) {
+        let open = skip_ws(b, w1);
+        if b.get(open) == Some(&b'(') && !b.get(w1).is_some_and(|&c| is_word(c)) {
+            let mut j = open + 1;
+            while j < b.len() && b[j] != b')' && b[j] != b'\n' {
+                if !is_word(b[j]) && b[j] != b' ' {
+                    put(j, j + 1, b'_');
+                }
+                j += 1;
+            }
+        }
+    }
     let lines: Vec<(usize, &str)> = src.split_inclusive('\n').scan(0, |at, l| {
         let start = *at;
         *at += l.len();
@@ -152,33 +90,6 @@ fn cpp_macros(src: &str) -> Option<String> {
         }
     }
     out.map(|o| String::from_utf8(o).expect("only ASCII bytes were replaced"))
-}
-
-fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
-}
-
-fn word_end(b: &[u8], from: usize) -> usize {
-    let mut j = from;
-    while j < b.len() && is_word(b[j]) {
-        j += 1;
-    }
-    j
-}
-
-fn skip_ws(b: &[u8], from: usize) -> usize {
-    let mut j = from;
-    while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
-        j += 1;
-    }
-    j
-}
-
-fn is_macro(w: &str) -> bool {
-    w.len() >= 3
-        && w.starts_with(|c: char| c.is_ascii_uppercase())
-        && w.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
-        && w.bytes().any(|c| c == b'_' || c.is_ascii_uppercase())
 }
 
 fn cpp_post(root: Node, src: &str, facts: &mut FileFacts) {

@@ -1,0 +1,73 @@
+//! Lists the files of a tree that the grammar reads with a syntax error, each with its first
+//! error node (line, column, kind) and that line as the grammar saw it, after the pack's
+//! rewrite (`prepared`): what `scripts/bench_languages.py`'s syntax-error column counts, and
+//! where a pack's rewrite or `[preprocess]` rules fall short (`cargo run --release -p
+//! navegador-lang --example syntax_errors -- DIR [EXT,EXT…]`). Paths are relative to DIR;
+//! a file's language is what the registry detects (as the ingest does). Given a file, it
+//! prints the text the grammar parses.
+
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let root = PathBuf::from(args.next().expect("usage: syntax_errors DIR|FILE [EXT,EXT…]"));
+    let exts: Vec<String> = args.next().map(|e| e.split(',').map(str::to_string).collect()).unwrap_or_default();
+    if root.is_file() {
+        // one file: the text the grammar parses
+        let text = std::fs::read_to_string(&root).expect("a UTF-8 file");
+        let lang = navegador_lang::registry().detect(&root.to_string_lossy(), text.as_bytes()).expect("a language navegador reads");
+        print!("{}", navegador_lang::prepared(lang, &text).unwrap_or(text));
+        return;
+    }
+    let mut files = Vec::new();
+    collect(&root, &mut files);
+    files.sort();
+    let (mut read, mut broken) = (0, 0);
+    for path in files {
+        let Ok(rel) = path.strip_prefix(&root).map(|p| p.to_string_lossy().replace('\\', "/")) else { continue };
+        if !exts.is_empty() && !exts.iter().any(|e| rel.rsplit('.').next() == Some(e.as_str())) {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&path) else { continue };
+        // what the ingest skips: larger than 1 MiB
+        let Some(lang) = navegador_lang::registry().detect(&rel, &bytes).filter(|_| bytes.len() <= 1 << 20) else { continue };
+        let text = String::from_utf8_lossy(&bytes);
+        let prepared = navegador_lang::prepared(lang, &text);
+        let seen = prepared.as_deref().unwrap_or(&text);
+        let Some(tree) = navegador_lang::parse(lang, &text) else { continue };
+        read += 1;
+        let root = tree.root_node();
+        if !root.has_error() {
+            continue;
+        }
+        broken += 1;
+        let n = first_error(root).unwrap_or(root);
+        let p = n.start_position();
+        let line = seen.lines().nth(p.row).unwrap_or("").trim();
+        let kind = if n.is_missing() { format!("MISSING {}", n.kind()) } else { n.kind().to_string() };
+        println!("{rel}:{}:{} {kind} [{}]: {}", p.row + 1, p.column + 1, lang.as_str(), &line[..line.len().min(160)]);
+    }
+    println!("{broken} of {read} files with a syntax error");
+}
+
+/// The first ERROR or MISSING node in document order.
+fn first_error(n: tree_sitter::Node) -> Option<tree_sitter::Node> {
+    if n.is_error() || n.is_missing() {
+        return Some(n);
+    }
+    let mut c = n.walk();
+    let children: Vec<_> = n.children(&mut c).collect();
+    children.into_iter().filter(|c| c.has_error()).find_map(first_error)
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let Ok(t) = e.file_type() else { continue };
+        if t.is_dir() {
+            collect(&e.path(), out);
+        } else if t.is_file() {
+            out.push(e.path());
+        }
+    }
+}
