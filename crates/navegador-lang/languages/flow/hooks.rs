@@ -529,7 +529,7 @@ mod tests {
     #[test]
     fn definitions_keep_their_positions_after_the_rewrite() {
         // every rewrite shortens or moves tokens in place: names are where the file has them
-        let src = "// @flow\nexport opaque type Id = string;\ntype P = {| +a: ?string, ...B |};\nconst v = (x: any);\n  export function   f(p: {x: number} => void): ?Id { return (p: any); }\nclass   C { m(cb: Event => void): void {} }\n";
+        let src = "// @flow\nexport opaque type Id = string;\ntype P = {| +a: ?string, ...B |};\nconst v = (x: any);\n  export function   f(p: ({x: number}) => void): ?Id { return (p: any); }\nclass   C { m(cb: Event => void): void {} }\n";
         let lang = crate::registry().detect("a.js", src.as_bytes()).expect("a flow file");
         let facts = crate::extract("a.js", src, lang, &Default::default());
         assert!(facts.diagnostics.is_empty(), "{:?}", facts.diagnostics);
