@@ -595,7 +595,7 @@ fn write_file(
     }
     for r in &facts.refs {
         let from = r.from.map(|i| ids[i as usize]);
-        tx.insert_ref(&f.rel, from, r.kind, &r.name, r.receiver.as_deref(), r.receiver_type.as_deref(), r.line, r.column, r.arity)?;
+        tx.insert_ref(&f.rel, from, r.kind, &r.name, r.receiver.as_deref(), r.receiver_type.as_deref(), r.line, r.column, r.arity, r.arg_types.as_deref())?;
     }
     tx.upsert_file(
         &f.rel,

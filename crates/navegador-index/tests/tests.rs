@@ -57,7 +57,10 @@ fn index(root: &Path, db: &Path) -> Store {
 /// constructor and base sites left `external` or `unresolved`.
 fn render(store: &Store) -> String {
     let conn = store.sqlite_conn().expect("a SQLite graph file");
-    let key = "coalesce(n.qualified_name, n.name)";
+    // an overload (a qualified name several definitions share) is told by its line: `m@12`
+    let key = "coalesce(n.qualified_name, n.name) || CASE WHEN n.label IN ('Method', 'Function') AND (SELECT count(*) FROM nodes o
+                   WHERE o.qualified_name = n.qualified_name AND o.label = n.label AND o.file_path = n.file_path) > 1
+               THEN '@' || n.line_start ELSE '' END";
     let mut st = conn
         .prepare(&format!(
             "SELECT e.type, (SELECT {key} FROM nodes n WHERE n.id = e.src), (SELECT {key} FROM nodes n WHERE n.id = e.dst),

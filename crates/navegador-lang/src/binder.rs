@@ -84,6 +84,9 @@ pub(crate) struct BindRules<'a> {
     /// A bare name no scope binds may be a member of the own type of the enclosing scope
     /// (`void T::m() { cache_.get(); }` in C++, defined outside T's body).
     pub implicit_members: bool,
+    /// Record each call argument's static type (`RefFact::arg_types`): the language tells
+    /// overloads apart by them.
+    pub arg_types: bool,
 }
 
 /// The type a type node names under the pack's rules: its text for a `names` kind; through
@@ -91,6 +94,11 @@ pub(crate) struct BindRules<'a> {
 /// (`Box<T>`) stands for its first type argument. Trailing generic arguments are cut
 /// (`Foo::<T>` -> `Foo`); anything else (a primitive, an array) names no type.
 pub(crate) fn read_type(n: Node, rules: &TypeRules, src: &[u8]) -> Option<String> {
+    if rules.arrays.iter().any(|k| k == n.kind()) {
+        let elem = n.child_by_field_name("element")?;
+        let dims = src.get(elem.end_byte()..n.end_byte()).map_or(0, |d| d.iter().filter(|&&c| c == b'[').count());
+        return read_type(elem, rules, src).map(|t| format!("{t}{}", "[]".repeat(dims.max(1))));
+    }
     let mut t = n;
     // A loop, not recursion: `********T` must not exhaust the stack.
     for _ in 0..256 {
@@ -473,7 +481,8 @@ pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals,
         } else {
             None
         };
-        let ty = ty.filter(|t| !tree.is_type_parameter(scope, t));
+        // (an array's members are the language's, not its element type's)
+        let ty = ty.filter(|t| !tree.is_type_parameter(scope, t) && !t.ends_with("[]"));
         types[ri] = Some(ty);
     }
     for (r, t) in facts.refs.iter_mut().zip(types) {
@@ -481,11 +490,73 @@ pub(crate) fn bind(root: Node, src: &str, facts: &mut FileFacts, locals: Locals,
             r.receiver_type = t;
         }
     }
+    if rules.arg_types {
+        for r in facts.refs.iter_mut().filter(|r| r.kind == RefKind::Call && r.arity.is_some_and(|n| n > 0)) {
+            let p = Point { row: r.line.saturating_sub(1) as usize, column: r.column as usize };
+            let Some(site) = root.descendant_for_point_range(p, p) else { continue };
+            r.arg_types = argument_types(&tree, site, rules, b);
+        }
+    }
     let mut i = 0;
     facts.refs.retain(|_| {
         i += 1;
         !drop[i - 1]
     });
+}
+
+/// The static types of a call's arguments, `,`-separated, an unknown one empty; `None`
+/// when none is known. `site` is the call's name; the call is the nearest node above it
+/// with an `arguments` field.
+fn argument_types(tree: &Tree, site: Node, rules: &BindRules, src: &[u8]) -> Option<String> {
+    let mut call = site;
+    let args = loop {
+        if let Some(a) = call.child_by_field_name("arguments") {
+            break a;
+        }
+        call = call.parent()?;
+        if call.end_byte() - call.start_byte() > 1 << 20 {
+            return None;
+        }
+    };
+    let scope = tree.scope_of(site);
+    let at = site.start_byte();
+    let mut c = args.walk();
+    let types: Vec<Option<String>> =
+        args.named_children(&mut c).filter(|a| !a.is_extra()).map(|a| expression_type(tree, scope, at, a, rules, src)).collect();
+    if types.iter().all(Option::is_none) {
+        return None;
+    }
+    Some(types.iter().map(|t| t.as_deref().unwrap_or("")).collect::<Vec<_>>().join(","))
+}
+
+/// The static type of an expression where the binder knows it: a typed value of the locals
+/// query (a literal, `new T()`, a cast), a name bound with a declared type, the implicit
+/// receiver (`this`), a member path (`this.size`, `a.b`). A type parameter is unknown.
+fn expression_type(tree: &Tree, scope: Option<usize>, at: usize, e: Node, rules: &BindRules, src: &[u8]) -> Option<String> {
+    if let Some(t) = tree.values.get(&(e.start_byte(), e.end_byte())) {
+        return t.clone().filter(|t| !tree.is_type_parameter(scope, t.trim_end_matches("[]")));
+    }
+    let t = text(e, src);
+    let member = rules.types.member.as_deref().unwrap_or(".");
+    let self_of = |t: Option<String>| match (t, rules.types.self_name.as_deref()) {
+        (Some(t), Some(s)) if t == s => tree.self_type(scope),
+        (t, _) => t,
+    };
+    let ty = if rules.receiver == Some(t) && tree.lookup(scope, at, t).is_none() {
+        tree.self_type(scope)
+    } else if is_ident(t) {
+        tree.lookup(scope, at, t).and_then(self_of)
+    } else if let Some(field) = rules.receiver.and_then(|r| t.strip_prefix(r)).and_then(|f| f.strip_prefix(member)).filter(|f| is_ident(f)) {
+        match tree.class_of(scope).and_then(|c| tree.scopes[c].members.get(field)) {
+            Some(&d) => tree.defs[d].ty.clone(),
+            None => tree.self_type(scope).and_then(|o| member_type(tree, &o, field)),
+        }
+    } else if t.split(member).all(is_ident) {
+        tree.path_type(scope, at, &t.replace(member, "."), 0)
+    } else {
+        None
+    };
+    ty.filter(|t| !t.starts_with(ALIAS) && !tree.is_type_parameter(scope, t.trim_end_matches("[]")))
 }
 
 /// The declared type of member `field` of class `owner` declared in this file: a member

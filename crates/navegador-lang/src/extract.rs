@@ -473,7 +473,7 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
     }
     assemble(&mut facts, defs, sites, lang.info());
     (s.post)(root, src, &mut facts);
-    let rules = BindRules { types, receiver: lang.info().receiver.as_deref(), drop_local_uses: pack.spec.drop_local_uses, implicit_members: pack.spec.implicit_members };
+    let rules = BindRules { types, receiver: lang.info().receiver.as_deref(), drop_local_uses: pack.spec.drop_local_uses, implicit_members: pack.spec.implicit_members, arg_types: lang.info().overloads.is_some() };
     binder::bind(root, src, &mut facts, locals, &rules);
     facts.imports.sort_by(|a, b| (a.line, a.column, &a.module, &a.name).cmp(&(b.line, b.column, &b.module, &b.name)));
     facts.imports.dedup();
@@ -804,6 +804,7 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
                             receiver: receiver.filter(|r| !r.is_empty()),
                             receiver_type: None,
                             arity: None,
+                            arg_types: None,
                             line: site.name_at.start_line,
                             column: site.name_at.start_col,
                         });
@@ -855,6 +856,7 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
                     receiver: site.receiver.filter(|r| !r.is_empty()),
                     receiver_type,
                     arity: site.arity,
+                    arg_types: None,
                     line: site.at.start_line,
                     column: site.at.start_col,
                 });

@@ -75,19 +75,24 @@ pub(crate) struct TypeRules {
     /// Node kinds of a value that is a name or a member path (`x`, `cs.conn`): a binding
     /// captured `@local.type` on one has the type of what the path names (`cc := cs.cc`).
     pub paths: Vec<String>,
+    /// Node kinds of an array type, read as their `element` type and `[]` per dimension
+    /// (`int[]`, `Foo[][]`): argument types that tell overloads apart. A receiver of an
+    /// array type gets none.
+    pub arrays: Vec<String>,
 }
 
 const TOP_KEYS: &[&str] = &[
     "name", "family", "extensions", "shebangs", "markers", "separator", "receiver", "constructors", "builtins",
     "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types",
-    "pragmas", "frameworks", "implied_by", "call_relation", "preprocess", "clients",
+    "pragmas", "frameworks", "implied_by", "call_relation", "preprocess", "clients", "overloads",
 ];
+const OVERLOAD_KEYS: &[&str] = &["top", "primitives", "converts"];
 const CLIENT_KEYS: &[&str] = &[
     "library", "calls", "imports", "url", "url_option", "method", "method_arg", "method_option", "factories", "base_option", "base_arg",
 ];
 const PREPROCESS_KEYS: &[&str] = &["replace", "blank", "blank_calls", "type_arguments", "undefined", "inline_conditionals", "macros"];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
-const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member", "paths"];
+const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member", "paths", "arrays"];
 
 pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, PackSpec), PackError> {
     let doc = Document::parse(text).map_err(|e| PackError {
@@ -152,6 +157,26 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         implied_by: r.strings(top, "implied_by")?,
         call_relation: r.string(top, "call_relation")?,
         clients: Vec::new(),
+        overloads: match top.get("overloads") {
+            None => None,
+            Some(item) => {
+                let t = item.as_table().ok_or_else(|| r.error(item, "`overloads` must be a table ([overloads])"))?;
+                r.known(t, OVERLOAD_KEYS)?;
+                let mut converts = Vec::new();
+                if let Some(c) = t.get("converts") {
+                    let ct = c.as_table_like().ok_or_else(|| r.error(c, "`converts` must be a table (`int = [\"long\", \"Integer\"]`)"))?;
+                    for (k, v) in ct.iter() {
+                        let arr = v.as_array().ok_or_else(|| r.error(v, &format!("`converts.{k}` must be a list of type names")))?;
+                        let to = arr
+                            .iter()
+                            .map(|x| x.as_str().map(str::to_string).ok_or_else(|| r.value_error(x, &format!("`converts.{k}` must be a list of type names"))))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        converts.push((k.to_string(), to));
+                    }
+                }
+                Some(navegador_model::Overloads { top: r.string(t, "top")?, converts, primitives: r.strings(t, "primitives")? })
+            }
+        },
     };
     if let Some(f) = info.implied_by.iter().find(|f| !info.frameworks.contains(f)) {
         return Err(r.error(&top["implied_by"], &format!("`implied_by` names `{f}`, which `frameworks` does not list")));
@@ -183,6 +208,7 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
                 bindings: r.strings(t, "bindings")?,
                 member: r.string(t, "member")?,
                 paths: r.strings(t, "paths")?,
+                arrays: r.strings(t, "arrays")?,
             }
         }
     };

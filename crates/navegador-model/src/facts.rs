@@ -106,6 +106,10 @@ pub struct RefFact {
     /// How many arguments the call passes, where the site has an argument list (a
     /// spread `f(...xs)` or `f(*xs)` counts as one): what tells overloads apart.
     pub arity: Option<u32>,
+    /// The static types of the call's arguments where the binder knows them, in order,
+    /// `,`-separated, an unknown one empty (`int,,String`); `None` when none is known or
+    /// the language has no overloads ([`crate::Overloads`]).
+    pub arg_types: Option<String>,
     pub line: u32,
     pub column: u32,
 }

@@ -75,6 +75,23 @@ pub struct LanguageInfo {
     /// manifest: TOML files of `[[client]]` rules, read by
     /// `navegador-index/src/endpoints/clients.rs`).
     pub clients: Vec<ClientRule>,
+    /// Overloads told apart by argument types (`[overloads]` of the manifest): the binder
+    /// records each call argument's static type where it knows it, the resolver keeps the
+    /// overloads whose parameters accept them. `None`: calls carry no argument types.
+    pub overloads: Option<Overloads>,
+}
+
+/// How a language's argument types convert to parameter types, for choosing an overload.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Overloads {
+    /// The type every reference type converts to (`Object`).
+    pub top: Option<String>,
+    /// Implicit conversions: a type -> the types it converts to (widening, boxing), in
+    /// the language's order of preference.
+    pub converts: Vec<(String, Vec<String>)>,
+    /// Types that are values, not references (`int`): they convert to `top` only through
+    /// `converts` (boxing), never to a type parameter or a class.
+    pub primitives: Vec<String>,
 }
 
 /// One HTTP client library's calls, as a pack declares them: which callees are calls of it,

@@ -327,6 +327,7 @@ CREATE TABLE IF NOT EXISTS refs (
     line BIGINT NOT NULL,
     col BIGINT NOT NULL,
     arity BIGINT,
+    arg_types TEXT COLLATE "C",
     status TEXT COLLATE "C" NOT NULL DEFAULT 'pending'
 );
 CREATE TABLE IF NOT EXISTS skipped (path TEXT COLLATE "C" PRIMARY KEY, reason TEXT NOT NULL);

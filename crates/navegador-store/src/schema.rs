@@ -1,7 +1,7 @@
 //! The SQLite schema. Bump `VERSION` on any change; an older file is refused with a
 //! message that names the fix (re-ingest with `--clear`).
 
-pub const VERSION: i64 = 6;
+pub const VERSION: i64 = 7;
 
 pub const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -63,6 +63,9 @@ CREATE TABLE IF NOT EXISTS refs (
     col INTEGER NOT NULL,
     -- version 4: the number of arguments of a call, which tells overloads apart
     arity INTEGER,
+    -- version 7: the static types of a call's arguments where known (`int,,String`), which
+    -- tell same-arity overloads apart
+    arg_types TEXT,
     status TEXT NOT NULL DEFAULT 'pending'
 );
 
@@ -163,6 +166,7 @@ pub const INDEXES: &[(&str, &str)] = &[
     ("refs_from", "refs(from_node)"),
     // sites typed by a class whose definition changed (incremental re-resolution)
     ("refs_rtype", "refs(receiver_type)"),
+    ("refs_arg_types", "refs(arg_types) WHERE arg_types IS NOT NULL"),
 ];
 
 /// The text a node contributes to `search_fts.body`, over a row named `n`.

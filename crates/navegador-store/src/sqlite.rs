@@ -28,12 +28,12 @@ const INSERT_NODE: Batch = Batch {
 const INSERT_NODE_AT: &str = "INSERT INTO nodes(id, label, name, qualified_name, file_path, parent, line_start, line_end, props)
               VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 const INSERT_REF: Batch = Batch {
-    row_sql: "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col, arity)
-              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    pg_sql: "INSERT INTO refs(id, file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col, arity)
+    row_sql: "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col, arity, arg_types)
+              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    pg_sql: "INSERT INTO refs(id, file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col, arity, arg_types)
              SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[],
-                                  $7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[])",
-    columns: &[I, T, I, T, T, T, T, T, I, I, I],
+                                  $7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[])",
+    columns: &[I, T, I, T, T, T, T, T, I, I, I, T],
     last_per_key: false,
     site_status: false,
 };
@@ -198,6 +198,9 @@ pub struct RefRow {
     pub col: u32,
     /// The number of arguments of a call, when the site has an argument list.
     pub arity: Option<u32>,
+    /// The static types of its arguments where known (`int,,String`): see
+    /// `navegador_model::RefFact::arg_types`.
+    pub arg_types: Option<String>,
 }
 
 /// The outcome of resolving one reference site (the model's vocabulary).
@@ -795,7 +798,7 @@ fn canonical_json(text: &str) -> String {
 const PG_LIST: usize = 10_000;
 
 /// The columns `ref_row` reads, in order.
-const COLS: &str = "id, file_path, from_node, kind, name, receiver, receiver_type, line, col, arity";
+const COLS: &str = "id, file_path, from_node, kind, name, receiver, receiver_type, line, col, arity, arg_types";
 
 fn ref_row(r: &Row<'_>) -> Result<RefRow> {
     let kind: String = r.get(3)?;
@@ -810,6 +813,7 @@ fn ref_row(r: &Row<'_>) -> Result<RefRow> {
         line: r.get(7)?,
         col: r.get(8)?,
         arity: r.get(9)?,
+        arg_types: r.get(10)?,
     })
 }
 
@@ -1136,6 +1140,7 @@ impl IngestTx<'_> {
         line: u32,
         col: u32,
         arity: Option<u32>,
+        arg_types: Option<&str>,
     ) -> Result<i64> {
         let root = receiver.map(|r| {
             let end = r.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(r.len());
@@ -1144,7 +1149,7 @@ impl IngestTx<'_> {
         self.tx.defer_insert(
             &INSERT_REF,
             "refs",
-            params![file_path, from_node, kind.as_str(), name, receiver, root, receiver_type, line, col, arity],
+            params![file_path, from_node, kind.as_str(), name, receiver, root, receiver_type, line, col, arity, arg_types],
         )
     }
 
@@ -1397,9 +1402,25 @@ impl IngestTx<'_> {
         Ok(out)
     }
 
-    /// Ids of reference sites whose name, receiver's first name or receiver type is one of
-    /// `names` (a site typed by a class must follow that class).
+    /// Ids of reference sites whose name, receiver's first name, receiver type or an
+    /// argument's type is one of `names` (a site typed by a class must follow that class;
+    /// an overload chosen by an argument's type, the argument's class).
     pub fn ref_ids_named(&self, names: &[String]) -> Result<Vec<i64>> {
+        let mut out = self.ref_ids_named_direct(names)?;
+        if !names.is_empty() {
+            // An overload chosen by an argument's type depends on that type's whole
+            // hierarchy, which an edit of any ancestor's file moves: every site with argument
+            // types follows any change of definitions. Few sites carry them (languages with
+            // overloads only), and the partial index `refs_arg_types` holds just those.
+            let mut st = self.tx.prepare_cached("SELECT id FROM refs WHERE arg_types IS NOT NULL")?;
+            for r in st.query_map(params![], |r| r.get::<i64>(0))? {
+                out.push(r?);
+            }
+        }
+        Ok(out)
+    }
+
+    fn ref_ids_named_direct(&self, names: &[String]) -> Result<Vec<i64>> {
         let mut out = Vec::new();
         if self.tx.is_pg() {
             let mut st = self.tx.prepare_cached(

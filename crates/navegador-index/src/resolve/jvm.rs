@@ -41,7 +41,16 @@ impl ModuleSystem for Jvm {
         }
         // `import static a.B.m`: a member of a class.
         let (owner, member) = full.rsplit_once('.')?;
-        let c = t.unique_class(owner)?;
+        let Some(c) = t.unique_class(owner) else {
+            // A single-type or static import whose package (or class) is none of the
+            // workspace's: the class is outside (`java.util.function.BiFunction` beside a
+            // workspace of `java.util`), whatever organization the two share. (An ingest
+            // re-resolves the importing files' sites when a file of that package appears:
+            // `Table::package_lines`.)
+            let single = imp.name.as_deref() != Some("*") && !imp.module.ends_with(".*");
+            let known = t.module_files(t.fam_named(self.name()), owner).is_some();
+            return (single && !known).then_some(Target::External);
+        };
         t.member(t.syms[c].id, member).first().map(|&m| Target::Symbol(m))
     }
 

@@ -178,6 +178,18 @@ fn resolve_with(
             .collect()
     };
     tx.set_meta("module_roots", &roots.join("\n"))?;
+    // Likewise an import from a package no workspace file declares is outside (Java): the
+    // files importing from a package whose first file appeared or last one went.
+    let packages = t.package_lines();
+    let before = tx.meta("declared_packages")?;
+    let before: HashSet<&str> = before.as_deref().unwrap_or_default().lines().collect();
+    let after: HashSet<&str> = packages.iter().map(String::as_str).collect();
+    let moved: HashSet<&str> = before.symmetric_difference(&after).copied().collect();
+    let mut crossed = crossed;
+    if !full && !moved.is_empty() {
+        crossed.extend(imports.iter().filter(|imp| t.import_packages(imp).iter().any(|p| moved.contains(p.as_str()))).map(|imp| imp.file_path.clone()));
+    }
+    tx.set_meta("declared_packages", &packages.join("\n"))?;
 
     // Which sites to (re)resolve: all of a full build; otherwise those in changed files, in
     // files that import a changed file whose interface moved (before or after the change:

@@ -371,6 +371,36 @@ impl Table {
         out
     }
 
+    /// The packages the workspace's files declare, as `family<TAB>package` lines, sorted,
+    /// in the families whose files declare their package ([`ModuleSystem::declared_packages`]):
+    /// what an ingest remembers to tell which imports may have turned outside (or back)
+    /// since, as a package's first file appeared or its last one went.
+    pub(crate) fn package_lines(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .modules
+            .keys()
+            .filter(|(f, _)| self.sys(*f).declared_packages())
+            .map(|(f, k)| format!("{}\t{k}", self.sys(*f).name()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The packages an import may name, as [`Table::package_lines`] writes them: its
+    /// module and each dotted prefix of it (`a`, `a.b`, `a.b.C` of `import static
+    /// a.b.C.m`), where its family declares packages.
+    pub(crate) fn import_packages(&self, imp: &ImportRow) -> Vec<String> {
+        let Some(f) = self.files.get(&imp.file_path) else { return Vec::new() };
+        let sys = self.sys(f.fam);
+        if !sys.declared_packages() {
+            return Vec::new();
+        }
+        let m = imp.module.trim_end_matches(".*");
+        let mut out: Vec<String> = m.match_indices('.').map(|(i, _)| format!("{}\t{}", sys.name(), &m[..i])).collect();
+        out.push(format!("{}\t{m}", sys.name()));
+        out
+    }
+
     /// The family and root an import leads through, if its family has roots.
     pub(crate) fn import_root<'a>(&self, imp: &'a ImportRow) -> Option<(&'static str, &'a str)> {
         let sys = self.sys(self.files.get(&imp.file_path)?.fam);
@@ -510,6 +540,7 @@ impl Table {
         let exact = |v: Vec<usize>| -> Option<(RefStatus, Vec<usize>)> {
             let v: Vec<usize> = v.into_iter().filter(|&i| accept(i)).collect();
             let v = self.by_arity(self.one_per_open_class(self.prefer_definitions(self.collapse_redefinitions(v))), r.arity);
+            let v = self.by_argument_types(v, r, fi);
             match v.len() {
                 0 => None,
                 1 => Some((RefStatus::Exact, v)),
@@ -673,6 +704,7 @@ impl Table {
             .take(8 * MAX_AMBIGUOUS)
             .collect();
         let cands = self.by_arity(self.one_per_open_class(self.prefer_definitions(self.collapse_redefinitions(cands))), r.arity);
+        let cands = self.by_argument_types(cands, r, fi);
         match cands.len() {
             0 => (RefStatus::Unresolved, vec![]),
             1 => (RefStatus::Inferred, cands),
@@ -778,6 +810,184 @@ impl Table {
         }
         let fixed: Vec<usize> = fit.iter().copied().filter(|&i| self.sym_arity[i].is_some_and(|(_, max)| max == Some(n))).collect();
         if fixed.is_empty() || fixed.len() == fit.len() { fit } else { fixed }
+    }
+
+    /// Among several overloads, those whose parameter types accept the site's argument
+    /// types (`RefRow::arg_types`, where the language has [`navegador_model::Overloads`]):
+    /// each known argument costs nothing on a parameter of its type, more through a
+    /// conversion (widening, boxing, in the language's order), a subtype (the workspace
+    /// hierarchy), a type parameter, the top type (`Object`), and excludes the overload when
+    /// it cannot convert (an `int` to a `Supplier`, a `String` to a workspace class, a class
+    /// whose whole hierarchy is known to a type outside it). Unknown arguments and
+    /// parameters exclude nothing. The cheapest overloads stay; when every one is excluded
+    /// the candidates stay as they were.
+    fn by_argument_types(&self, v: Vec<usize>, r: &RefRow, fi: &FileInfo) -> Vec<usize> {
+        let (Some(args), Some(ov)) = (r.arg_types.as_deref(), fi.lang.info().overloads.as_ref()) else { return v };
+        if v.len() < 2 {
+            return v;
+        }
+        let args: Vec<&str> = args.split(',').map(str::trim).collect();
+        let from_class = r.from_node.and_then(|f| self.enclosing_class(f));
+        let costs: Vec<Option<u32>> = v.iter().map(|&i| self.overload_cost(i, &args, r, fi, from_class, ov)).collect();
+        let Some(best) = costs.iter().flatten().min().copied() else { return v };
+        v.iter().zip(&costs).filter(|(_, c)| **c == Some(best)).map(|(&i, _)| i).collect()
+    }
+
+    /// What passing `args` to overload `i` costs (see [`Table::by_argument_types`]); `None`
+    /// when an argument cannot be passed.
+    fn overload_cost(
+        &self,
+        i: usize,
+        args: &[&str],
+        r: &RefRow,
+        fi: &FileInfo,
+        from_class: Option<usize>,
+        ov: &navegador_model::Overloads,
+    ) -> Option<u32> {
+        let s = &self.syms[i];
+        let Some(sig) = s.signature.as_deref() else { return Some(UNKNOWN) };
+        let Some(params) = signature_params(sig, &s.name) else { return Some(UNKNOWN) };
+        let type_params = self.type_parameters(i, sig);
+        let variadic = params.last().is_some_and(|p| p.contains("..."));
+        let mut cost = 0;
+        for (k, a) in args.iter().enumerate() {
+            if a.is_empty() {
+                continue;
+            }
+            let (p, spread) = match params.get(k) {
+                Some(p) if !(variadic && k + 1 == params.len() && !(args.len() == params.len() && a.ends_with("[]"))) => (param_type(p), false),
+                _ if variadic => (param_type(params.last()?).trim_end_matches("[]").to_string(), true),
+                _ => return None,
+            };
+            cost += self.argument_cost(a, &p, r, fi, from_class, i, &type_params, ov)? + if spread { VARIADIC } else { 0 };
+        }
+        Some(cost)
+    }
+
+    /// What passing an argument of type `a` (as written at the site) to a parameter of
+    /// type `p` (as written in overload `i`) costs; `None` when it cannot.
+    #[allow(clippy::too_many_arguments)]
+    fn argument_cost(
+        &self,
+        a: &str,
+        p: &str,
+        r: &RefRow,
+        fi: &FileInfo,
+        from_class: Option<usize>,
+        i: usize,
+        type_params: &[String],
+        ov: &navegador_model::Overloads,
+    ) -> Option<u32> {
+        if p.is_empty() {
+            return Some(UNKNOWN);
+        }
+        if a == p || last_segment(a) == last_segment(p) && a.ends_with("[]") == p.ends_with("[]") {
+            return Some(0);
+        }
+        let prim = |t: &str| ov.primitives.iter().any(|x| x == t);
+        let is_var = |t: &str| type_params.iter().any(|x| x == t);
+        let top = ov.top.as_deref().is_some_and(|t| t == p || p.ends_with(&format!(".{t}")));
+        if let Some((_, to)) = ov.converts.iter().find(|(from, _)| from == a) {
+            if let Some(k) = to.iter().position(|t| t == p) {
+                return Some(CONVERT + k as u32);
+            }
+        }
+        match (a.strip_suffix("[]"), p.strip_suffix("[]")) {
+            (Some(ae), Some(pe)) => {
+                // Arrays of primitives match exactly; of references, as their elements do.
+                return if prim(ae) || prim(pe) { None } else { self.argument_cost(ae, pe, r, fi, from_class, i, type_params, ov) };
+            }
+            (Some(_), None) => return (top || is_var(p)).then_some(TOP).or((!prim(p) && self.class_of_param(p, i).is_none()).then_some(UNKNOWN)),
+            (None, Some(_)) => return None,
+            (None, None) => {}
+        }
+        if prim(a) {
+            // a primitive reaches a reference type by boxing only
+            let boxed = ov.converts.iter().find(|(from, _)| from == a).and_then(|(_, to)| to.iter().find(|t| !prim(t)));
+            return match boxed {
+                _ if top => Some(TOP + CONVERT),
+                _ if is_var(p) => Some(TYPE_VAR + CONVERT),
+                Some(b) if self.class_of_param(p, i).is_none() && !prim(p) => (b.as_str() == last_segment(p)).then_some(CONVERT).or(Some(UNKNOWN)),
+                _ => None,
+            };
+        }
+        if prim(p) {
+            return None;
+        }
+        if top {
+            return Some(TOP);
+        }
+        if is_var(p) {
+            return Some(TYPE_VAR);
+        }
+        let ac = self.lookup_type(&r.file_path, fi, a, from_class);
+        let pc = self.class_of_param(p, i);
+        match (ac, pc) {
+            (Some(ac), Some(pc)) if ac == pc => Some(0),
+            (Some(ac), Some(pc)) => match self.ancestor_depth(self.syms[ac].id, self.syms[pc].id) {
+                Some(d) => Some(SUBTYPE + d),
+                None if self.inherits_outside(self.syms[ac].id) => Some(UNKNOWN),
+                None => None,
+            },
+            // a workspace class whose whole hierarchy is known is no outside type
+            (Some(ac), None) => self.inherits_outside(self.syms[ac].id).then_some(UNKNOWN),
+            // an outside type (`String`) is no workspace class
+            (None, Some(_)) if self.outside(&r.file_path, fi, type_root(a)) => None,
+            _ => Some(UNKNOWN),
+        }
+    }
+
+    /// The class a parameter type of overload `i` names, seen from its declaration.
+    fn class_of_param(&self, p: &str, i: usize) -> Option<usize> {
+        let s = &self.syms[i];
+        let fi = self.files.get(&s.file_path)?;
+        let class = s.parent.and_then(|p| self.by_id.get(&p)).copied().filter(|&c| self.syms[c].label == Label::Class);
+        self.lookup_type(&s.file_path, fi, p, class)
+    }
+
+    /// How many steps up the hierarchy `ancestor` is from `class` (breadth first).
+    fn ancestor_depth(&self, class: i64, ancestor: i64) -> Option<u32> {
+        let mut seen: HashSet<i64> = HashSet::default();
+        let mut level = vec![class];
+        for d in 1..16 {
+            let next: Vec<i64> = level.iter().flat_map(|c| self.bases.get(c).into_iter().flatten().copied()).filter(|b| seen.insert(*b)).collect();
+            if next.contains(&ancestor) {
+                return Some(d);
+            }
+            if next.is_empty() {
+                return None;
+            }
+            level = next;
+        }
+        None
+    }
+
+    /// The type parameters overload `i` sees: its own (`<T> T f(T x)`) and those of the
+    /// classes around it (`class ArrayList<E>`).
+    fn type_parameters(&self, i: usize, sig: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let name = &self.syms[i].name;
+        // a method's own list comes before its return type, after modifiers only
+        // (lower-case words): `public static <T> T f(…)`, not `List<String> f(…)`
+        if let Some(at) = sig.find(&format!("{name}(")) {
+            let head = &sig[..at];
+            if head.find('<').is_some_and(|o| head[..o].split_whitespace().all(|w| w.chars().all(|c| c.is_ascii_lowercase()))) {
+                out.extend(type_parameter_list(head));
+            }
+        }
+        let mut cur = self.syms[i].parent;
+        for _ in 0..16 {
+            let Some(&c) = cur.and_then(|p| self.by_id.get(&p)) else { break };
+            let cs = &self.syms[c];
+            if let Some(sig) = cs.signature.as_deref() {
+                // `class ArrayList<E> extends …`: the list right after the name
+                if let Some(rest) = sig.find(cs.name.as_str()).map(|at| sig[at + cs.name.len()..].trim_start()).filter(|r| r.starts_with('<')) {
+                    out.extend(type_parameter_list(rest));
+                }
+            }
+            cur = cs.parent;
+        }
+        out
     }
 
     /// A member of a workspace class as a site binds it: found, or `external` when the
@@ -1100,6 +1310,7 @@ impl Table {
             line: 0,
             col: 0,
             arity: None,
+            arg_types: None,
         };
         let found: Vec<usize> = self
             .lookup_unqualified(&r, fi, from_class)
@@ -1298,6 +1509,141 @@ fn signature_arity(sig: &str, name: &str) -> Option<(u32, Option<u32>)> {
         }
     }
     None
+}
+
+/// Costs of passing an argument ([`Table::by_argument_types`]): exact 0, then these.
+const CONVERT: u32 = 10;
+const SUBTYPE: u32 = 10;
+const TYPE_VAR: u32 = 30;
+const UNKNOWN: u32 = 35;
+const TOP: u32 = 40;
+const VARIADIC: u32 = 50;
+
+/// The parameters of a declaration as written, from its signature's parameter list right
+/// after the name, split at top-level commas (`[]` for none).
+fn signature_params(sig: &str, name: &str) -> Option<Vec<String>> {
+    let open = sig.match_indices(name).find_map(|(at, _)| {
+        let rest = &sig[at + name.len()..];
+        let before_ok = sig[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'));
+        let trimmed = rest.trim_start();
+        (before_ok && trimmed.starts_with('(')).then(|| at + name.len() + (rest.len() - trimmed.len()))
+    })?;
+    let mut depth = 0i32;
+    let mut params: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for c in sig[open..].chars() {
+        match c {
+            '(' | '[' | '{' | '<' => {
+                depth += 1;
+                if depth > 1 {
+                    cur.push(c);
+                }
+            }
+            ')' | ']' | '}' | '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    params.push(std::mem::take(&mut cur));
+                    let params: Vec<String> = params.iter().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect();
+                    return Some(params);
+                }
+                cur.push(c);
+            }
+            ',' if depth == 1 => params.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    None
+}
+
+/// A parameter's type as an argument type is written: `final Map<K, V> m` -> `Map`,
+/// `int[] a` -> `int[]`, `Object... xs` -> `Object[]`; empty when it cannot tell.
+fn param_type(p: &str) -> String {
+    let mut s = p.trim();
+    // modifiers and annotations before the type
+    loop {
+        let t = s.trim_start();
+        if let Some(rest) = t.strip_prefix("final ") {
+            s = rest;
+        } else if t.starts_with('@') {
+            s = t.find(' ').map_or("", |k| &t[k + 1..]);
+        } else {
+            s = t;
+            break;
+        }
+    }
+    // drop the name (the last word), keep what is before it
+    let Some(cut) = s.rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')) else { return String::new() };
+    let ty = s[..=cut].trim();
+    let variadic = ty.ends_with("...");
+    let ty = ty.trim_end_matches("...").trim();
+    // cut generics anywhere (`Map.Entry<K, V>[]` -> `Map.Entry[]`)
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in ty.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            c if depth == 0 && !c.is_whitespace() => out.push(c),
+            _ => {}
+        }
+    }
+    if variadic {
+        out.push_str("[]");
+    }
+    out
+}
+
+/// The names a `<T, U extends Comparable<? super U>>` list declares, from the first `<`
+/// of `s` (none when `s` has none before a `(`).
+fn type_parameter_list(s: &str) -> Vec<String> {
+    let Some(open) = s.find('<') else { return Vec::new() };
+    if s[..open].contains('(') {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut expect = true;
+    let mut cur = String::new();
+    for c in s[open..].chars() {
+        match c {
+            '<' => {
+                depth += 1;
+                if depth == 1 {
+                    expect = true;
+                }
+            }
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    if !cur.is_empty() {
+                        out.push(std::mem::take(&mut cur));
+                    }
+                    break;
+                }
+            }
+            ',' if depth == 1 => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                expect = true;
+            }
+            c if depth == 1 && expect && (c.is_alphanumeric() || c == '_' || c == '$') => cur.push(c),
+            c if depth == 1 && expect && c.is_whitespace() && cur.is_empty() => {}
+            _ if depth == 1 && expect => {
+                expect = false;
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `a.b.C` -> `C` (an array's `[]` stays).
+fn last_segment(t: &str) -> &str {
+    t.rsplit('.').next().unwrap_or(t)
 }
 
 /// A constant's name (`Foo`): it starts with an upper-case letter.

@@ -53,3 +53,18 @@
 (object_creation_expression type: (_) @local.type) @local.value
 ; `((List<?>) o).listIterator()`: a cast's value has the type cast to
 (parenthesized_expression . (cast_expression type: (_) @local.type) .) @local.value
+
+; literals have their types (arguments that tell overloads apart: `checkIndex(0, n)`);
+; `10L` is a long, `1.5f` a float
+((string_literal) @local.value (#set! local.type "String"))
+((character_literal) @local.value (#set! local.type "char"))
+([(true) (false)] @local.value (#set! local.type "boolean"))
+((class_literal) @local.value (#set! local.type "Class"))
+(([(decimal_integer_literal) (hex_integer_literal) (octal_integer_literal) (binary_integer_literal)] @local.value)
+  (#match? @local.value "[lL]$") (#set! local.type "long"))
+(([(decimal_integer_literal) (hex_integer_literal) (octal_integer_literal) (binary_integer_literal)] @local.value)
+  (#not-match? @local.value "[lL]$") (#set! local.type "int"))
+(((decimal_floating_point_literal) @local.value) (#match? @local.value "[fF]$") (#set! local.type "float"))
+(((decimal_floating_point_literal) @local.value) (#not-match? @local.value "[fF]$") (#set! local.type "double"))
+; `f((int) x)`: a cast passed as an argument
+(cast_expression type: (_) @local.type) @local.value

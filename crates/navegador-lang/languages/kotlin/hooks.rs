@@ -180,7 +180,7 @@ fn misread_annotations(root: Node, b: &[u8], facts: &mut FileFacts) {
                 Some((r, n)) => (Some(r.to_string()), n.to_string()),
                 None => (None, name.clone()),
             };
-            facts.refs.push(RefFact { kind: RefKind::Decorator, from: Some(si as u32), name, receiver, receiver_type: None, arity: None, line: *line, column: *column });
+            facts.refs.push(RefFact { kind: RefKind::Decorator, from: Some(si as u32), name, receiver, receiver_type: None, arity: None, arg_types: None, line: *line, column: *column });
         }
         let sym = &mut facts.symbols[si];
         found.extend(sym.decorators.drain(..));

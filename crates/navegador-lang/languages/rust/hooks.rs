@@ -148,6 +148,7 @@ fn rust_macro_calls(root: Node, src: &str, facts: &mut FileFacts) {
             receiver: receiver.filter(|r| !r.is_empty()),
             receiver_type: None,
             arity: None,
+            arg_types: None,
             line: n.start_position().row as u32 + 1,
             column: n.start_position().column as u32,
         });
