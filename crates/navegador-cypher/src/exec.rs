@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use navegador_graph::{
     Direction, Edge, EdgeId, GraphError, GraphRead, GraphStats, GraphWrite, Node, NodeId, Path,
-    Schema, Value,
+    Schema, UnresolvedSite, Value,
 };
 
 use crate::ast::*;
@@ -96,6 +96,30 @@ impl GraphRead for GraphHandle<'_> {
         match self {
             GraphHandle::Read(g) => g.schema(),
             GraphHandle::Write(g) => g.schema(),
+        }
+    }
+    fn nodes_with_keys(&self, ids: &[NodeId], keys: &[String]) -> Result<Vec<Option<Node>>, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.nodes_with_keys(ids, keys),
+            GraphHandle::Write(g) => g.nodes_with_keys(ids, keys),
+        }
+    }
+    fn degrees(&self, ids: &[NodeId], direction: Direction, types: &[String]) -> Result<Vec<u64>, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.degrees(ids, direction, types),
+            GraphHandle::Write(g) => g.degrees(ids, direction, types),
+        }
+    }
+    fn label_groups(&self) -> Result<Vec<(Vec<String>, u64)>, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.label_groups(),
+            GraphHandle::Write(g) => g.label_groups(),
+        }
+    }
+    fn unresolved_sites(&self) -> Result<Vec<UnresolvedSite>, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.unresolved_sites(),
+            GraphHandle::Write(g) => g.unresolved_sites(),
         }
     }
 }
@@ -587,7 +611,8 @@ impl Exec<'_, '_> {
                 let p = procedures::lookup(name).ok_or_else(|| CypherError::Procedure { name: name.clone() })?;
                 let fields = call_fields(p, yields);
                 add_scope(scope, fields.iter().map(|(_, v)| v.clone()).collect());
-                let records = p.records(&self.g)?;
+                let wanted: Vec<usize> = fields.iter().map(|(i, _)| *i).collect();
+                let records = p.records(&self.g, &wanted)?;
                 let ctx = ctx!(self);
                 let mut out = Vec::new();
                 for row in rows {
@@ -983,28 +1008,52 @@ impl Exec<'_, '_> {
             let _op = guard.op("aggregation");
             let mut groups: BTreeMap<Key, usize> = BTreeMap::new();
             let mut states: Vec<(Row, Vec<AggState>)> = Vec::new();
-            self.feed(input, &mut |row| {
-                ctx.guard.check()?;
-                let key = Key(key_idx
-                    .iter()
-                    .map(|i| eval(&ctx, &items[*i].expr, &row))
-                    .collect::<Result<_>>()?);
-                let gi = match groups.get(&key) {
-                    Some(g) => *g,
-                    None => {
-                        groups.insert(key, states.len());
-                        states.push((
-                            row.clone(),
-                            aggs.iter().map(|_| AggState::default()).collect(),
-                        ));
-                        states.len() - 1
-                    }
-                };
-                for (k, a) in aggs.iter().enumerate() {
-                    states[gi].1[k].update(&ctx, a, &row)?;
+            // A count over a simple MATCH gets one row per group of rows it cannot tell
+            // apart, with how many rows it stands for (`pushdown.rs`).
+            let weighted = match (&input, &self.g) {
+                (Input::Read(c, rows), GraphHandle::Read(_)) => {
+                    crate::pushdown::weighted_rows(&ctx, c, rows, p)?
                 }
-                Ok(true)
-            })?;
+                _ => None,
+            };
+            {
+                let mut add = |row: Row, weight: Option<u64>| -> Result<()> {
+                    ctx.guard.check()?;
+                    let key = Key(key_idx
+                        .iter()
+                        .map(|i| eval(&ctx, &items[*i].expr, &row))
+                        .collect::<Result<_>>()?);
+                    let gi = match groups.get(&key) {
+                        Some(g) => *g,
+                        None => {
+                            groups.insert(key, states.len());
+                            states.push((
+                                row.clone(),
+                                aggs.iter().map(|_| AggState::default()).collect(),
+                            ));
+                            states.len() - 1
+                        }
+                    };
+                    for (k, a) in aggs.iter().enumerate() {
+                        match weight {
+                            Some(w) => states[gi].1[k].update_weighted(a, w),
+                            None => states[gi].1[k].update(&ctx, a, &row)?,
+                        }
+                    }
+                    Ok(())
+                };
+                match weighted {
+                    Some(rows) => {
+                        for (row, w) in rows {
+                            add(row, Some(w))?;
+                        }
+                    }
+                    None => self.feed(input, &mut |row| {
+                        add(row, None)?;
+                        Ok(true)
+                    })?,
+                }
+            }
             if states.is_empty() && key_idx.is_empty() {
                 states.push((
                     Row::new(),
@@ -1316,9 +1365,20 @@ fn map_children(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
 struct AggState {
     rows: u64,
     values: Vec<Value>,
+    /// Non-null values counted without being kept (`update_weighted`).
+    counted: u64,
 }
 
 impl AggState {
+    /// `weight` rows at once, for `count(*)` or `count(v)` of a variable that is never
+    /// null (the only aggregates `pushdown.rs` answers).
+    fn update_weighted(&mut self, agg: &Expr, weight: u64) {
+        self.rows += weight;
+        if matches!(agg, Expr::Func { .. }) {
+            self.counted += weight;
+        }
+    }
+
     fn update(&mut self, ctx: &Ctx, agg: &Expr, row: &Row) -> Result<()> {
         self.rows += 1;
         if let Expr::Func { args, .. } = agg {
@@ -1348,7 +1408,7 @@ impl AggState {
         }
         let lname = name.to_ascii_lowercase();
         Ok(match lname.as_str() {
-            "count" => Value::Int(vals.len() as i64),
+            "count" => Value::Int((vals.len() as u64 + self.counted) as i64),
             "collect" => Value::List(vals),
             "min" => vals
                 .into_iter()

@@ -18,6 +18,7 @@ pub mod memory;
 mod parser;
 pub mod plan;
 pub mod procedures;
+mod pushdown;
 mod semantic;
 mod values;
 mod warnings;

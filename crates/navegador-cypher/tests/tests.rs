@@ -10,6 +10,9 @@ use std::time::Duration;
 use navegador_cypher::{execute, execute_read, explain, CypherError, QueryOptions, QueryResult};
 use navegador_graph::{GraphRead, MemGraph, Value};
 
+#[path = "common/counts.rs"]
+mod counts;
+
 // Memory budgets measure what a query holds through the counting allocator.
 #[global_allocator]
 static ALLOC: navegador_cypher::memory::CountingAlloc = navegador_cypher::memory::CountingAlloc;
@@ -259,6 +262,42 @@ fn procedures_list_what_the_graph_has() {
     let mut g = fixture();
     let err = execute(&mut g, "CALL db.nothing()", &write_opts()).unwrap_err();
     assert_eq!(err.class(), "ProcedureError", "{err}");
+}
+
+/// Counts by label, by relationship type and per node (`pushdown.rs`) give the scan's rows;
+/// the three whole-graph aggregations of issue 12 answer as their scans do here, and on the
+/// stores (`navegador-store/tests/graph.rs`).
+#[test]
+fn counting_aggregations_answer_as_their_scans() {
+    counts::check_counts(&mut MemGraph::new());
+    let g = fixture();
+    let cases: &[(&str, &str)] = &[
+        (
+            "MATCH (n) RETURN labels(n)[0] AS l, count(*) ORDER BY count(*) DESC, l",
+            "l | count(*)\n'Function' | 4\n'File' | 2\n'Struct' | 1",
+        ),
+        (
+            "MATCH ()-[r]->() RETURN type(r), count(*)",
+            "type(r) | count(*)\n'CALLS' | 4\n'CONTAINS' | 5\n'USES' | 1",
+        ),
+        (
+            "MATCH (f:Function)<-[:CALLS]-() RETURN f.name, count(*) AS n ORDER BY n DESC, f.name LIMIT 2",
+            "f.name | n\n'helper' | 2\n'parse' | 1",
+        ),
+    ];
+    for (q, want) in cases {
+        let r = execute_read(&g, q, &QueryOptions::default()).unwrap();
+        let want: Vec<&str> = want.lines().collect();
+        assert_eq!(table(&r), want.join("\n"), "{q}");
+    }
+    // budgets still apply: a cancelled query stops
+    let cancel = Arc::new(AtomicBool::new(true));
+    let opts = QueryOptions { cancel: Some(cancel), ..QueryOptions::default() };
+    assert!(execute_read(&g, "MATCH (f)<-[:CALLS]-() RETURN f.name, count(*)", &opts).is_err());
+    // no sites in a graph without a code index
+    let r = execute_read(&g, "CALL db.unresolved()", &QueryOptions::default()).unwrap();
+    assert_eq!(r.columns, ["file", "line", "column", "name", "kind", "receiver", "reason", "caller"]);
+    assert!(r.rows.is_empty());
 }
 
 /// `(code, suggestions)` of each warning for `query` on the fixture.

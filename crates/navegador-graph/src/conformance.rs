@@ -23,6 +23,54 @@ pub fn check_backend<G: GraphWrite>(new: impl Fn() -> G) {
     property_updates(&mut new());
     deletes(&mut new());
     stats_and_schema(&mut new());
+    partial_reads_degrees_and_label_groups(&mut new());
+}
+
+/// `nodes_with_keys`, `degrees` and `label_groups` agree with what `nodes` and `edges_of`
+/// give (a backend that answers them its own way answers the same).
+fn partial_reads_degrees_and_label_groups(g: &mut dyn GraphWrite) {
+    let a = g
+        .create_node(&labels(&["F"]), props(&[("name", "a".into()), ("doc", "d".into()), ("line_start", Value::Int(3))]))
+        .unwrap();
+    let b = g.create_node(&labels(&["F", "P"]), props(&[("name", "b".into())])).unwrap();
+    let c = g.create_node(&[], BTreeMap::new()).unwrap();
+    let d = g.create_node(&labels(&["F"]), BTreeMap::new()).unwrap();
+    g.create_edge(a, b, "CALLS", BTreeMap::new()).unwrap();
+    g.create_edge(a, a, "CALLS", BTreeMap::new()).unwrap();
+    g.create_edge(b, a, "USES", BTreeMap::new()).unwrap();
+    g.create_edge(c, a, "CALLS", BTreeMap::new()).unwrap();
+    let missing = NodeId(d.0 + 1000);
+    let ids = [a, c, missing, b, a];
+    let full = g.nodes(&ids).unwrap();
+    for keys in [vec![], vec!["name".to_string()], vec!["doc".to_string(), "line_start".to_string(), "nope".to_string()]] {
+        let want: Vec<Option<Node>> = full
+            .iter()
+            .cloned()
+            .map(|n| {
+                n.map(|mut n| {
+                    n.props.retain(|k, _| keys.contains(k));
+                    n
+                })
+            })
+            .collect();
+        assert_eq!(g.nodes_with_keys(&ids, &keys).unwrap(), want, "nodes with keys {keys:?}");
+    }
+    let all = [a, b, c, d, missing];
+    for dir in [Direction::Outgoing, Direction::Incoming, Direction::Both] {
+        for types in [vec![], vec!["CALLS".to_string()], vec!["USES".to_string(), "NONE".to_string()]] {
+            let want: Vec<u64> = all.iter().map(|&n| g.edges_of(n, dir, &types).unwrap().len() as u64).collect();
+            assert_eq!(g.degrees(&all, dir, &types).unwrap(), want, "degrees {dir:?} {types:?}");
+        }
+    }
+    assert_eq!(g.degrees(&[a], Direction::Both, &[]).unwrap(), vec![4], "a self-loop once");
+    assert_eq!(
+        g.label_groups().unwrap(),
+        vec![(vec![], 1), (labels(&["F"]), 2), (labels(&["F", "P"]), 1)],
+        "label lists, sorted"
+    );
+    g.remove_label(b, "F").unwrap();
+    assert_eq!(g.label_groups().unwrap(), vec![(vec![], 1), (labels(&["F"]), 2), (labels(&["P"]), 1)]);
+    assert_eq!(g.unresolved_sites().unwrap(), vec![], "no reference sites in a bare graph");
 }
 
 fn nodes_and_lookups(g: &mut dyn GraphWrite) {

@@ -132,6 +132,57 @@ pub trait GraphRead {
     fn stats(&self) -> Result<GraphStats, GraphError>;
     /// Labels, types and property keys in use.
     fn schema(&self) -> Result<Schema, GraphError>;
+    /// The nodes with these ids, in order, with all their labels but only the properties
+    /// named in `keys` (a whole-graph aggregation reads one or two keys of every node; a
+    /// backend that stores properties apart skips decoding the rest).
+    fn nodes_with_keys(&self, ids: &[NodeId], keys: &[String]) -> Result<Vec<Option<Node>>, GraphError> {
+        let mut nodes = self.nodes(ids)?;
+        for n in nodes.iter_mut().flatten() {
+            n.props.retain(|k, _| keys.contains(k));
+        }
+        Ok(nodes)
+    }
+    /// For each of `ids`, in order, how many edges `edges_of(id, direction, types)` returns
+    /// (a backend with an adjacency index counts them there, in one statement per list).
+    fn degrees(&self, ids: &[NodeId], direction: Direction, types: &[String]) -> Result<Vec<u64>, GraphError> {
+        ids.iter().map(|&id| Ok(self.edges_of(id, direction, types)?.len() as u64)).collect()
+    }
+    /// Every distinct list of labels (in the nodes' order) with the number of nodes that
+    /// carry exactly it, sorted by the list; nodes without a label count under `[]`.
+    fn label_groups(&self) -> Result<Vec<(Vec<String>, u64)>, GraphError> {
+        let ids = self.node_ids(None)?;
+        let mut groups: BTreeMap<Vec<String>, u64> = BTreeMap::new();
+        for chunk in ids.chunks(512) {
+            for n in self.nodes_with_keys(chunk, &[])?.into_iter().flatten() {
+                *groups.entry(n.labels).or_default() += 1;
+            }
+        }
+        Ok(groups.into_iter().collect())
+    }
+    /// Reference sites of the code graph that no edge stands for (a call whose target was
+    /// not found, or is outside the workspace), as records; a graph without sites has none.
+    fn unresolved_sites(&self) -> Result<Vec<UnresolvedSite>, GraphError> {
+        Ok(Vec::new())
+    }
+}
+
+/// A reference site without an edge (`GraphRead::unresolved_sites`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnresolvedSite {
+    pub file: String,
+    pub line: i64,
+    pub column: i64,
+    /// The name as written at the site (`append` in `xs.append(1)`).
+    pub name: String,
+    /// What the site is: `call`, `constructor`, `inherits`, ...
+    pub kind: String,
+    /// The receiver as written (`xs`), if any.
+    pub receiver: Option<String>,
+    /// Why it has no edge: `unresolved` (no target found) or `external` (a builtin or a
+    /// package outside the workspace).
+    pub reason: String,
+    /// The node of the symbol that contains the site, if any.
+    pub caller: Option<NodeId>,
 }
 
 /// Write access to a property graph.

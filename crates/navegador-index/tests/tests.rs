@@ -573,6 +573,42 @@ fn cypher_sees_endpoints_and_handlers() {
     assert_eq!(r.rows.len(), 3, "{:?}", r.rows);
 }
 
+/// Reference sites without an edge are records of `CALL db.unresolved()`, with the
+/// enclosing symbol as a node: as many as the `refs` table holds of those statuses.
+#[test]
+fn unresolved_sites_are_queryable_from_cypher() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("src");
+    let text = "//- app.py\ndef helper():\n    return nowhere(1)\n\ndef main():\n    helper()\n    print(len([]))\n";
+    write_tree(&root, &parse_fixture(text));
+    let store = index(&root, &tmp.path().join("g.db"));
+    let q = "CALL db.unresolved() YIELD file, line, name, reason, caller
+             RETURN file, line, name, reason, caller.qualified_name AS caller ORDER BY line, name";
+    let r = navegador_cypher::execute_read(&store, q, &Default::default()).unwrap();
+    let rows: Vec<String> = r.rows.iter().map(|row| format!("{row:?}")).collect();
+    assert_eq!(
+        rows,
+        [
+            r#"[String("app.py"), Int(3), String("nowhere"), String("unresolved"), String("app.helper")]"#,
+            r#"[String("app.py"), Int(7), String("len"), String("external"), String("app.main")]"#,
+            r#"[String("app.py"), Int(7), String("print"), String("external"), String("app.main")]"#,
+        ],
+    );
+    let conn = store.sqlite_conn().unwrap();
+    let n: i64 = conn
+        .query_row("SELECT count(*) FROM refs WHERE status IN ('unresolved', 'external')", [], |r| r.get(0))
+        .unwrap();
+    let r = navegador_cypher::execute_read(&store, "CALL db.unresolved() YIELD name RETURN count(*) AS n", &Default::default()).unwrap();
+    assert_eq!(format!("{:?}", r.rows), format!("[[Int({n})]]"));
+    let r = navegador_cypher::execute_read(
+        &store,
+        "CALL db.unresolved() YIELD reason, name WHERE reason = 'unresolved' RETURN name",
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(format!("{:?}", r.rows), r#"[[String("nowhere")]]"#);
+}
+
 /// The PostgreSQL backend builds the same graph as SQLite: every project, framework and
 /// client fixture, indexed clean and then through incremental edits (delete a file, cut one
 /// in half, restore), gives the same canonical dump, the same endpoints and the same client

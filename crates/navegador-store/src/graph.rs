@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use navegador_graph::{
     Direction, Edge, EdgeId, GraphError, GraphRead, GraphStats, GraphWrite, Node, NodeId, Schema,
-    Value,
+    UnresolvedSite, Value,
 };
 use rusqlite::types::Value as SqlValue;
 
@@ -159,7 +159,12 @@ fn edge_from_row(r: &Row<'_>) -> crate::Result<(Edge, Option<String>)> {
 
 impl Store {
     fn query_nodes(&self, where_: &str, args: &[SqlValue]) -> Result<Vec<Node>, GraphError> {
-        let mut st = self.conn().prepare_cached(&format!("{NODE_SELECT} {where_}")).map_err(sql_err)?;
+        self.query_nodes_from(NODE_SELECT, where_, args)
+    }
+
+    /// `query_nodes` over another select list of the same shape (`NODE_SELECT`'s columns).
+    fn query_nodes_from(&self, select: &str, where_: &str, args: &[SqlValue]) -> Result<Vec<Node>, GraphError> {
+        let mut st = self.conn().prepare_cached(&format!("{select} {where_}")).map_err(sql_err)?;
         let rows = st.query_map(&as_params(args), node_from_row).map_err(sql_err)?;
         let mut out = Vec::new();
         for r in rows {
@@ -178,6 +183,24 @@ impl Store {
             let (mut e, props) = r.map_err(sql_err)?;
             parse_props(props, &mut e.props)?;
             out.push(e);
+        }
+        Ok(out)
+    }
+
+    /// The nodes of `ids` in order (`None` for a missing one; a repeated id gets its own
+    /// copy), read by `select` (`NODE_SELECT`'s shape) in one statement.
+    fn listed_nodes(&self, select: &str, ids: &[NodeId]) -> Result<Vec<Option<Node>>, GraphError> {
+        let raw: Vec<i64> = ids.iter().map(|id| id.0).collect();
+        let list = SqlValue::Text(crate::nav::id_list(&raw));
+        let mut found: std::collections::HashMap<i64, Node> = self
+            .query_nodes_from(select, "WHERE n.id IN (SELECT value FROM json_each(?1))", &[list])?
+            .into_iter()
+            .map(|n| (n.id.0, n))
+            .collect();
+        let mut out = Vec::with_capacity(ids.len());
+        for (i, id) in raw.iter().enumerate() {
+            let last = !raw[i + 1..].contains(id);
+            out.push(if last { found.remove(id) } else { found.get(id).cloned() });
         }
         Ok(out)
     }
@@ -308,20 +331,110 @@ impl GraphRead for Store {
         if ids.len() < 2 {
             return ids.iter().map(|&id| GraphRead::node(self, id)).collect();
         }
-        let raw: Vec<i64> = ids.iter().map(|id| id.0).collect();
-        let list = SqlValue::Text(crate::nav::id_list(&raw));
-        let mut found: std::collections::HashMap<i64, Node> = self
-            .query_nodes("WHERE n.id IN (SELECT value FROM json_each(?1))", &[list])?
-            .into_iter()
-            .map(|n| (n.id.0, n))
+        self.listed_nodes(NODE_SELECT, ids)
+    }
+
+    /// One statement for the list, reading only the columns of `keys` (NULL for the
+    /// others) and `props` only when a key lives there.
+    fn nodes_with_keys(&self, ids: &[NodeId], keys: &[String]) -> Result<Vec<Option<Node>>, GraphError> {
+        let cols: Vec<String> = NODE_COLUMNS
+            .iter()
+            .map(|c| if keys.iter().any(|k| k == c) { format!("n.{c}") } else { "NULL".to_string() })
             .collect();
-        // a repeated id gets its own copy
-        let mut out = Vec::with_capacity(ids.len());
-        for (i, id) in raw.iter().enumerate() {
-            let last = !raw[i + 1..].contains(id);
-            out.push(if last { found.remove(id) } else { found.get(id).cloned() });
+        let json = keys.iter().any(|k| !NODE_COLUMNS.contains(&k.as_str()));
+        let select = format!(
+            "SELECT n.id, n.label, {}, {},
+    (SELECT group_concat(l.label, char(31)) FROM (SELECT label FROM node_labels WHERE node = n.id ORDER BY rowid) l)
+    FROM nodes n",
+            cols.join(", "),
+            if json { "n.props" } else { "NULL" }
+        );
+        let mut out = self.listed_nodes(&select, ids)?;
+        if json {
+            for n in out.iter_mut().flatten() {
+                n.props.retain(|k, _| keys.contains(k));
+            }
         }
         Ok(out)
+    }
+
+    /// One statement per list: a count over the `edges(src, type)` / `edges(dst, type)`
+    /// index for each id.
+    fn degrees(&self, ids: &[NodeId], direction: Direction, types: &[String]) -> Result<Vec<u64>, GraphError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let raw: Vec<i64> = ids.iter().map(|id| id.0).collect();
+        let mut args = vec![SqlValue::Text(crate::nav::id_list(&raw))];
+        let filter = type_filter(types, &mut args);
+        let count = |end: &str, extra: &str| format!("(SELECT count(*) FROM edges e WHERE e.{end} = j.value{extra}{filter})");
+        let expr = match direction {
+            Direction::Outgoing => count("src", ""),
+            Direction::Incoming => count("dst", ""),
+            // a self-loop once, as `edges_of` gives it
+            Direction::Both => format!("{} + {}", count("src", ""), count("dst", " AND e.src <> j.value")),
+        };
+        let mut st = self.conn().prepare_cached(&format!("SELECT j.value, {expr} FROM json_each(?1) j")).map_err(sql_err)?;
+        let rows = st.query_map(&as_params(&args), |r| Ok((r.get::<i64>(0)?, r.get::<i64>(1)?))).map_err(sql_err)?;
+        let mut found = std::collections::HashMap::with_capacity(ids.len());
+        for r in rows {
+            let (id, n) = r.map_err(sql_err)?;
+            found.insert(id, n.max(0) as u64);
+        }
+        Ok(raw.iter().map(|id| found.get(id).copied().unwrap_or(0)).collect())
+    }
+
+    /// First labels over the label index (one grouped scan of it); nodes with further
+    /// labels (only Cypher writes them) are read one by one.
+    fn label_groups(&self) -> Result<Vec<(Vec<String>, u64)>, GraphError> {
+        let mut groups: BTreeMap<Vec<String>, u64> = BTreeMap::new();
+        {
+            let mut st = self.conn().prepare_cached("SELECT label, count(*) FROM nodes GROUP BY label").map_err(sql_err)?;
+            let rows = st.query_map(params![], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?))).map_err(sql_err)?;
+            for r in rows {
+                let (label, n) = r.map_err(sql_err)?;
+                let key = if label.is_empty() { Vec::new() } else { vec![label] };
+                *groups.entry(key).or_default() += n.max(0) as u64;
+            }
+        }
+        for n in self.query_nodes("WHERE n.id IN (SELECT node FROM node_labels)", &[])? {
+            // (a node with labels has its first in `nodes.label`)
+            let first = n.labels[..n.labels.len().min(1)].to_vec();
+            if let Some(c) = groups.get_mut(&first) {
+                *c -= 1;
+                if *c == 0 {
+                    groups.remove(&first);
+                }
+            }
+            *groups.entry(n.labels).or_default() += 1;
+        }
+        Ok(groups.into_iter().collect())
+    }
+
+    /// The `refs` rows of status `unresolved` or `external`, in the order they were written.
+    fn unresolved_sites(&self) -> Result<Vec<UnresolvedSite>, GraphError> {
+        let mut st = self
+            .conn()
+            .prepare_cached(
+                "SELECT file_path, line, col, name, kind, receiver, status, from_node FROM refs
+                 WHERE status IN ('unresolved', 'external') ORDER BY id",
+            )
+            .map_err(sql_err)?;
+        let rows = st
+            .query_map(params![], |r| {
+                Ok(UnresolvedSite {
+                    file: r.get(0)?,
+                    line: r.get(1)?,
+                    column: r.get(2)?,
+                    name: r.get(3)?,
+                    kind: r.get(4)?,
+                    receiver: r.get(5)?,
+                    reason: r.get(6)?,
+                    caller: r.get::<Option<i64>>(7)?.map(NodeId),
+                })
+            })
+            .map_err(sql_err)?;
+        rows.map(|r| r.map_err(sql_err)).collect()
     }
 
     fn edge(&self, id: EdgeId) -> Result<Option<Edge>, GraphError> {

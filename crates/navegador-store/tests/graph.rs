@@ -18,6 +18,20 @@ fn conformance_on_a_sqlite_file() {
     conformance::check_backend(fresh);
 }
 
+#[path = "../../navegador-cypher/tests/common/counts.rs"]
+mod counts;
+
+/// Counting aggregations answered from the catalog, the label index and the adjacency
+/// indexes (`nodes_with_keys`, `degrees`, `label_groups`) give the scan's rows on a real
+/// file, and on PostgreSQL when a server is there.
+#[test]
+fn counting_aggregations_answer_as_their_scans() {
+    counts::check_counts(&mut fresh());
+    if let Some(url) = navegador_store::testing::fresh_postgres("counts") {
+        counts::check_counts(&mut Store::open(&url).unwrap());
+    }
+}
+
 #[test]
 fn columns_and_json_props_map_to_properties() {
     let mut s = fresh();
