@@ -26,6 +26,7 @@ QUERIES = [
     ("[:CALLS*1..3] from a method", "MATCH (m:Method {qualified_name: 'java.util.ArrayList.removeIf'})-[:CALLS*1..3]->(x) RETURN count(DISTINCT x)", 20, False),
     ("count by label", "MATCH (n) RETURN labels(n)[0] AS label, count(*) AS n ORDER BY n DESC", 1000, True),
     ("count of one label", "MATCH (n:Class) RETURN count(n)", 1000, True),
+    ("count by relationship type", "MATCH ()-[r]->() RETURN type(r), count(*)", 1000, True),
     ("top-10 most-called", "MATCH ()-[:CALLS]->(f:Method) RETURN f.qualified_name AS f, count(*) AS calls ORDER BY calls DESC LIMIT 10", 1000, True),
     # the catalog: schema procedures and a misspelt label (0 rows and a warning)
     ("CALL db.labels()", "CALL db.labels()", 5, False),

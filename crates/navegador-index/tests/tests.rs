@@ -589,9 +589,9 @@ fn unresolved_sites_are_queryable_from_cypher() {
     assert_eq!(
         rows,
         [
-            r#"[String("app.py"), Int(3), String("nowhere"), String("unresolved"), String("app.helper")]"#,
-            r#"[String("app.py"), Int(7), String("len"), String("external"), String("app.main")]"#,
-            r#"[String("app.py"), Int(7), String("print"), String("external"), String("app.main")]"#,
+            r#"[String("app.py"), Int(2), String("nowhere"), String("unresolved"), String("app.helper")]"#,
+            r#"[String("app.py"), Int(6), String("len"), String("external"), String("app.main")]"#,
+            r#"[String("app.py"), Int(6), String("print"), String("external"), String("app.main")]"#,
         ],
     );
     let conn = store.sqlite_conn().unwrap();
