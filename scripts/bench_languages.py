@@ -56,6 +56,11 @@ LANGS = {
     "ocaml": (f"{CORPUS}/ocaml", "OCaml", {"function", "module", "class", "method", "type", "val"}, ("ml",)),
     # (ctags' operator, callback, exception, record and test kinds are not definitions here)
     "elixir": (f"{CORPUS}/elixir", "Elixir", {"function", "module", "macro", "delegate", "guard", "protocol", "implementation", "type"}, ("ex", "exs")),
+    # Objective-C: React Native's iOS sources (ctags' `class` kind is a class method `+ m`);
+    # `.mm` (Objective-C++) is its own row: the grammar reads no C++
+    "objc": (f"{CORPUS}/react-native", "ObjectiveC", {"interface", "implementation", "protocol", "method", "class", "function"}, ("m",)),
+    "objc-mm": (f"{CORPUS}/react-native", "ObjectiveC", {"interface", "implementation", "protocol", "method", "class", "function"}, ("mm",)),
+    "objc-expo": (f"{CORPUS}/expo", "ObjectiveC", {"interface", "implementation", "protocol", "method", "class", "function"}, ("m",)),
 }
 OPTLIB = os.path.join(ROOT, "scripts", "ctags")
 

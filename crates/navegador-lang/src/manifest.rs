@@ -83,7 +83,7 @@ pub(crate) struct TypeRules {
 
 const TOP_KEYS: &[&str] = &[
     "name", "family", "extensions", "shebangs", "markers", "separator", "receiver", "constructors", "builtins",
-    "relation_prefix", "skip_minified", "shared_globals", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types",
+    "relation_prefix", "skip_minified", "shared_globals", "open_classes", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types",
     "pragmas", "frameworks", "implied_by", "call_relation", "preprocess", "clients", "overloads",
 ];
 const OVERLOAD_KEYS: &[&str] = &["top", "primitives", "converts"];
@@ -153,6 +153,7 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
         },
         skip_minified: r.bool(top, "skip_minified")?.unwrap_or(false),
         shared_globals: r.bool(top, "shared_globals")?.unwrap_or(false),
+        open_classes: r.bool(top, "open_classes")?.unwrap_or(false),
         frameworks: r.strings(top, "frameworks")?,
         implied_by: r.strings(top, "implied_by")?,
         call_relation: r.string(top, "call_relation")?,

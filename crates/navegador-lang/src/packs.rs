@@ -27,6 +27,8 @@ mod java;
 mod javascript;
 #[path = "../languages/kotlin/hooks.rs"]
 mod kotlin;
+#[path = "../languages/objc/hooks.rs"]
+mod objc;
 #[path = "../languages/ocaml/hooks.rs"]
 mod ocaml;
 #[path = "../languages/php/hooks.rs"]
@@ -74,4 +76,6 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "scala", grammar: || tree_sitter_scala::LANGUAGE.into(), hooks: &scala::HOOKS },
     PackDef { id: "zig", grammar: || tree_sitter_zig::LANGUAGE.into(), hooks: &zig::HOOKS },
     PackDef { id: "elixir", grammar: || tree_sitter_elixir::LANGUAGE.into(), hooks: &elixir::HOOKS },
+    PackDef { id: "objc", grammar: || tree_sitter_objc::LANGUAGE.into(), hooks: &objc::HOOKS },
+    PackDef { id: "graphql", grammar: || tree_sitter_graphql::LANGUAGE.into(), hooks: &Hooks::NONE },
 ];

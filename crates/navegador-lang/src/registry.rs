@@ -478,6 +478,9 @@ mod tests {
             ("include/x.h", "namespace a {\nclass B;\n}\n", Some("cpp")),
             ("include/x.h", "#ifdef __cplusplus\nextern \"C\" {\n#endif\n", Some("c")),
             ("src/x.cc", "", Some("cpp")),
+            ("Shop/Cart.m", "", Some("objc")),
+            ("Shop/Cart.h", "#import <Foundation/Foundation.h>\n@interface Cart : NSObject\n@end\n", Some("objc")),
+            ("Shop/cart.h", "#include <stdint.h>\nint cart_total(void);\n", Some("c")),
             ("src/X.cs", "", Some("csharp")),
             ("bin/tool", "#!/usr/bin/env python3\nprint(1)\n", Some("python")),
             ("bin/tool", "#!/usr/bin/env -S node --harmony\n", Some("javascript")),
@@ -491,7 +494,7 @@ mod tests {
         for (p, head, want) in cases {
             assert_eq!(id(p, head), want, "{p}");
         }
-        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c", "kotlin", "swift", "cpp", "csharp", "php", "ruby", "bash", "lua", "erlang", "ocaml", "scala", "zig", "elixir"]);
+        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c", "kotlin", "swift", "cpp", "csharp", "php", "ruby", "bash", "lua", "erlang", "ocaml", "scala", "zig", "elixir", "objc"]);
         assert_eq!(r.extensions_of("typescript"), ["ts", "mts", "cts", "tsx"]);
         assert_eq!(r.by_name("typescript").map(|l| l.id()), Some("typescript"));
         assert_eq!(r.by_name("tsx"), None, "a pack id is not a graph name");

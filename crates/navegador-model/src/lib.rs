@@ -60,6 +60,10 @@ pub struct LanguageInfo {
     /// globals), so the resolver may guess a bare name across modules; otherwise a module
     /// is closed: an unbound name is a builtin, a global or nothing.
     pub shared_globals: bool,
+    /// The classes of one qualified name are one class whose parts several files declare
+    /// (Objective-C's `@interface` / `@implementation` / categories): a member of one part
+    /// is a member of the class.
+    pub open_classes: bool,
     /// The web frameworks whose endpoints the index looks for in this language's files (the
     /// `framework` enum values: `spring`, `express`); each names a detector of
     /// `navegador-index/src/endpoints/`.

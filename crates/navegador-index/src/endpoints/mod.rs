@@ -3,7 +3,8 @@
 //!
 //! Two kinds of detectors:
 //! - per file (`detect`): Spring, NestJS, Express, FastAPI, Flask, net/http, gin, chi,
-//!   ASP.NET, Laravel, Rails (`config/routes.rb`), Sinatra. A pure
+//!   ASP.NET, Laravel, Rails (`config/routes.rb`), Sinatra, GraphQL schemas (root types'
+//!   fields). A pure
 //!   function of one file's path, language, source and facts; run on the worker pool, cheap
 //!   gates first (imports, annotations, a marker in the text) so most files never get a
 //!   second parse. Their nodes belong to the file and go with it.
@@ -22,6 +23,7 @@ mod clients;
 mod django;
 mod express;
 mod go;
+mod graphql;
 mod laravel;
 mod mounts;
 mod python;
@@ -160,6 +162,7 @@ const DETECTORS: &[(&[&str], Detect)] = &[
     (&["laravel"], |_, lang, src, facts| laravel::detect(lang, src, facts).into()),
     (&["rails"], |path, lang, src, facts| rails::detect(lang, path, src, facts).into()),
     (&["sinatra"], |_, lang, src, facts| sinatra::detect(lang, src, facts).into()),
+    (&["graphql"], |_, _, src, facts| graphql::detect(src, facts).into()),
 ];
 
 /// The per-file detectors that apply to this file, run in order (each gates cheaply first:

@@ -21,7 +21,7 @@ impl ModuleSystem for C {
     }
 
     fn rules(&self, lang: Language) -> Rules {
-        Rules { implicit_this: lang.info().receiver.is_some(), ..Rules::default() }
+        Rules { implicit_this: lang.info().receiver.is_some(), open_classes: lang.info().open_classes, ..Rules::default() }
     }
 
     fn module_key(&self, _lang: Language, path: &str, _declared: Option<&str>) -> String {

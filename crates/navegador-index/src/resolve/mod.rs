@@ -19,6 +19,7 @@ mod c;
 mod dotnet;
 mod elixir;
 mod go;
+mod graphql;
 mod js;
 mod jvm;
 mod lua;

@@ -194,6 +194,7 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::ocaml::Ocaml),
         Box::new(super::zig::Zig),
         Box::new(super::elixir::Elixir),
+        Box::new(super::graphql::Graphql),
     ]
 }
 

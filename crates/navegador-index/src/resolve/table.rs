@@ -1027,7 +1027,8 @@ impl Table {
     }
 
     /// Whether a class or one of its workspace ancestors names a base outside the
-    /// workspace.
+    /// workspace: any part of it, where classes are open (`@interface C : NSObject` in a
+    /// header, `@implementation C` elsewhere).
     fn inherits_outside(&self, class_id: i64) -> bool {
         let mut seen = HashSet::default();
         let mut queue = vec![class_id];
@@ -1039,6 +1040,9 @@ impl Table {
                 return true;
             }
             queue.extend(self.bases.get(&c).into_iter().flatten());
+            if let Some(&ci) = self.by_id.get(&c).filter(|&&ci| self.sym_rules[ci].open_classes) {
+                queue.extend(self.parts(ci));
+            }
         }
         false
     }

@@ -10,7 +10,7 @@ pub(crate) static HOOKS: Hooks = Hooks {
     prepare: no_prepare,
 };
 
-fn c_post(root: Node, src: &str, facts: &mut FileFacts) {
+pub(crate) fn c_post(root: Node, src: &str, facts: &mut FileFacts) {
     let b = src.as_bytes();
     for i in 0..facts.symbols.len() {
         let Some(node) = symbol_node(root, &facts.symbols[i]) else { continue };
