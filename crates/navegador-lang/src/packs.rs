@@ -25,6 +25,8 @@ mod go;
 mod java;
 #[path = "../languages/javascript/hooks.rs"]
 mod javascript;
+#[path = "../languages/julia/hooks.rs"]
+mod julia;
 #[path = "../languages/kotlin/hooks.rs"]
 mod kotlin;
 #[path = "../languages/objc/hooks.rs"]
@@ -78,4 +80,7 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "elixir", grammar: || tree_sitter_elixir::LANGUAGE.into(), hooks: &elixir::HOOKS },
     PackDef { id: "objc", grammar: || tree_sitter_objc::LANGUAGE.into(), hooks: &objc::HOOKS },
     PackDef { id: "graphql", grammar: || tree_sitter_graphql::LANGUAGE.into(), hooks: &Hooks::NONE },
+    PackDef { id: "dart", grammar: || tree_sitter_dart::LANGUAGE.into(), hooks: &Hooks::NONE },
+    PackDef { id: "julia", grammar: || tree_sitter_julia::LANGUAGE.into(), hooks: &julia::HOOKS },
+    PackDef { id: "r", grammar: || tree_sitter_r::LANGUAGE.into(), hooks: &Hooks::NONE },
 ];

@@ -16,16 +16,19 @@
 
 mod beam;
 mod c;
+mod dart;
 mod dotnet;
 mod elixir;
 mod go;
 mod graphql;
 mod js;
+mod julia;
 mod jvm;
 mod lua;
 mod ocaml;
 mod php;
 mod python;
+mod r;
 mod ruby;
 mod rust;
 mod shell;

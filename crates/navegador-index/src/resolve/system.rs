@@ -6,6 +6,7 @@
 use navegador_model::Language;
 use navegador_store::ImportRow;
 
+use super::dart::DartConfig;
 use super::js::JsConfig;
 use super::php::PhpConfig;
 use super::table::{Table, Target};
@@ -51,6 +52,9 @@ pub(crate) struct Rules {
     /// `IMPLEMENTS` edges are derived from method sets once every file is resolved
     /// (`structural.rs`).
     pub structural_interfaces: bool,
+    /// A wildcard import sees what the imported file's own wildcard imports bring in, as
+    /// its re-exports (Dart's `export 'x.dart'`, recorded as a wildcard).
+    pub wildcard_reexports: bool,
 }
 
 /// One language family's module system. Methods with a default are the common case.
@@ -156,22 +160,23 @@ pub(crate) trait ModuleSystem: Send + Sync {
 const RESOLVER_VERSION: u32 = 2;
 
 /// Workspace configuration the module systems read: JS/TS path aliases, PHP's PSR-4
-/// autoload prefixes.
+/// autoload prefixes, Dart's packages (`pubspec.yaml`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Config {
     pub js: JsConfig,
     pub php: PhpConfig,
+    pub dart: DartConfig,
 }
 
 impl Config {
     pub(crate) fn read(root: &std::path::Path) -> Config {
-        Config { js: JsConfig::read(root), php: PhpConfig::read(root) }
+        Config { js: JsConfig::read(root), php: PhpConfig::read(root), dart: DartConfig::read(root) }
     }
 
     /// Changes whenever the configuration or the rules would resolve something
     /// differently.
     pub(crate) fn fingerprint(&self) -> String {
-        format!("resolver {RESOLVER_VERSION} {} {}", self.js.fingerprint(), self.php.fingerprint())
+        format!("resolver {RESOLVER_VERSION} {} {} {}", self.js.fingerprint(), self.php.fingerprint(), self.dart.fingerprint())
     }
 }
 
@@ -195,6 +200,9 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::zig::Zig),
         Box::new(super::elixir::Elixir),
         Box::new(super::graphql::Graphql),
+        Box::new(super::dart::Dart { config: cfg.dart.clone() }),
+        Box::new(super::julia::Julia),
+        Box::new(super::r::R),
     ]
 }
 

@@ -1168,7 +1168,14 @@ impl Table {
                     };
                     let found: Vec<usize> = files
                         .iter()
-                        .flat_map(|f| self.top.get(&(f.clone(), name.to_string())).cloned().unwrap_or_default())
+                        .flat_map(|f| match self.top.get(&(f.clone(), name.to_string())) {
+                            Some(v) => v.clone(),
+                            None if fi.rules.wildcard_reexports => match self.export_of(f, name, 1) {
+                                Some(Target::Symbol(i)) => vec![i],
+                                _ => vec![],
+                            },
+                            None => vec![],
+                        })
                         .collect();
                     if !found.is_empty() {
                         return Some(found);
