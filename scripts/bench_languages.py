@@ -61,6 +61,9 @@ LANGS = {
     "objc": (f"{CORPUS}/react-native", "ObjectiveC", {"interface", "implementation", "protocol", "method", "class", "function"}, ("m",)),
     "objc-mm": (f"{CORPUS}/react-native", "ObjectiveC", {"interface", "implementation", "protocol", "method", "class", "function"}, ("mm",)),
     "objc-expo": (f"{CORPUS}/expo", "ObjectiveC", {"interface", "implementation", "protocol", "method", "class", "function"}, ("m",)),
+    # ctags' R parser: functions, S4 classes, generics and methods
+    "r": (f"{CORPUS}/r-debian", "R", {"function", "class", "generic", "method"}, ("R", "r")),
+    "julia": (f"{CORPUS}/julia-pypi", "Julia", {"function", "macro", "module", "struct", "type"}, ("jl",)),
 }
 OPTLIB = os.path.join(ROOT, "scripts", "ctags")
 
@@ -125,6 +128,12 @@ def ctags_name(lang, name):
         name = re.split(r"[.:]", name)[-1]
     if lang == "C++" and name.startswith("__anon"):
         return None
+    # R: `"f" <- function` / `` `f` <- function `` are ctags' `"f"`, our `f`; a function
+    # passed as an argument (`setGeneric("g", function(x) …)`) is its `anonFunc…`
+    if lang == "R":
+        if name.startswith("anonFunc"):
+            return None
+        name = name.strip("\"'`")
     return name.replace(" ", "") if lang in ("C++", "C#") else name
 
 

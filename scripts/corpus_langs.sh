@@ -91,7 +91,27 @@ elixir() {
   done
 }
 
-ALL=(luarocks bash_completion otp ocaml zig_std elixir)
+# r-debian: the R sources Debian's R packages ship (they keep the packages' code in lazy-load
+# databases; these are their tests, demos and vignette code, and R's own share/R scripts)
+r_debian() {
+  deb r-debian r-base-core r-cran-ggplot2 r-cran-testthat r-cran-dplyr r-cran-matrix r-cran-mass \
+    r-cran-survival r-cran-rlang r-cran-vctrs r-cran-tibble r-cran-purrr r-cran-stringr r-cran-knitr
+  mkdir -p "$CORPUS/r-debian"
+  (cd "$WORK/r-debian/x" && find . -type f \( -name '*.R' -o -name '*.r' \) -exec cp --parents {} "$CORPUS/r-debian" \;)
+}
+
+# julia-pypi: the Julia sources PyPI's Julia bridges ship (pyjulia's sdist, juliacall's
+# wheel): no registry here ships Julia's own base/ (Debian bookworm has no julia)
+julia_pypi() {
+  (cd "$WORK" && python3 -m pip download julia==0.6.2 --no-deps --no-binary :all: -d jl >/dev/null \
+    && python3 -m pip download juliacall==0.9.37 --no-deps --only-binary :all: -d jl >/dev/null)
+  mkdir -p "$CORPUS/julia-pypi"
+  tar -xzf "$WORK"/jl/julia-0.6.2.tar.gz -C "$WORK/jl"
+  python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])" "$WORK"/jl/juliacall-*.whl "$WORK/jl/whl"
+  (cd "$WORK/jl" && find . -name '*.jl' -exec cp --parents {} "$CORPUS/julia-pypi" \;)
+}
+
+ALL=(luarocks bash_completion otp ocaml zig_std elixir r_debian julia_pypi)
 for c in "${@:-${ALL[@]}}"; do
   dir=${c//_/-}
   if [ -d "$CORPUS/$dir" ]; then echo "$dir: laid out already"; continue; fi
