@@ -454,10 +454,6 @@ fn items_default(b: &[u8], from: usize, to: usize) -> usize {
     to
 }
 
-fn next_nonws(b: &[u8], i: usize) -> Option<u8> {
-    b.get(i..)?.iter().copied().find(|&c| !ws(c))
-}
-
 /// Where a spread's type that starts at `k` ends: after its `,`, or at the `}` / `|}` that
 /// closes the object (brackets nested inside skipped; `=>` is no bracket).
 fn spread_end(b: &[u8], mut k: usize) -> usize {
