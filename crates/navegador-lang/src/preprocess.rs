@@ -122,7 +122,7 @@ impl Preprocess {
     }
 
     fn replacements(&self, b: &[u8], out: &mut [u8]) {
-        let code = code_mask(b);
+        let (code, _) = code_mask(b);
         let mut last = b'\n';
         let mut i = 0;
         while i < b.len() {
@@ -388,11 +388,12 @@ fn top_comma(b: &[u8], from: usize, to: usize) -> Option<usize> {
     None
 }
 
-/// Which bytes are code: not in a `//` or `/* */` comment, a `'…'` / `"…"` string or a
-/// `` `…` `` template.
-fn code_mask(b: &[u8]) -> Vec<bool> {
+/// Which bytes are code (not in a `//` or `/* */` comment, a `'…'` / `"…"` string or a
+/// `` `…` `` template), and which are in a comment.
+pub(crate) fn code_mask(b: &[u8]) -> (Vec<bool>, Vec<bool>) {
     let n = b.len();
     let mut code = vec![true; n];
+    let mut comment = vec![false; n];
     let mut i = 0;
     while i < n {
         let end = match b[i] {
@@ -411,9 +412,12 @@ fn code_mask(b: &[u8]) -> Vec<bool> {
             }
         };
         code[i..end].fill(false);
+        if b[i] == b'/' {
+            comment[i..end].fill(true);
+        }
         i = end;
     }
-    code
+    (code, comment)
 }
 
 /// `defined(M)` / `defined M` is the whole condition.

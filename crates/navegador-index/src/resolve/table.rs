@@ -1480,6 +1480,22 @@ impl Table {
 /// marked optional (`x?: T`) is not required; a variadic one (`Object... a`, `a ...int`,
 /// `*args`, `...rest`) makes the count open. `None` when no whole list is found.
 fn signature_arity(sig: &str, name: &str) -> Option<(u32, Option<u32>)> {
+    let params = param_list(sig, name)?;
+    // (a Rust receiver, `&self`, is not an argument of `x.m()`)
+    let params: Vec<&str> = params.iter().map(|p| p.trim()).filter(|p| !matches!(p.trim_start_matches(['&', ' ']).trim_start_matches("mut "), "self")).collect();
+    if params.is_empty() || (params.len() == 1 && params[0].is_empty()) {
+        return Some((0, Some(0)));
+    }
+    let variadic = params.iter().any(|p| p.contains("...") || p.starts_with('*'));
+    let optional = |p: &str| p.contains('=') || p.split(':').next().is_some_and(|n| n.trim_end().ends_with('?'));
+    let fixed = params.iter().filter(|p| !(p.contains("...") || p.starts_with('*'))).count() as u32;
+    let required = params.iter().filter(|p| !(p.contains("...") || p.starts_with('*') || optional(p))).count() as u32;
+    Some((required, (!variadic).then_some(fixed)))
+}
+
+/// The pieces of a signature's parameter list right after `name` (the name as a whole
+/// word, then `(`), split at top-level commas, as written (untrimmed; `[""]` for `()`).
+fn param_list(sig: &str, name: &str) -> Option<Vec<String>> {
     let open = sig.match_indices(name).find_map(|(at, _)| {
         let rest = &sig[at + name.len()..];
         let before_ok = sig[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'));
@@ -1501,17 +1517,7 @@ fn signature_arity(sig: &str, name: &str) -> Option<(u32, Option<u32>)> {
                 depth -= 1;
                 if depth == 0 {
                     params.push(std::mem::take(&mut cur));
-                    // (a Rust receiver, `&self`, is not an argument of `x.m()`)
-                    let params: Vec<&str> =
-                        params.iter().map(|p| p.trim()).filter(|p| !matches!(p.trim_start_matches(['&', ' ']).trim_start_matches("mut "), "self")).collect();
-                    if params.is_empty() || (params.len() == 1 && params[0].is_empty()) {
-                        return Some((0, Some(0)));
-                    }
-                    let variadic = params.iter().any(|p| p.contains("...") || p.starts_with('*'));
-                    let optional = |p: &str| p.contains('=') || p.split(':').next().is_some_and(|n| n.trim_end().ends_with('?'));
-                    let fixed = params.iter().filter(|p| !(p.contains("...") || p.starts_with('*'))).count() as u32;
-                    let required = params.iter().filter(|p| !(p.contains("...") || p.starts_with('*') || optional(p))).count() as u32;
-                    return Some((required, (!variadic).then_some(fixed)));
+                    return Some(params);
                 }
                 cur.push(c);
             }
@@ -1533,37 +1539,7 @@ const VARIADIC: u32 = 50;
 /// The parameters of a declaration as written, from its signature's parameter list right
 /// after the name, split at top-level commas (`[]` for none).
 fn signature_params(sig: &str, name: &str) -> Option<Vec<String>> {
-    let open = sig.match_indices(name).find_map(|(at, _)| {
-        let rest = &sig[at + name.len()..];
-        let before_ok = sig[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'));
-        let trimmed = rest.trim_start();
-        (before_ok && trimmed.starts_with('(')).then(|| at + name.len() + (rest.len() - trimmed.len()))
-    })?;
-    let mut depth = 0i32;
-    let mut params: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    for c in sig[open..].chars() {
-        match c {
-            '(' | '[' | '{' | '<' => {
-                depth += 1;
-                if depth > 1 {
-                    cur.push(c);
-                }
-            }
-            ')' | ']' | '}' | '>' => {
-                depth -= 1;
-                if depth == 0 {
-                    params.push(std::mem::take(&mut cur));
-                    let params: Vec<String> = params.iter().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect();
-                    return Some(params);
-                }
-                cur.push(c);
-            }
-            ',' if depth == 1 => params.push(std::mem::take(&mut cur)),
-            _ => cur.push(c),
-        }
-    }
-    None
+    Some(param_list(sig, name)?.iter().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect())
 }
 
 /// A parameter's type as an argument type is written: `final Map<K, V> m` -> `Map`,

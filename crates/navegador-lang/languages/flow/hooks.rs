@@ -43,41 +43,9 @@ fn ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\r' | b'\n')
 }
 
-/// Which bytes are code (not in a comment, a string or a template literal), and which are
-/// in a comment.
-fn code_mask(b: &[u8]) -> (Vec<bool>, Vec<bool>) {
-    let n = b.len();
-    let mut code = vec![true; n];
-    let mut comment = vec![false; n];
-    let mut i = 0;
-    while i < n {
-        let end = match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'/') => b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p),
-            b'/' if b.get(i + 1) == Some(&b'*') => b[i + 2..].windows(2).position(|w| w == b"*/").map_or(n, |p| i + 2 + p + 2),
-            q @ (b'\'' | b'"' | b'`') => {
-                let mut j = i + 1;
-                while j < n && b[j] != q && (q == b'`' || b[j] != b'\n') {
-                    j += if b[j] == b'\\' { 2 } else { 1 };
-                }
-                (j + 1).min(n)
-            }
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        code[i..end].fill(false);
-        if b[i] == b'/' {
-            comment[i..end].fill(true);
-        }
-        i = end;
-    }
-    (code, comment)
-}
-
 fn flow_prepare(src: &str) -> Option<String> {
     let mut b = src.as_bytes().to_vec();
-    let (code, comment) = code_mask(&b);
+    let (code, comment) = crate::preprocess::code_mask(&b);
     let n = b.len();
     let orig = b.clone();
     // the code byte before `i` (spaces and comments skipped)
