@@ -94,12 +94,17 @@ const PREPROCESS_KEYS: &[&str] = &["replace", "blank", "blank_calls", "type_argu
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
 const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member", "paths", "arrays"];
 
-pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, PackSpec), PackError> {
-    let doc = Document::parse(text).map_err(|e| PackError {
+/// A pack file's TOML, or the error naming its line.
+fn document(file: &str, text: &str) -> Result<Document<String>, PackError> {
+    Document::parse(text.to_string()).map_err(|e| PackError {
         file: file.to_string(),
         line: e.span().map_or(1, |s| line_at(text, s.start)),
         message: format!("not valid TOML: {}", e.message()),
-    })?;
+    })
+}
+
+pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, PackSpec), PackError> {
+    let doc = document(file, text)?;
     let r = Reader { file, text };
     let top = doc.as_table();
     r.known(top, TOP_KEYS)?;
@@ -281,11 +286,7 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
 
 /// The `[[client]]` rules of a clients file (`ClientRule`): strict like the manifest.
 pub(crate) fn parse_clients(file: &str, text: &str) -> Result<Vec<ClientRule>, PackError> {
-    let doc = Document::parse(text).map_err(|e| PackError {
-        file: file.to_string(),
-        line: e.span().map_or(1, |s| line_at(text, s.start)),
-        message: format!("not valid TOML: {}", e.message()),
-    })?;
+    let doc = document(file, text)?;
     let r = Reader { file, text };
     r.known(doc.as_table(), &["client"])?;
     let Some(item) = doc.get("client") else { return Ok(Vec::new()) };
