@@ -1478,12 +1478,19 @@ impl Table {
 /// The arguments a declaration takes, read off its signature: the parameter list right
 /// after the name, split at top-level commas. A parameter with a default (`x=1`) or
 /// marked optional (`x?: T`) is not required; a variadic one (`Object... a`, `a ...int`,
-/// `*args`, `...rest`) makes the count open. `None` when no whole list is found.
+/// `*args`, `...rest`) makes the count open; a trailing comma is no parameter. `None` when
+/// no whole list is found.
 fn signature_arity(sig: &str, name: &str) -> Option<(u32, Option<u32>)> {
     let params = param_list(sig, name)?;
     // (a Rust receiver, `&self`, is not an argument of `x.m()`)
-    let params: Vec<&str> = params.iter().map(|p| p.trim()).filter(|p| !matches!(p.trim_start_matches(['&', ' ']).trim_start_matches("mut "), "self")).collect();
-    if params.is_empty() || (params.len() == 1 && params[0].is_empty()) {
+    // (an empty piece is `()` or a trailing comma, `f(a, b,)`: gofmt, rustfmt, Dart and
+    // Kotlin style write one after a multi-line list)
+    let params: Vec<&str> = params
+        .iter()
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty() && !matches!(p.trim_start_matches(['&', ' ']).trim_start_matches("mut "), "self"))
+        .collect();
+    if params.is_empty() {
         return Some((0, Some(0)));
     }
     let variadic = params.iter().any(|p| p.contains("...") || p.starts_with('*'));
@@ -1663,4 +1670,25 @@ pub(crate) fn normalize(p: &str) -> Option<String> {
         }
     }
     Some(out.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn arity_from_signatures() {
+        // (signature, name, (required, fixed or None when variadic))
+        let cases = [
+            ("void add(int a, int b)", "add", Some((2, Some(2)))),
+            ("func (c *Cart) Add(\n\titem Item,\n\tqty int,\n) error", "Add", Some((2, Some(2)))),
+            ("fn new(&mut self, a: u32,)", "new", Some((1, Some(1)))),
+            ("def f(a, b=1, *args)", "f", Some((1, None))),
+            ("function g(x?: number, ...rest)", "g", Some((0, None))),
+            ("int h()", "h", Some((0, Some(0)))),
+            ("void m(Map<K, V> m, List<T> l)", "m", Some((2, Some(2)))),
+            ("int broken(int a", "broken", None),
+        ];
+        for (sig, name, want) in cases {
+            assert_eq!(super::signature_arity(sig, name), want, "{sig}");
+        }
+    }
 }
