@@ -4,7 +4,6 @@ fixture repository as the workspace, and helpers to start the server over stdio 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +14,8 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+from harness import navegador_bin, stop, wait_for_address  # noqa: E402
 
 
 # -- every answer against its tool's published output schema -------------------------------
@@ -73,13 +74,6 @@ def pytest_sessionfinish(session, exitstatus):
             session.exitstatus = 1
 
 
-def navegador_bin() -> str:
-    b = os.environ.get("NAVEGADOR_BIN") or str(REPO / "target" / "release" / "navegador")
-    if not Path(b).exists():
-        pytest.fail(f"{b} does not exist: build it with `cargo build --release -p navegador-cli` or set NAVEGADOR_BIN")
-    return b
-
-
 @pytest.fixture(scope="session")
 def binary() -> str:
     return navegador_bin()
@@ -132,13 +126,7 @@ class HttpServer:
         self.url = url
 
     def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc)
         if self.proc.returncode not in (0, None) and self.proc.stderr and not self.proc.stderr.closed:
             # A server that did not exit cleanly shows why (its panic message) in the report.
             tail = self.proc.stderr.read()[-4000:]
@@ -158,15 +146,4 @@ def start_http(
         text=True,
         env={**os.environ, **(env or {})},
     )
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        line = proc.stderr.readline()
-        if not line:
-            if proc.poll() is not None:
-                raise RuntimeError(f"server exited with {proc.returncode}")
-            continue
-        m = re.search(r"listening on (http://\S+)", line)
-        if m:
-            return HttpServer(proc, m.group(1))
-    proc.kill()
-    raise RuntimeError("server did not report its address")
+    return HttpServer(proc, wait_for_address(proc, r"listening on (http://\S+)"))

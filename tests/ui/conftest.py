@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
-import time
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -17,18 +16,13 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+from harness import navegador_bin, stop, wait_for_address  # noqa: E402
 FIXTURE = REPO / "tests" / "mcp" / "fixture"
 # Screenshots are test artifacts (CI keeps target/); UPDATE_SCREENSHOTS=1 also refreshes
 # the ones docs/ui.md shows.
 ARTIFACTS = REPO / "target" / "ui-screenshots"
 DOCS_SHOTS = REPO / "docs" / "ui"
-
-
-def navegador_bin() -> str:
-    b = os.environ.get("NAVEGADOR_BIN") or str(REPO / "target" / "release" / "navegador")
-    if not Path(b).exists():
-        pytest.fail(f"{b} not found: build it first (cargo build --release -p navegador-cli) or set NAVEGADOR_BIN")
-    return b
 
 
 @pytest.fixture(scope="session")
@@ -62,21 +56,7 @@ class Server:
 
     def __init__(self, args: list[str], cwd: Path):
         self.proc = subprocess.Popen([navegador_bin(), *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.base = None
-        deadline = time.time() + 30
-        lines = []
-        while time.time() < deadline:
-            line = self.proc.stderr.readline()
-            if not line:
-                break
-            lines.append(line)
-            m = re.search(r"navegador ui: listening on (http://\S+?)/ui/", line)
-            if m:
-                self.base = m.group(1)
-                break
-        if not self.base:
-            self.stop()
-            raise AssertionError("the server did not report its UI address:\n" + "".join(lines))
+        self.base = wait_for_address(self.proc, r"navegador ui: listening on (http://\S+?)/ui/")
 
     def url(self, path: str) -> str:
         return self.base + path
@@ -101,13 +81,7 @@ class Server:
         return status, json.loads(body)
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc)
 
 
 @pytest.fixture(scope="session")
