@@ -5,8 +5,9 @@ MCP tool with the same arguments (a patch on stdin becomes `diff`), and the answ
 compared with tests/mcp/changes.golden.json (UPDATE_GOLDEN=1 rewrites). The conftest
 validates each answer against the published outputSchema.
 
-The same calls go to `code.detect_changes` on the `code.*` server (`navigation-mcp`, over
-stdio, on the graph as the CLI left it: `--no-watch`): its envelopes are
+Both servers run with `--no-watch`, on the graph as the case's steps left it (as the CLI
+reads it: `rule-fixed` lists the violation the change removes). The same calls go to
+`code.detect_changes` on the `code.*` server (`navigation-mcp`, over stdio): its envelopes are
 tests/mcp/detect_changes.golden.json, and their data must be the `changes` answer
 camelCased (an error, the same message as an INVALID_INPUT naming the argument). Over
 streamable HTTP with the live index on, the server re-indexes first: the graph holds the
@@ -86,7 +87,11 @@ def scrub(v):
 
 
 async def ask(binary: str, root: Path, calls: list[dict]) -> list:
-    params = StdioServerParameters(command=binary, args=["mcp", "--workspace-root", str(root)], cwd=str(root))
+    # `--no-watch`: the graph as the case's steps left it, as the CLI reads it. A server
+    # that indexes on start re-ingests the working tree first, so its graph holds the new
+    # side and the violations a change removes cannot be seen (the answer's note says so;
+    # the live index is test_detect_changes_over_http_with_the_live_index).
+    params = StdioServerParameters(command=binary, args=["mcp", "--workspace-root", str(root), "--no-watch"], cwd=str(root))
     out = []
     async with Client(params) as c:
         for args in calls:
@@ -187,6 +192,11 @@ def test_changes_cases_match_golden(name, binary, tmp_path):
             assert env["errors"][0]["message"].split(";")[0] == answer["error"].split(";")[0], (env, answer)
         else:
             assert env["status"] in ("ok", "partial") and env["data"] == camel(answer), name
+    if name == "rule-fixed":
+        # the change removes the violation: listed as fixed by both tools before the
+        # re-ingest, as the CLI lists it (rule-fixed.expected)
+        assert [r["fixed_total"] for r in got[0]["rules"]] == [1], got[0]["rules"]
+        assert [r["fixedTotal"] for r in code[0]["data"]["rules"]] == [1], code[0]["data"]["rules"]
     for path, value in [(GOLDEN, got), (CODE_GOLDEN, code)]:
         golden = json.loads(path.read_text()) if path.exists() else {}
         if os.environ.get("UPDATE_GOLDEN"):
