@@ -110,6 +110,18 @@ impl GraphRead for GraphHandle<'_> {
             GraphHandle::Write(g) => g.degrees(ids, direction, types),
         }
     }
+    fn nodes_by_degree(
+        &self,
+        label: Option<&str>,
+        direction: Direction,
+        types: &[String],
+        keys: Option<&[String]>,
+    ) -> Result<Vec<(Node, u64)>, GraphError> {
+        match self {
+            GraphHandle::Read(g) => g.nodes_by_degree(label, direction, types, keys),
+            GraphHandle::Write(g) => g.nodes_by_degree(label, direction, types, keys),
+        }
+    }
     fn label_groups(&self) -> Result<Vec<(Vec<String>, u64)>, GraphError> {
         match self {
             GraphHandle::Read(g) => g.label_groups(),

@@ -120,7 +120,7 @@ pub fn explain(graph: &dyn GraphRead, query: &str) -> Result<Plan, CypherError> 
     let guard = eval::Guard::standalone(Duration::from_secs(10));
     let stmt = parser::parse_within(query, &guard)?;
     semantic::check(&stmt.query, &guard)?;
-    plan::plan(&stmt.query, &graph.stats()?, &guard)
+    plan::plan(&stmt.query, &graph.stats()?, &guard, true)
 }
 
 fn run(
@@ -143,7 +143,7 @@ fn run(
     semantic::check_parameters(&stmt.query, &opts.params)?;
     let warnings = warnings::check(query, &stmt.query, &g.schema()?);
     let gstats = g.stats()?;
-    let plan = plan::plan(&stmt.query, &gstats, &guard)?;
+    let plan = plan::plan(&stmt.query, &gstats, &guard, matches!(g, exec::GraphHandle::Read(_)))?;
     if stmt.explain {
         return Ok(QueryResult {
             columns: vec!["plan".into()],

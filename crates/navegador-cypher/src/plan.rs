@@ -12,9 +12,10 @@
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
-use navegador_graph::{GraphStats, Value};
+use navegador_graph::{Direction, GraphStats, Value};
 
 use crate::ast::*;
+use crate::pushdown::Source;
 use crate::error::Result;
 use crate::eval::Guard;
 use crate::matcher::{equality_hints, part_vars, plan_parts, split_at_selective_nodes, Access};
@@ -74,13 +75,16 @@ fn fmt_est(x: f64) -> String {
     }
 }
 
-/// Plans `q`; planning a huge query stops at the query's deadline.
-pub(crate) fn plan(q: &Query, stats: &GraphStats, guard: &Guard) -> Result<Plan> {
+/// Plans `q`; planning a huge query stops at the query's deadline. `pushdown`: the query
+/// runs on a read-only graph, where counting projections read the store's counts
+/// (`pushdown.rs`) instead of their MATCH's rows, and are estimated by what they read.
+pub(crate) fn plan(q: &Query, stats: &GraphStats, guard: &Guard, pushdown: bool) -> Result<Plan> {
     let mut p = Planner {
         stats,
         guard,
         ops: Vec::new(),
         dry: false,
+        pushdown,
     };
     for (i, part) in q.parts.iter().enumerate() {
         if i > 0 {
@@ -164,6 +168,8 @@ struct Planner<'a> {
     ops: Vec<PlanOp>,
     /// Estimating sizes only (the iterations of a `reduce`): nothing is recorded.
     dry: bool,
+    /// Counting projections are answered from the store (`plan`).
+    pushdown: bool,
 }
 
 fn within(detail: String, inside: &str) -> String {
@@ -192,7 +198,7 @@ impl Planner<'_> {
         scope: &mut Scope,
         inside: &str,
     ) -> Result<f64> {
-        for c in clauses {
+        for (i, c) in clauses.iter().enumerate() {
             self.guard.check()?;
             match c {
                 Clause::Match {
@@ -201,6 +207,23 @@ impl Planner<'_> {
                     where_,
                     ..
                 } => {
+                    // A counting projection right after the first MATCH reads the store's
+                    // counts, not the MATCH's rows (`pushdown.rs`): estimated by those.
+                    let counted = match clauses.get(1) {
+                        Some(Clause::With(p) | Clause::Return(p))
+                            if self.pushdown && i == 0 && rows == 1.0 && scope.vars.is_empty() =>
+                        {
+                            crate::pushdown::pushdown(c, p)
+                        }
+                        _ => None,
+                    };
+                    if let Some(pd) = counted {
+                        let (name, detail, est) = self.counted(&pd.source);
+                        rows = est;
+                        self.push(name, within(detail, inside), rows);
+                        scope.vars.extend(pattern.iter().flat_map(part_vars));
+                        continue;
+                    }
                     rows =
                         self.pattern(pattern, where_.as_ref(), *optional, rows, scope, inside)?;
                 }
@@ -245,6 +268,30 @@ impl Planner<'_> {
             }
         }
         Ok(rows)
+    }
+
+    /// The operator that reads a pushed-down count and the rows it hands to the
+    /// projection: one per label group or relationship type, one per node of the label
+    /// (with a degree: no more than the edges of its types).
+    fn counted(&self, source: &Source) -> (&'static str, String, f64) {
+        let label_rows = |l: Option<&str>| match l {
+            Some(l) => self.stats.label_counts.get(l).copied().unwrap_or(0) as f64,
+            None => self.stats.node_count as f64,
+        };
+        let types = |t: &[String]| if t.is_empty() { "*".to_string() } else { t.join("|") };
+        match source {
+            Source::LabelGroups { .. } => ("NodeCountFromStore", "labels(*)".into(), self.stats.label_counts.len().max(1) as f64),
+            Source::TypeCounts { types: t, .. } => {
+                let n = self.stats.edge_counts.iter().filter(|(k, n)| **n > 0 && (t.is_empty() || t.contains(k))).count();
+                ("RelationshipCountFromStore", format!("[:{}]", types(t)), n as f64)
+            }
+            Source::PerNode { label, hop: None, .. } => ("NodeByLabelScan", format!(":{} (counted)", label.unwrap_or("*")), label_rows(*label)),
+            Source::PerNode { label, hop: Some((dir, t)), .. } => {
+                let edges: u64 = self.stats.edge_counts.iter().filter(|(k, _)| t.is_empty() || t.contains(k)).map(|(_, n)| n).sum();
+                let arrow = if *dir == Direction::Incoming { format!("<-[:{}]-", types(t)) } else { format!("-[:{}]->", types(t)) };
+                ("DegreeCountFromStore", format!("(:{}){arrow}", label.unwrap_or("*")), label_rows(*label).min(edges as f64))
+            }
+        }
     }
 
     /// A MATCH (or a pattern evaluated inside an expression) run once per input row.

@@ -264,6 +264,43 @@ fn procedures_list_what_the_graph_has() {
     assert_eq!(err.class(), "ProcedureError", "{err}");
 }
 
+/// A counting query answered from degrees is planned by what it reads (a row per node of
+/// the label), not by the scan it replaces (each node times its degree): EXPLAIN shows the
+/// operator, and a complexity limit between the two lets it run and refuses the scan.
+#[test]
+fn counted_queries_are_estimated_by_what_they_read() {
+    let mut g = MemGraph::new();
+    let make = "UNWIND range(1, 200) AS i CREATE (f:Function {name: 'f' + toString(i)}) \
+                WITH f UNWIND range(1, 5) AS j CREATE (:Caller)-[:CALLS]->(f)";
+    execute(&mut g, make, &write_opts()).unwrap();
+    let top = "MATCH (f:Function)<-[:CALLS]-() RETURN f.name AS f, count(*) AS n ORDER BY n DESC LIMIT 10";
+    let scan = "MATCH (f:Function)<-[:CALLS]-() WHERE true RETURN f.name AS f, count(*) AS n ORDER BY n DESC LIMIT 10";
+    let plan = explain(&g, top).unwrap();
+    let op = plan.ops.iter().find(|o| o.name == "DegreeCountFromStore").unwrap_or_else(|| panic!("{}", plan.render()));
+    assert_eq!(op.estimate, 200.0, "{}", plan.render());
+    assert_eq!(op.detail, "(:Function)<-[:CALLS]-");
+    let scanned = explain(&g, scan).unwrap();
+    assert!(scanned.peak().unwrap().estimate >= 1000.0, "{}", scanned.render());
+    let limited = QueryOptions { max_complexity: 500, ..QueryOptions::default() };
+    let r = execute_read(&g, top, &limited).unwrap();
+    assert_eq!(r.rows.len(), 10);
+    let err = execute_read(&g, scan, &limited).unwrap_err();
+    assert!(matches!(err, CypherError::TooComplex { .. }), "{err}");
+    // EXPLAIN in the query text plans as the run does; a graph that may be written scans
+    let r = execute_read(&g, &format!("EXPLAIN {top}"), &QueryOptions::default()).unwrap();
+    assert!(r.rows.iter().any(|row| format!("{row:?}").contains("DegreeCountFromStore")), "{:?}", r.rows);
+    let r = execute(&mut g, &format!("EXPLAIN {top}"), &write_opts()).unwrap();
+    assert!(!r.rows.iter().any(|row| format!("{row:?}").contains("DegreeCountFromStore")), "{:?}", r.rows);
+    for (q, name) in [
+        ("MATCH (n) RETURN labels(n) AS l, count(*)", "NodeCountFromStore"),
+        ("MATCH ()-[r]->() RETURN type(r), count(*)", "RelationshipCountFromStore"),
+    ] {
+        let plan = explain(&g, q).unwrap();
+        let op = plan.ops.iter().find(|o| o.name == name).unwrap_or_else(|| panic!("{}", plan.render()));
+        assert!(op.estimate <= 2.0, "{}", plan.render());
+    }
+}
+
 /// Counts by label, by relationship type and per node (`pushdown.rs`) give the scan's rows;
 /// the three whole-graph aggregations of issue 12 answer as their scans do here, and on the
 /// stores (`navegador-store/tests/graph.rs`).

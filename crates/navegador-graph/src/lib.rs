@@ -147,6 +147,20 @@ pub trait GraphRead {
     fn degrees(&self, ids: &[NodeId], direction: Direction, types: &[String]) -> Result<Vec<u64>, GraphError> {
         ids.iter().map(|&id| Ok(self.edges_of(id, direction, types)?.len() as u64)).collect()
     }
+    /// Each node carrying `label` (every node when `None`) with at least one edge that
+    /// `degrees(…, direction, types)` counts, ascending by id, with that count; read with
+    /// only the properties in `keys` (`nodes_with_keys`), or whole when `keys` is `None`.
+    /// A backend with an edge index answers it in one grouped scan of the edges of `types`
+    /// instead of a count per node.
+    fn nodes_by_degree(
+        &self,
+        label: Option<&str>,
+        direction: Direction,
+        types: &[String],
+        keys: Option<&[String]>,
+    ) -> Result<Vec<(Node, u64)>, GraphError> {
+        nodes_by_degree_per_node(self, label, direction, types, keys)
+    }
     /// Every distinct list of labels (in the nodes' order) with the number of nodes that
     /// carry exactly it, sorted by the list; nodes without a label count under `[]`.
     fn label_groups(&self) -> Result<Vec<(Vec<String>, u64)>, GraphError> {
@@ -164,6 +178,28 @@ pub trait GraphRead {
     fn unresolved_sites(&self) -> Result<Vec<UnresolvedSite>, GraphError> {
         Ok(Vec::new())
     }
+}
+
+/// `GraphRead::nodes_by_degree` by `node_ids`, then `degrees` and `nodes_with_keys` per
+/// 512 nodes (the default; a backend falls back to it for what its index cannot count).
+pub fn nodes_by_degree_per_node<G: GraphRead + ?Sized>(
+    g: &G,
+    label: Option<&str>,
+    direction: Direction,
+    types: &[String],
+    keys: Option<&[String]>,
+) -> Result<Vec<(Node, u64)>, GraphError> {
+    let mut out = Vec::new();
+    for chunk in g.node_ids(label)?.chunks(512) {
+        let kept: Vec<(NodeId, u64)> = chunk.iter().copied().zip(g.degrees(chunk, direction, types)?).filter(|(_, w)| *w > 0).collect();
+        let ids: Vec<NodeId> = kept.iter().map(|(id, _)| *id).collect();
+        let nodes = match keys {
+            Some(keys) => g.nodes_with_keys(&ids, keys)?,
+            None => g.nodes(&ids)?,
+        };
+        out.extend(nodes.into_iter().zip(kept).filter_map(|(n, (_, w))| n.map(|n| (n, w))));
+    }
+    Ok(out)
 }
 
 /// A reference site without an edge (`GraphRead::unresolved_sites`).

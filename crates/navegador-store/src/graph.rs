@@ -384,6 +384,62 @@ impl GraphRead for Store {
         Ok(raw.iter().map(|id| found.get(id).copied().unwrap_or(0)).collect())
     }
 
+    /// One statement: the edges of `types` grouped by their end on the counted side (a
+    /// scan of the `edges(type, dst)` / `edges(dst, type)` index, not a count per node),
+    /// joined to the nodes of `label`, read as `nodes_with_keys` reads them. Both
+    /// directions at once (a self-loop counted once) go node by node.
+    fn nodes_by_degree(
+        &self,
+        label: Option<&str>,
+        direction: Direction,
+        types: &[String],
+        keys: Option<&[String]>,
+    ) -> Result<Vec<(Node, u64)>, GraphError> {
+        let end = match direction {
+            Direction::Incoming => "dst",
+            Direction::Outgoing => "src",
+            Direction::Both => return navegador_graph::nodes_by_degree_per_node(self, label, direction, types, keys),
+        };
+        if label == Some("") {
+            return Ok(Vec::new());
+        }
+        let all = |c: &str| keys.is_none_or(|k| k.iter().any(|k| k == c));
+        let cols: Vec<String> = NODE_COLUMNS.iter().map(|c| if all(c) { format!("n.{c}") } else { "NULL".to_string() }).collect();
+        let json = keys.is_none_or(|k| k.iter().any(|k| !NODE_COLUMNS.contains(&k.as_str())));
+        let mut args = Vec::new();
+        let filter = type_filter(types, &mut args);
+        let by_label = match label {
+            Some(l) => {
+                args.push(SqlValue::Text(l.to_string()));
+                let i = args.len();
+                format!(" WHERE n.label = ?{i} OR n.id IN (SELECT node FROM node_labels WHERE label = ?{i})")
+            }
+            None => String::new(),
+        };
+        let sql = format!(
+            "SELECT n.id, n.label, {}, {},
+    (SELECT group_concat(l.label, char(31)) FROM (SELECT label FROM node_labels WHERE node = n.id ORDER BY rowid) l),
+    d.c
+    FROM (SELECT e.{end} AS node, count(*) AS c FROM edges e WHERE TRUE{filter} GROUP BY e.{end}) d
+    JOIN nodes n ON n.id = d.node{by_label}
+    ORDER BY n.id",
+            cols.join(", "),
+            if json { "n.props" } else { "NULL" }
+        );
+        let mut st = self.conn().prepare_cached(&sql).map_err(sql_err)?;
+        let rows = st.query_map(&as_params(&args), |r| Ok((node_from_row(r)?, r.get::<i64>(9)?))).map_err(sql_err)?;
+        let mut out = Vec::new();
+        for r in rows {
+            let ((mut n, props), c) = r.map_err(sql_err)?;
+            parse_props(props, &mut n.props)?;
+            if let Some(keys) = keys.filter(|_| json) {
+                n.props.retain(|k, _| keys.contains(k));
+            }
+            out.push((n, c.max(0) as u64));
+        }
+        Ok(out)
+    }
+
     /// First labels over the label index (one grouped scan of it); nodes with further
     /// labels (only Cypher writes them) are read one by one.
     fn label_groups(&self) -> Result<Vec<(Vec<String>, u64)>, GraphError> {
