@@ -269,6 +269,13 @@ pub fn prepared(lang: Language, src: &str) -> Option<String> {
     prepare(registry().pack(lang), src)
 }
 
+/// Compiles the language's pack queries now (once per process, as the first `extract`
+/// would): a caller that knows which languages it will extract starts this on another
+/// thread while it waits for something else.
+pub fn warm_up(lang: Language) {
+    let _ = compiled(lang);
+}
+
 /// The text the grammar parses: the pack's `prepare` hook, then its `[preprocess]` rules
 /// (both keep the length); `None` when it is `src` as is.
 fn prepare(pack: &crate::registry::Pack, src: &str) -> Option<String> {

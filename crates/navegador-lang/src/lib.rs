@@ -20,7 +20,7 @@ mod registry;
 mod render;
 
 pub use builtins::{builtins, is_builtin};
-pub use extract::{extract, module_path_for, parse, prepared, ExtractOptions};
+pub use extract::{extract, module_path_for, parse, prepared, warm_up, ExtractOptions};
 pub use registry::{registry, PackError, Registry};
 /// The tree-sitter version the grammars are built for, for callers that walk a [`parse`] tree.
 pub use tree_sitter;
