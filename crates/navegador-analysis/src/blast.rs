@@ -20,7 +20,7 @@ use crate::page::{page_notes, Page};
 use crate::types::{BlastRadius, Dependent, DependentGroup, Hop, OwnerCount, PlaceCount};
 use crate::{clamp_depth, AnalysisError, Limits, Options, Result, Target};
 
-const DEPENDENCY_EDGES: &[&str] = &["CALLS", "REFERENCES", "IMPORTS", "INHERITS", "IMPLEMENTS", "EXPOSES", "HTTP_CALLS"];
+const DEPENDENCY_EDGES: &[&str] = &["CALLS", "REFERENCES", "IMPORTS", "INHERITS", "IMPLEMENTS", "EXPOSES", "HTTP_CALLS", "GRAPHQL_CALLS"];
 /// How a dependent depends, by the relationship that reached it (in answer order).
 const RELATIONS: &[(&str, &str)] = &[
     ("CALLS", "caller"),
@@ -30,6 +30,7 @@ const RELATIONS: &[(&str, &str)] = &[
     ("DECORATES", "decorated"),
     ("EXPOSES", "endpoint"),
     ("HTTP_CALLS", "http_caller"),
+    ("GRAPHQL_CALLS", "graphql_caller"),
     ("IMPORTS", "importer"),
 ];
 

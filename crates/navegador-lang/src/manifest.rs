@@ -89,6 +89,7 @@ const TOP_KEYS: &[&str] = &[
 const OVERLOAD_KEYS: &[&str] = &["top", "primitives", "converts"];
 const CLIENT_KEYS: &[&str] = &[
     "library", "calls", "imports", "url", "url_option", "method", "method_arg", "method_option", "factories", "base_option", "base_arg",
+    "kind", "tags",
 ];
 const PREPROCESS_KEYS: &[&str] = &["replace", "blank", "blank_calls", "type_arguments", "undefined", "inline_conditionals", "macros"];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
@@ -312,9 +313,14 @@ pub(crate) fn parse_clients(file: &str, text: &str) -> Result<Vec<ClientRule>, P
             factories: r.strings(t, "factories")?,
             base_option: r.string(t, "base_option")?,
             base_arg: index("base_arg")?,
+            kind: r.string(t, "kind")?,
+            tags: r.strings(t, "tags")?,
         };
-        if rule.calls.is_empty() {
-            return Err(PackError { file: file.into(), line: line_of_value(text, &rule.library), message: format!("client `{}` lists no `calls`", rule.library) });
+        if let Some(k) = rule.kind.as_deref().filter(|k| *k != "graphql" && *k != "http") {
+            return Err(PackError { file: file.into(), line: line_of_value(text, k), message: format!("client `{}`: `kind` must be \"http\" or \"graphql\", not `{k}`", rule.library) });
+        }
+        if rule.calls.is_empty() && rule.tags.is_empty() {
+            return Err(PackError { file: file.into(), line: line_of_value(text, &rule.library), message: format!("client `{}` lists no `calls` (nor `tags`)", rule.library) });
         }
         out.push(rule);
     }

@@ -126,6 +126,20 @@ pub struct ClientRule {
     pub factories: Vec<String>,
     pub base_option: Option<String>,
     pub base_arg: Option<u32>,
+    /// `graphql`: the calls send a GraphQL document (the argument at `url`, or its
+    /// `query` / `mutation` / `subscription` / `document` option) and each root field the
+    /// document selects is a site; `None`: HTTP requests.
+    pub kind: Option<String>,
+    /// Tags of template literals holding a GraphQL document (`gql`, `graphql`: also called
+    /// as `graphql(`…`)`); `<file>`: the whole file is a document (`.graphql` operations).
+    pub tags: Vec<String>,
+}
+
+impl ClientRule {
+    /// Whether its calls send GraphQL documents.
+    pub fn is_graphql(&self) -> bool {
+        self.kind.as_deref() == Some("graphql")
+    }
 }
 
 /// Where a file's module path comes from.
@@ -303,6 +317,9 @@ str_enum! {
         Exposes => "EXPOSES",
         /// Function (or File) -> the Endpoint one of its HTTP client calls requests.
         HttpCalls => "HTTP_CALLS",
+        /// Function (or File) -> the GraphQL Endpoint (a root field) one of its operations
+        /// selects.
+        GraphqlCalls => "GRAPHQL_CALLS",
         BelongsTo => "BELONGS_TO",
         RelatedTo => "RELATED_TO",
         Governs => "GOVERNS",

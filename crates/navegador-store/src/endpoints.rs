@@ -33,13 +33,20 @@ pub struct EndpointRow {
     pub test: bool,
 }
 
-/// One HTTP client call site, as `code.list_endpoints` and the tests report it, with the
-/// endpoints its `HTTP_CALLS` edges reach.
+/// One HTTP client call site (or a GraphQL operation's root field), as `code.list_endpoints`
+/// and the tests report it, with the endpoints its `HTTP_CALLS` (`GRAPHQL_CALLS`) edges
+/// reach.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct HttpCallRow {
     pub file: String,
     pub line: u32,
+    /// 1-based; 0 when the site has none (an annotation's).
+    pub column: u32,
     pub library: String,
+    /// A GraphQL operation's root field: `method` its type, `url` the field.
+    pub graphql: bool,
+    /// The document as named at the call (`GET_USER`).
+    pub document: Option<String>,
     pub method: Option<String>,
     /// The URL template after the base (`/users/{}`).
     pub url: Option<String>,
@@ -103,7 +110,7 @@ impl Store {
         let mut st = self.conn().prepare_cached(
             "SELECT d.file_path, d.line_start, d.name, s.file_path, coalesce(e.line, 0), coalesce(s.qualified_name, s.name), s.label
              FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst
-             WHERE e.type = 'HTTP_CALLS' ORDER BY s.file_path, e.line, s.id",
+             WHERE e.type IN ('HTTP_CALLS', 'GRAPHQL_CALLS') ORDER BY s.file_path, e.line, s.id",
         )?;
         let rows = st.query_map(params![], |r| {
             Ok((
@@ -128,24 +135,37 @@ impl Store {
         Ok(out)
     }
 
-    /// Every HTTP client call site, by (file, line), with its links.
+    /// Every HTTP client call site and GraphQL root field selected, by (file, line, column),
+    /// with its links.
     pub fn http_calls(&self) -> Result<Vec<HttpCallRow>> {
         let mut st = self.conn().prepare_cached(
             "SELECT n.file_path, n.props FROM nodes n WHERE n.label = 'File' AND json_type(n.props, '$.http_calls') IS NOT NULL ORDER BY n.file_path",
         )?;
         let files: Vec<(Option<String>, String)> = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
         let mut st = self.conn().prepare_cached(
-            "SELECT s.file_path, coalesce(e.line, 0), d.id, json_extract(d.props, '$.method'), json_extract(d.props, '$.path'), coalesce(e.props, '{}')
-             FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst WHERE e.type = 'HTTP_CALLS' ORDER BY d.id",
+            "SELECT s.file_path, coalesce(e.line, 0), d.id, json_extract(d.props, '$.method'), json_extract(d.props, '$.path'), coalesce(e.props, '{}'),
+                    coalesce(e.col, 0)
+             FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst WHERE e.type IN ('HTTP_CALLS', 'GRAPHQL_CALLS') ORDER BY d.id",
         )?;
-        let mut links: std::collections::HashMap<(String, u32), Vec<HttpLink>> = std::collections::HashMap::new();
+        // by (file, line, column, the GraphQL field the edge is for)
+        type Key = (String, u32, u32, Option<String>);
+        let mut links: std::collections::HashMap<Key, Vec<HttpLink>> = std::collections::HashMap::new();
         let rows = st.query_map(params![], |r| {
-            Ok((r.get::<Option<String>>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?, r.get::<Option<String>>(3)?, r.get::<Option<String>>(4)?, r.get::<String>(5)?))
+            Ok((
+                r.get::<Option<String>>(0)?,
+                r.get::<i64>(1)?,
+                r.get::<i64>(2)?,
+                r.get::<Option<String>>(3)?,
+                r.get::<Option<String>>(4)?,
+                r.get::<String>(5)?,
+                r.get::<i64>(6)?,
+            ))
         })?;
         for row in rows {
-            let (file, line, id, method, path, props) = row?;
+            let (file, line, id, method, path, props, col) = row?;
             let props: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&props).unwrap_or_default();
-            links.entry((file.unwrap_or_default(), line as u32)).or_default().push(HttpLink {
+            let field = props.get("field").and_then(serde_json::Value::as_str).map(str::to_string);
+            links.entry((file.unwrap_or_default(), line as u32, col as u32, field)).or_default().push(HttpLink {
                 endpoint: id,
                 method,
                 path,
@@ -159,11 +179,25 @@ impl Store {
             let props: serde_json::Value = serde_json::from_str(&props).unwrap_or_default();
             for s in props.get("http_calls").and_then(serde_json::Value::as_array).into_iter().flatten() {
                 let line = s.get("line").and_then(serde_json::Value::as_u64).unwrap_or(0) as u32;
+                let column = s.get("column").and_then(serde_json::Value::as_u64).unwrap_or(0) as u32;
                 let text = |k: &str| s.get(k).and_then(serde_json::Value::as_str).map(str::to_string);
+                let graphql = text("kind").as_deref() == Some("graphql");
+                // a GraphQL site's edges say their field (a document read at link time: the
+                // site has none, and its edges are all its own)
+                let field = if graphql { text("url").map(|u| format!("{}.{u}", text("method").unwrap_or_default())) } else { None };
+                let mine = |field: Option<String>| links.get(&(file.clone(), line, column, field)).cloned().unwrap_or_default();
+                let mut own = mine(field.clone());
+                if graphql && field.is_none() {
+                    own = links.iter().filter(|((f, l, c, _), _)| *f == file && *l == line && *c == column).flat_map(|(_, v)| v.clone()).collect();
+                    own.sort_by(|a, b| (&a.method, &a.path, a.endpoint).cmp(&(&b.method, &b.path, b.endpoint)));
+                }
                 out.push(HttpCallRow {
-                    links: links.get(&(file.clone(), line)).cloned().unwrap_or_default(),
+                    links: own,
                     file: file.clone(),
                     line,
+                    column,
+                    graphql,
+                    document: text("document"),
                     library: text("library").unwrap_or_default(),
                     method: text("method"),
                     url: text("url"),
@@ -292,6 +326,18 @@ impl IngestTx<'_> {
         Ok(rows.into_iter().filter_map(|n| Some((n.file_path?, n.props))).collect())
     }
 
+    /// File nodes carrying a property (`graphql_resolvers`, `graphql_documents`): (id, path,
+    /// properties).
+    pub fn files_with_prop(&self, key: &str) -> Result<Vec<(i64, String, serde_json::Map<String, serde_json::Value>)>> {
+        debug_assert!(key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        let mut st = self.tx.prepare_cached(&format!(
+            "SELECT {NODE_COLS} FROM nodes n WHERE n.label = 'File' AND json_type(n.props, '$.{key}') IS NOT NULL ORDER BY n.file_path"
+        ))?;
+        let rows = st.query_map(params![], node_row)?;
+        let rows: Vec<NodeRow> = rows.collect::<Result<_>>()?;
+        Ok(rows.into_iter().filter_map(|n| Some((n.id, n.file_path?, n.props))).collect())
+    }
+
     /// File nodes carrying HTTP client call sites (`http_calls`): (id, path, properties).
     pub fn files_with_http_calls(&self) -> Result<Vec<(i64, String, serde_json::Map<String, serde_json::Value>)>> {
         let mut st = self.tx.prepare(&format!(
@@ -302,29 +348,30 @@ impl IngestTx<'_> {
         Ok(rows.into_iter().filter_map(|n| Some((n.id, n.file_path?, n.props))).collect())
     }
 
-    /// Every edge of one type with its site line and properties: (src, dst, line, props).
-    pub fn edges_of_type(&self, ty: EdgeType) -> Result<Vec<(i64, i64, u32, serde_json::Map<String, serde_json::Value>)>> {
+    /// Every edge of one type with its site and properties: (src, dst, (line, column), props).
+    pub fn edges_of_type(&self, ty: EdgeType) -> Result<Vec<(i64, i64, (u32, u32), serde_json::Map<String, serde_json::Value>)>> {
         // (The type written in, not bound, and sorted here: a partial index of that type can
         // then serve.)
         let mut st = self.tx.prepare(&format!(
-            "SELECT id, src, dst, coalesce(line, 0), coalesce(props, '{{}}') FROM edges WHERE type = '{}'",
+            "SELECT id, src, dst, coalesce(line, 0), coalesce(props, '{{}}'), coalesce(col, 0) FROM edges WHERE type = '{}'",
             ty.as_str()
         ))?;
         let rows = st.query_map(params![], |r| {
             let props: String = r.get(4)?;
-            Ok((r.get::<i64>(0)?, (r.get(1)?, r.get(2)?, r.get::<i64>(3)? as u32, serde_json::from_str(&props).unwrap_or_default())))
+            let site = (r.get::<i64>(3)? as u32, r.get::<i64>(5)? as u32);
+            Ok((r.get::<i64>(0)?, (r.get(1)?, r.get(2)?, site, serde_json::from_str(&props).unwrap_or_default())))
         })?;
         let mut rows: Vec<_> = rows.collect::<Result<_>>()?;
         rows.sort_unstable_by_key(|(id, _)| *id);
         Ok(rows.into_iter().map(|(_, r)| r).collect())
     }
 
-    /// Removes the edges of one type from `src` to `dst` at a site line.
-    pub fn delete_edge_at(&self, src: i64, dst: i64, ty: EdgeType, line: u32) -> Result<()> {
-        let filter = "src = ?1 AND dst = ?2 AND type = ?3 AND coalesce(line, 0) = ?4";
-        crate::catalog::edges(self.tx, filter, params![src, dst, ty.as_str(), line as i64], -1)?;
+    /// Removes the edges of one type from `src` to `dst` at a site (line, column).
+    pub fn delete_edge_at(&self, src: i64, dst: i64, ty: EdgeType, (line, col): (u32, u32)) -> Result<()> {
+        let filter = "src = ?1 AND dst = ?2 AND type = ?3 AND coalesce(line, 0) = ?4 AND coalesce(col, 0) = ?5";
+        crate::catalog::edges(self.tx, filter, params![src, dst, ty.as_str(), line as i64, col as i64], -1)?;
         let mut st = self.tx.prepare_cached(&format!("DELETE FROM edges WHERE {filter}"))?;
-        st.execute(params![src, dst, ty.as_str(), line as i64])?;
+        st.execute(params![src, dst, ty.as_str(), line as i64, col as i64])?;
         Ok(())
     }
 

@@ -862,7 +862,7 @@ fn reaching_tests(store: &Store, starts: &[(usize, i64)], symbols: &[ChangedSymb
                         .edges_of(id, false, None)?
                         .into_iter()
                         .filter(|e| {
-                            matches!(e.edge_type.as_str(), "CALLS" | "REFERENCES" | "EXPOSES" | "HTTP_CALLS")
+                            matches!(e.edge_type.as_str(), "CALLS" | "REFERENCES" | "EXPOSES" | "HTTP_CALLS" | "GRAPHQL_CALLS")
                                 && crate::MinResolution::Inferred.admits(e.resolution.as_deref())
                         })
                         .collect();

@@ -43,31 +43,49 @@ pub struct ClientCall {
     /// value is not in this file.
     pub base_expr: Option<String>,
     pub line: u32,
+    /// 1-based column where the call starts: two calls on one line are two sites.
+    pub column: u32,
     /// The innermost function or method around the call: (qualified name, first line).
     pub caller: Option<(String, u32)>,
+    /// A GraphQL operation's root field (`operations.rs`): `method` QUERY / MUTATION /
+    /// SUBSCRIPTION, `url` the field's name.
+    pub graphql: bool,
+    /// The GraphQL document as named at the call (`GET_USER`), when it is one: read from the
+    /// file, or (no `url` yet) from the file an import of that name leads to, at link time.
+    pub document: Option<String>,
 }
 
 impl ClientCall {
     pub(super) fn to_json(&self) -> Value {
-        json!({"library": self.library, "method": self.method, "url": self.url, "base": self.base,
-            "base_expr": self.base_expr, "line": self.line,
-            "caller": self.caller.as_ref().map(|c| &c.0), "caller_line": self.caller.as_ref().map(|c| c.1)})
+        let mut v = json!({"library": self.library, "method": self.method, "url": self.url, "base": self.base,
+            "base_expr": self.base_expr, "line": self.line, "column": self.column,
+            "caller": self.caller.as_ref().map(|c| &c.0), "caller_line": self.caller.as_ref().map(|c| c.1)});
+        if self.graphql {
+            v["kind"] = json!("graphql");
+            v["document"] = json!(self.document);
+        }
+        v
     }
+}
+
+/// The 1-based column of byte `at`.
+pub(super) fn column_of(src: &str, at: usize) -> u32 {
+    (at - src[..at].rfind('\n').map_or(0, |i| i + 1) + 1) as u32
 }
 
 /// A call as written: its callee with argument lists dropped (`webClient.get().uri`), its
 /// argument text with parentheses, where the callee starts and the call ends (bytes).
-struct Call<'a> {
-    callee: String,
-    args: &'a str,
-    start: usize,
-    end: usize,
-    line: u32,
+pub(super) struct Call<'a> {
+    pub callee: String,
+    pub args: &'a str,
+    pub start: usize,
+    pub end: usize,
+    pub line: u32,
 }
 
 /// The client calls of one file, by its language's rules.
 pub(super) fn detect(lang: Language, src: &str, facts: &FileFacts, endpoints: &[EndpointFact]) -> Vec<ClientCall> {
-    let rules: Vec<&ClientRule> = lang.info().clients.iter().filter(|r| imported(r, facts)).collect();
+    let rules: Vec<&ClientRule> = lang.info().clients.iter().filter(|r| !r.is_graphql() && imported(r, facts)).collect();
     if rules.is_empty() {
         return Vec::new();
     }
@@ -122,7 +140,18 @@ pub(super) fn detect(lang: Language, src: &str, facts: &FileFacts, endpoints: &[
                     Some(t) => resolve_in_file(t, src),
                     None => (None, None, None),
                 };
-                out.push(ClientCall { library: r.library.clone(), method, url, base, base_expr, line: c.line, caller: caller_of(facts, c.start) });
+                out.push(ClientCall {
+                    library: r.library.clone(),
+                    method,
+                    url,
+                    base,
+                    base_expr,
+                    line: c.line,
+                    column: column_of(src, c.start),
+                    caller: caller_of(facts, c.start),
+                    graphql: false,
+                    document: None,
+                });
                 continue 'calls;
             }
         }
@@ -132,7 +161,7 @@ pub(super) fn detect(lang: Language, src: &str, facts: &FileFacts, endpoints: &[
 
 /// The file imports the rule's library (a module starting with one of `imports`), or the
 /// rule is a global's.
-fn imported(r: &ClientRule, facts: &FileFacts) -> bool {
+pub(super) fn imported(r: &ClientRule, facts: &FileFacts) -> bool {
     r.imports.is_empty()
         || facts.imports.iter().any(|i| {
             r.imports.iter().any(|m| {
@@ -154,7 +183,7 @@ fn without_line_comments(args: &str) -> String {
 }
 
 /// The innermost function or method whose range holds byte `at`.
-fn caller_of(facts: &FileFacts, at: usize) -> Option<(String, u32)> {
+pub(super) fn caller_of(facts: &FileFacts, at: usize) -> Option<(String, u32)> {
     let at = at as u32;
     facts
         .symbols
@@ -195,7 +224,7 @@ fn verb_in(text: &str) -> Option<String> {
 }
 
 /// The callee's segments, a leading receiver (`this`, `self`) dropped.
-fn segments(callee: &str, receiver: Option<&str>) -> Vec<String> {
+pub(super) fn segments(callee: &str, receiver: Option<&str>) -> Vec<String> {
     let mut segs: Vec<String> = callee.split('.').filter(|s| !s.is_empty()).map(str::to_string).collect();
     if segs.len() > 1 && receiver.is_some_and(|r| segs[0] == r) {
         segs.remove(0);
@@ -203,13 +232,13 @@ fn segments(callee: &str, receiver: Option<&str>) -> Vec<String> {
     segs
 }
 
-struct Matched {
+pub(super) struct Matched {
     verb: Option<String>,
     instance: Option<String>,
 }
 
 /// Whether callee segments match a pattern (anchored both ends).
-fn matches(pattern: &str, segs: &[String], instances: &HashMap<String, Option<Template>>) -> Option<Matched> {
+pub(super) fn matches(pattern: &str, segs: &[String], instances: &HashMap<String, Option<Template>>) -> Option<Matched> {
     let pat: Vec<&str> = pattern.split('.').collect();
     if pat.len() != segs.len() {
         return None;
@@ -313,7 +342,7 @@ fn bound_name(src: &str, c: &Call<'_>) -> Option<String> {
 /// A URL as a call writes it: the named base it starts with, and the rest with its
 /// parameters as `{}`.
 #[derive(Debug, Clone, PartialEq)]
-struct Template {
+pub(super) struct Template {
     /// A known base path (from an instance).
     base: Option<String>,
     base_expr: Option<String>,
@@ -487,7 +516,7 @@ fn join_paths(a: &str, b: &str) -> String {
 
 /// Every call of the text: callee (argument lists dropped) and argument text. Strings are
 /// skipped; a line starting with a comment marker is skipped.
-fn scan_calls(src: &str) -> Vec<Call<'_>> {
+pub(super) fn scan_calls(src: &str) -> Vec<Call<'_>> {
     let b = src.as_bytes();
     let mut out = Vec::new();
     let mut quote: Option<u8> = None;
@@ -736,36 +765,91 @@ pub(crate) struct Linked {
     pub unmatched: u64,
 }
 
-/// Brings every `HTTP_CALLS` edge in line with the files' client sites and the endpoints.
+/// Brings every `HTTP_CALLS` and `GRAPHQL_CALLS` edge in line with the files' client sites
+/// and the endpoints.
 pub(super) fn link(tx: &IngestTx<'_>, root: &Path) -> Result<Linked, StoreError> {
     let mut out = Linked::default();
     let files = tx.files_with_http_calls()?;
-    let mut have: HashMap<(i64, i64, u32), Map<String, Value>> = HashMap::new();
-    for (src, dst, line, props) in tx.edges_of_type(EdgeType::HttpCalls)? {
-        have.insert((src, dst, line), props);
+    type Site = (i64, i64, EdgeType, (u32, u32));
+    let mut have: HashMap<Site, Map<String, Value>> = HashMap::new();
+    for ty in [EdgeType::HttpCalls, EdgeType::GraphqlCalls] {
+        for (src, dst, at, props) in tx.edges_of_type(ty)? {
+            have.insert((src, dst, ty, at), props);
+        }
     }
     if files.is_empty() {
-        for (src, dst, line) in have.into_keys() {
-            tx.delete_edge_at(src, dst, EdgeType::HttpCalls, line)?;
+        for (src, dst, ty, at) in have.into_keys() {
+            tx.delete_edge_at(src, dst, ty, at)?;
         }
         return Ok(out);
     }
-    let targets: Vec<Target> = tx
-        .endpoint_nodes()?
-        .into_iter()
-        .filter(|e| e.props.get("kind").and_then(Value::as_str) == Some(super::REST) && e.props.get("test").and_then(Value::as_bool) != Some(true))
+    let endpoints = tx.endpoint_nodes()?;
+    let live = |e: &&navegador_store::NodeRow, kind: &str| {
+        e.props.get("kind").and_then(Value::as_str) == Some(kind) && e.props.get("test").and_then(Value::as_bool) != Some(true)
+    };
+    let targets: Vec<Target> = endpoints
+        .iter()
+        .filter(|e| live(e, super::REST))
         .filter_map(|e| {
             let p = e.props.get("path").and_then(Value::as_str)?;
             Some(Target { id: e.id, method: e.props.get("method").and_then(Value::as_str).map(str::to_string), segs: path_segments(p) })
         })
         .collect();
-    let mut want: Vec<(i64, i64, u32, Map<String, Value>, Resolution)> = Vec::new();
+    // GraphQL root fields by (operation type, field)
+    let mut fields: HashMap<(String, String), Vec<i64>> = HashMap::new();
+    for e in endpoints.iter().filter(|e| live(e, super::GRAPHQL)) {
+        let s = |k: &str| e.props.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+        fields.entry((s("method"), s("path"))).or_default().push(e.id);
+    }
+    let documents = if files.iter().any(|(_, _, p)| has_document_refs(p)) { Documents::read(tx)? } else { Documents::default() };
+    let mut want: Vec<(i64, i64, EdgeType, (u32, u32), Map<String, Value>, Resolution)> = Vec::new();
     for (file_id, file, props) in &files {
         let Some(sites) = props.get("http_calls").and_then(Value::as_array) else { continue };
         let syms = tx.symbols_in_file(file)?;
         let imports = tx.imports_in_file(file)?;
         for s in sites {
             out.sites += 1;
+            let line = s.get("line").and_then(Value::as_u64).unwrap_or(0) as u32;
+            let column = s.get("column").and_then(Value::as_u64).unwrap_or(0) as u32;
+            let caller = s.get("caller").and_then(Value::as_str);
+            let caller_line = s.get("caller_line").and_then(Value::as_u64).unwrap_or(0) as u32;
+            let src = caller
+                .and_then(|q| {
+                    let hits: Vec<_> = syms.iter().filter(|(x, _)| x.qualified_name == q && matches!(x.label, Label::Function | Label::Method)).collect();
+                    hits.iter().find(|(_, l)| *l == caller_line).or(hits.first()).map(|(x, _)| x.id)
+                })
+                .unwrap_or(*file_id);
+            if s.get("kind").and_then(Value::as_str) == Some("graphql") {
+                // the fields: the site's own, or those of the document it names, read from
+                // the file an import of that name leads to
+                let (selected, how): (Vec<(String, String)>, &str) = match (s.get("method").and_then(Value::as_str), s.get("url").and_then(Value::as_str)) {
+                    (Some(m), Some(f)) => (vec![(m.to_string(), f.to_string())], "root field match"),
+                    _ => match s.get("document").and_then(Value::as_str) {
+                        Some(d) => documents.imported(tx, &imports, d)?,
+                        None => (Vec::new(), ""),
+                    },
+                };
+                let mut linked = false;
+                for (m, f) in selected {
+                    let Some(ids) = fields.get(&(m.clone(), f.clone())) else { continue };
+                    linked = true;
+                    let n = ids.len();
+                    for id in ids.iter().take(5) {
+                        let (conf, reason, res) =
+                            if n > 1 { (1.0 / n as f64, format!("ambiguous: {n} endpoints match ({how})"), Resolution::Ambiguous) } else { (1.0, how.to_string(), Resolution::Exact) };
+                        let mut p = Map::new();
+                        p.insert("confidence".into(), json!((conf * 100.0).round() / 100.0));
+                        p.insert("reason".into(), json!(reason));
+                        p.insert("library".into(), s.get("library").cloned().unwrap_or(Value::Null));
+                        p.insert("field".into(), json!(format!("{m}.{f}")));
+                        want.push((src, *id, EdgeType::GraphqlCalls, (line, column), p, res));
+                    }
+                }
+                if !linked {
+                    out.unmatched += 1;
+                }
+                continue;
+            }
             let Some(url) = s.get("url").and_then(Value::as_str) else {
                 out.unmatched += 1;
                 continue;
@@ -797,15 +881,6 @@ pub(super) fn link(tx: &IngestTx<'_>, root: &Path) -> Result<Linked, StoreError>
                 out.unmatched += 1;
                 continue;
             }
-            let line = s.get("line").and_then(Value::as_u64).unwrap_or(0) as u32;
-            let caller = s.get("caller").and_then(Value::as_str);
-            let caller_line = s.get("caller_line").and_then(Value::as_u64).unwrap_or(0) as u32;
-            let src = caller
-                .and_then(|q| {
-                    let hits: Vec<_> = syms.iter().filter(|(x, _)| x.qualified_name == q && matches!(x.label, Label::Function | Label::Method)).collect();
-                    hits.iter().find(|(_, l)| *l == caller_line).or(hits.first()).map(|(x, _)| x.id)
-                })
-                .unwrap_or(*file_id);
             let n = best.len();
             for (t, c, r) in best.into_iter().take(5) {
                 let (conf, reason, res) = if n > 1 {
@@ -818,24 +893,81 @@ pub(super) fn link(tx: &IngestTx<'_>, root: &Path) -> Result<Linked, StoreError>
                 p.insert("reason".into(), json!(reason));
                 p.insert("library".into(), s.get("library").cloned().unwrap_or(Value::Null));
                 p.insert("url".into(), json!(full));
-                want.push((src, t.id, line, p, res));
+                want.push((src, t.id, EdgeType::HttpCalls, (line, column), p, res));
             }
         }
     }
-    for (src, dst, line, props, res) in want {
-        if let Some(old) = have.remove(&(src, dst, line)) {
+    // one edge per (caller, endpoint, site): the same call listed twice links once
+    want.sort_by(|a, b| (a.0, a.1, a.2.as_str(), a.3).cmp(&(b.0, b.1, b.2.as_str(), b.3)));
+    want.dedup_by(|a, b| (a.0, a.1, a.2, a.3) == (b.0, b.1, b.2, b.3));
+    for (src, dst, ty, at, props, res) in want {
+        if let Some(old) = have.remove(&(src, dst, ty, at)) {
             if old == props {
                 continue;
             }
-            tx.delete_edge_at(src, dst, EdgeType::HttpCalls, line)?;
+            tx.delete_edge_at(src, dst, ty, at)?;
         }
-        tx.insert_edge_with_props(src, dst, EdgeType::HttpCalls, Some(res), Some((line, 0)), &props)?;
+        tx.insert_edge_with_props(src, dst, ty, Some(res), Some(at), &props)?;
         out.edges += 1;
     }
-    for (src, dst, line) in have.into_keys() {
-        tx.delete_edge_at(src, dst, EdgeType::HttpCalls, line)?;
+    for (src, dst, ty, at) in have.into_keys() {
+        tx.delete_edge_at(src, dst, ty, at)?;
     }
     Ok(out)
+}
+
+/// Whether a file's sites name GraphQL documents to read from other files.
+fn has_document_refs(props: &Map<String, Value>) -> bool {
+    props.get("http_calls").and_then(Value::as_array).is_some_and(|a| a.iter().any(|s| s.get("url").is_none_or(Value::is_null) && s.get("document").is_some_and(Value::is_string)))
+}
+
+/// The GraphQL documents files bind to names (`graphql_documents`), by file.
+#[derive(Default)]
+struct Documents {
+    by_file: HashMap<String, Map<String, Value>>,
+}
+
+impl Documents {
+    fn read(tx: &IngestTx<'_>) -> Result<Documents, StoreError> {
+        let mut by_file = HashMap::new();
+        for (_, file, mut props) in tx.files_with_prop("graphql_documents")? {
+            if let Some(Value::Object(d)) = props.remove("graphql_documents") {
+                by_file.insert(file, d);
+            }
+        }
+        Ok(Documents { by_file })
+    }
+
+    fn fields(v: &Value) -> Vec<(String, String)> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| Some((p.get(0)?.as_str()?.to_string(), p.get(1)?.as_str()?.to_string())))
+            .collect()
+    }
+
+    /// The fields of the document `name` that an import of the file binds: in the file the
+    /// resolved import leads to; else the one document of that name in the workspace.
+    fn imported(&self, tx: &IngestTx<'_>, imports: &[(i64, String, Option<String>, Option<String>)], name: &str) -> Result<(Vec<(String, String)>, &'static str), StoreError> {
+        for (id, _, imported, alias) in imports {
+            if alias.as_deref().or(imported.as_deref()) != Some(name) {
+                continue;
+            }
+            let original = imported.as_deref().unwrap_or(name);
+            for t in tx.import_targets(*id)? {
+                let Some(d) = t.file_path.as_deref().and_then(|f| self.by_file.get(f)) else { continue };
+                let key = if t.label == "File" { original } else { t.name.as_deref().unwrap_or(original) };
+                if let Some(v) = d.get(key) {
+                    return Ok((Self::fields(v), "root field match (document imported)"));
+                }
+            }
+        }
+        let named: Vec<&Value> = self.by_file.values().filter_map(|d| d.get(name)).collect();
+        if let [v] = named.as_slice() {
+            return Ok((Self::fields(v), "root field match (document found by name)"));
+        }
+        Ok((Vec::new(), ""))
+    }
 }
 
 #[cfg(test)]

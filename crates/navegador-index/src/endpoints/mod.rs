@@ -26,6 +26,7 @@ mod go;
 mod graphql;
 mod laravel;
 mod mounts;
+mod operations;
 mod python;
 mod rails;
 mod react_router;
@@ -112,13 +113,23 @@ pub struct Detected {
     pub endpoints: Vec<EndpointFact>,
     pub mounts: Vec<MountFact>,
     pub exports: Vec<(String, String)>,
-    /// The HTTP client calls of the file (`clients.rs`).
+    /// The HTTP client calls of the file (`clients.rs`) and its GraphQL operations' root
+    /// fields (`operations.rs`).
     pub clients: Vec<ClientCall>,
+    /// The GraphQL documents the file binds to names: (name, [(operation type, field)]).
+    pub documents: Vec<(String, Vec<(String, String)>)>,
+    /// The GraphQL resolvers the file defines: (operation type, field, qualified name, line).
+    pub resolvers: Vec<(String, String, String, u32)>,
 }
 
 impl Detected {
     pub fn is_empty(&self) -> bool {
-        self.endpoints.is_empty() && self.mounts.is_empty() && self.exports.is_empty() && self.clients.is_empty()
+        self.endpoints.is_empty()
+            && self.mounts.is_empty()
+            && self.exports.is_empty()
+            && self.clients.is_empty()
+            && self.documents.is_empty()
+            && self.resolvers.is_empty()
     }
     /// The File node's properties that carry the mounts to the after-all-files pass.
     pub(crate) fn file_props(&self) -> Map<String, Value> {
@@ -140,6 +151,14 @@ impl Detected {
         }
         if !self.clients.is_empty() {
             p.insert("http_calls".into(), Value::Array(self.clients.iter().map(ClientCall::to_json).collect()));
+        }
+        if !self.documents.is_empty() {
+            let docs: Map<String, Value> = self.documents.iter().map(|(n, fs)| (n.clone(), json!(fs))).collect();
+            p.insert("graphql_documents".into(), Value::Object(docs));
+        }
+        if !self.resolvers.is_empty() {
+            let rs: Vec<Value> = self.resolvers.iter().map(|(m, f, q, l)| json!({"method": m, "field": f, "qname": q, "line": l})).collect();
+            p.insert("graphql_resolvers".into(), Value::Array(rs));
         }
         p
     }
@@ -187,6 +206,16 @@ pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Detec
     out.exports.dedup();
     let calls = clients::detect(lang, src, facts, &out.endpoints);
     out.clients.extend(calls);
+    let ops = operations::detect(lang, src, facts);
+    out.clients.extend(ops.sites);
+    out.documents = ops.documents.into_iter().map(|(n, fs)| (n, fs.into_iter().map(|(o, f)| (o.to_string(), f)).collect())).collect();
+    out.resolvers = operations::resolvers(src, facts)
+        .into_iter()
+        .map(|r| {
+            let s = &facts.symbols[r.symbol as usize];
+            (r.op.to_string(), r.field, s.qualified_name.clone(), s.range.start_line)
+        })
+        .collect();
     out
 }
 
@@ -365,8 +394,24 @@ fn link(tx: &IngestTx<'_>) -> Result<u64, StoreError> {
     }
     let mut cache = Cache::default();
     let mut edges = 0;
+    let resolvers = graphql_resolvers(tx)?;
     for e in tx.endpoint_nodes()? {
-        if let Some((dst, res)) = handler_of(tx, &mut cache, &e)? {
+        let mut handlers: Vec<(i64, Resolution)> = handler_of(tx, &mut cache, &e)?.into_iter().collect();
+        if e.props.get("kind").and_then(Value::as_str) == Some(GRAPHQL) {
+            let method = e.props.get("method").and_then(Value::as_str).unwrap_or_default();
+            let field = e.props.get("path").and_then(Value::as_str).unwrap_or_default();
+            for (file, qname, line) in resolvers.get(&(method.to_string(), operations::field_key(field))).into_iter().flatten() {
+                let syms = cache.symbols(tx, file)?;
+                let hits: Vec<&Sym> = syms.iter().filter(|(s, _)| s.qualified_name == *qname && HANDLER_LABELS.contains(&s.label)).collect();
+                if let Some((s, _)) = hits.iter().find(|(_, l)| l == line).or(hits.first()) {
+                    if !handlers.iter().any(|(d, _)| *d == s.id) {
+                        // by the field's name: the resolver serves the schema's field
+                        handlers.push((s.id, Resolution::Inferred));
+                    }
+                }
+            }
+        }
+        for (dst, res) in handlers {
             match have.remove(&(e.id, dst)) {
                 Some(Some(r)) if r == res.as_str() => continue,
                 Some(_) => tx.delete_exposes(e.id, dst)?,
@@ -380,6 +425,20 @@ fn link(tx: &IngestTx<'_>) -> Result<u64, StoreError> {
         tx.delete_exposes(src, dst)?;
     }
     Ok(edges)
+}
+
+/// The GraphQL resolvers of the graph's files, by (operation type, `field_key` of the
+/// field): (file, qualified name, line).
+fn graphql_resolvers(tx: &IngestTx<'_>) -> Result<HashMap<(String, String), Vec<(String, String, u32)>>, StoreError> {
+    let mut out: HashMap<(String, String), Vec<(String, String, u32)>> = HashMap::new();
+    for (_, file, props) in tx.files_with_prop("graphql_resolvers")? {
+        for r in props.get("graphql_resolvers").and_then(Value::as_array).into_iter().flatten() {
+            let s = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+            let line = r.get("line").and_then(Value::as_u64).unwrap_or(0) as u32;
+            out.entry((s("method"), operations::field_key(&s("field")))).or_default().push((file.clone(), s("qname"), line));
+        }
+    }
+    Ok(out)
 }
 
 type Sym = (navegador_store::SymbolRow, u32);

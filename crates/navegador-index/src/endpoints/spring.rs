@@ -90,7 +90,10 @@ fn feign(src: &str, facts: &FileFacts) -> Vec<ClientCall> {
                             base: base.clone(),
                             base_expr: base_expr.clone(),
                             line: *line,
+                            column: 0,
                             caller: Some((m.qualified_name.clone(), m.range.start_line)),
+                            graphql: false,
+                            document: None,
                         });
                     }
                 }

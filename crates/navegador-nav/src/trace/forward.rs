@@ -113,11 +113,15 @@ pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
                 }
             }
             // Across services: a client call requesting an endpoint (`HTTP_CALLS`) goes on
-            // to the handlers the endpoint exposes, one step `via` `GET /path`.
-            let requests = match store.edges_of(sym.id, true, Some("HTTP_CALLS")) {
-                Ok(r) => r,
-                Err(e) => return fail(&s, backend_error(e)),
-            };
+            // to the handlers the endpoint exposes, one step `via` `GET /path`; a GraphQL
+            // operation's root field (`GRAPHQL_CALLS`) to its resolvers, `via` `QUERY user`.
+            let mut requests = Vec::new();
+            for ty in ["HTTP_CALLS", "GRAPHQL_CALLS"] {
+                match store.edges_of(sym.id, true, Some(ty)) {
+                    Ok(r) => requests.extend(r),
+                    Err(e) => return fail(&s, backend_error(e)),
+                }
+            }
             for r in requests {
                 let Ok(Some(endpoint)) = store.node(r.dst) else { continue };
                 let prop = |k: &str| endpoint.props.get(k).and_then(Value::as_str).unwrap_or_default().to_string();

@@ -419,16 +419,20 @@ impl<'a> Walker<'a> {
             }
         }
         // Across services: the client functions whose HTTP calls request an endpoint this
-        // target handles (`HTTP_CALLS` into an endpoint `EXPOSES` it), `<prefix>.http_call`.
+        // target handles (`HTTP_CALLS` into an endpoint `EXPOSES` it), `<prefix>.http_call`,
+        // and those whose GraphQL operations select a root field it resolves
+        // (`GRAPHQL_CALLS`), `<prefix>.graphql_call`.
         for ex in self.store.edges_of(target.id, false, Some("EXPOSES")).map_err(backend_error)? {
-            for e in self.store.edges_of(ex.src, false, Some("HTTP_CALLS")).map_err(backend_error)? {
+            for (ty, rel) in [("HTTP_CALLS", "http_call"), ("GRAPHQL_CALLS", "graphql_call")] {
+            for e in self.store.edges_of(ex.src, false, Some(ty)).map_err(backend_error)? {
                 if !seen.insert((e.src, e.line, e.col)) {
                     continue;
                 }
                 let Some(caller) = self.sym(e.src)? else { continue };
-                let relation = format!("{}.http_call", relation_prefix(language_of(&caller.path)));
+                let relation = format!("{}.{rel}", relation_prefix(language_of(&caller.path)));
                 let resolution = e.resolution.clone().unwrap_or_else(|| "inferred".into());
                 out.push(Incoming { caller, callee: target.clone(), line: e.line, col: e.col, relation, resolution, receiver_type: None, has_receiver: false, dispatch: None, determined: true });
+            }
             }
         }
         out.sort_by(|a, b| (&a.caller.path, a.line, a.col).cmp(&(&b.caller.path, b.line, b.col)));
