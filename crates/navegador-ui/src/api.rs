@@ -342,8 +342,9 @@ fn bundle_tool(label: &str) -> &'static str {
     }
 }
 
-/// A node's bundle. Without its label (a typed-in name) `explain` says what the name is
-/// first, then the label's own tool answers for exactly that node (`file` and `line`).
+/// A node's bundle. Without its label (a typed-in name) `search` finds the one node of that
+/// exact name (`exact_hit`), else `explain` says what the name is; then the label's own
+/// tool answers for exactly that node (`file` and `line`).
 async fn neighbourhood(
     server: &NavegadorServer,
     mut args: Map<String, Value>,
@@ -359,6 +360,18 @@ async fn neighbourhood(
         args.insert("include_source".into(), json!(true));
     }
     args.insert("limit".into(), json!(limit));
+    let found = match label {
+        Some(_) => None,
+        None => exact_hit(server, &args).await,
+    };
+    if let Some(hit) = &found {
+        for (k, v) in [("file", &hit["file_path"]), ("line", &hit["line_start"])] {
+            if !v.is_null() {
+                args.insert(k.into(), v.clone());
+            }
+        }
+    }
+    let label = label.or(found.as_ref().and_then(|h| h["type"].as_str()));
     let tool_name = match label {
         Some(l) => bundle_tool(l),
         None => {
@@ -383,6 +396,35 @@ async fn neighbourhood(
         }
     };
     tool(server, tool_name, args).await
+}
+
+/// The one node a typed-in name is, when `search` finds exactly one exact match for it (by
+/// qualified name, else by name; in `file` and at `line` when given): the cheap way to learn
+/// its label (search reads the name index; `explain` would build a whole bundle to say
+/// it). `None` when the name is not exact or not unique: `explain` then says what it is,
+/// with candidates.
+async fn exact_hit(server: &NavegadorServer, node: &Map<String, Value>) -> Option<Value> {
+    let name = node.get("name")?.as_str()?;
+    let mut args = Map::new();
+    args.insert("query".into(), json!(name));
+    args.insert("limit".into(), json!(10));
+    let r = tool(server, "search", args).await.ok()?;
+    let fits = |h: &&Value, key: &str| {
+        h[key].as_str() == Some(name)
+            && node.get("file").is_none_or(|f| h["file_path"] == *f)
+            && node.get("line").is_none_or(|l| h["line_start"] == *l)
+            && h["type"].is_string()
+    };
+    let items = r["items"].as_array()?;
+    for key in ["qualified_name", "name"] {
+        let hits: Vec<&Value> = items.iter().filter(|h| fits(h, key)).collect();
+        match hits.len() {
+            0 => continue,
+            1 => return Some(hits[0].clone()),
+            _ => return None,
+        }
+    }
+    None
 }
 
 pub(crate) fn json(status: StatusCode, v: &Value) -> Response {
