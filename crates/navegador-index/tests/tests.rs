@@ -64,7 +64,10 @@ fn render(store: &Store) -> String {
     let mut st = conn
         .prepare(&format!(
             "SELECT e.type, (SELECT {key} FROM nodes n WHERE n.id = e.src), (SELECT {key} FROM nodes n WHERE n.id = e.dst),
-                    (SELECT n.label FROM nodes n WHERE n.id = e.src), e.resolution, e.line
+                    (SELECT n.label FROM nodes n WHERE n.id = e.src),
+                    e.resolution || CASE WHEN e.resolution = 'ambiguous' AND e.type <> 'HTTP_CALLS'
+                        THEN coalesce(' ' || json_extract(e.props, '$.reason') || ' of ' || json_extract(e.props, '$.candidates'), '')
+                        ELSE '' END, e.line
              FROM edges e WHERE e.resolution IS NOT NULL"
         ))
         .unwrap();

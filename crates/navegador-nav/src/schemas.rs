@@ -251,6 +251,14 @@ fn resolution_schema() -> Value {
            "description": "How sure the call graph is of this edge."})
 }
 
+/// Why an `ambiguous` edge's site has several candidates, and how many.
+fn ambiguity_schema() -> Value {
+    json!({"type": "object", "required": ["reason", "candidates"],
+           "description": "Only on ambiguous edges: why the site has several candidates (overloads the arguments do not separate, several implementations in the hierarchy, a receiver of unknown type, a bare name defined in several places) and how many; at most 8 are linked (the nearest), omitted counts the rest.",
+           "properties": {"reason": {"enum": ["overloads", "hierarchy", "receiver_unknown", "global_name"], "type": "string"},
+                          "candidates": count(), "omitted": count()}})
+}
+
 fn unresolved_schema() -> Value {
     json!({"type": "array", "description": "Call sites the index could not resolve to a definition (so an empty answer is not proof of no callers).",
            "items": {"type": "object", "required": ["path", "line", "name"],
@@ -300,6 +308,7 @@ fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
         "code.trace_callers" => {
             trace_inputs(input);
             add_prop(output, "TraceCallerRecord", "resolution", resolution_schema());
+            add_prop(output, "TraceCallerRecord", "ambiguity", ambiguity_schema());
             add_prop(output, "TraceCallersClassificationRecord", "resolution", resolution_schema());
             add_prop(output, "TraceCallersRecursiveVia", "resolution", nullable(resolution_schema()));
             add_prop(output, "TraceCallersData", "totalMatched", count());
@@ -316,7 +325,8 @@ fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
                                "toPath": {"type": "string"}, "toSymbol": {"type": "string"},
                                "line": {"type": "integer", "minimum": 1}, "resolution": resolution_schema(),
                                "depth": {"type": "integer", "minimum": 1},
-                               "via": {"type": "string", "description": "Endpoint of a step across services"}}});
+                               "via": {"type": "string", "description": "Endpoint of a step across services"},
+                               "ambiguity": ambiguity_schema()}});
             add_prop(output, "TraceSymbolData", "totalFileCount", count());
             add_prop(output, "TraceSymbolData", "steps", json!({"type": "array", "items": step}));
             add_prop(output, "TraceSymbolData", "totalStepCount", count());

@@ -39,6 +39,10 @@ pub struct CallEdgeRow {
     pub site_kind: Option<String>,
     pub receiver: Option<String>,
     pub receiver_type: Option<String>,
+    /// An `ambiguous` edge's reason (`overloads`, `hierarchy`, `receiver_unknown`,
+    /// `global_name`) and its site's number of candidates in all.
+    pub reason: Option<String>,
+    pub candidates: Option<i64>,
 }
 
 const DEF_COLS: &str = "id, label, json_extract(props, '$.kind'), name, qualified_name, file_path, line_start, \
@@ -46,7 +50,8 @@ const DEF_COLS: &str = "id, label, json_extract(props, '$.kind'), name, qualifie
 const DEF_LABELS: &str = "label IN ('Class', 'Function', 'Method')";
 /// An edge's resolution as a rank: 0 `exact`, 1 `inferred`, 2 `ambiguous` (or none).
 const RANK: &str = "CASE e.resolution WHEN 'exact' THEN 0 WHEN 'inferred' THEN 1 ELSE 2 END";
-const EDGE_COLS: &str = "e.src, e.dst, e.type, e.resolution, e.line, e.col, r.kind, r.receiver, r.receiver_type";
+const EDGE_COLS: &str = "e.src, e.dst, e.type, e.resolution, e.line, e.col, r.kind, r.receiver, r.receiver_type, \
+                         json_extract(e.props, '$.reason'), CAST(json_extract(e.props, '$.candidates') AS BIGINT)";
 
 fn def_row(r: &Row<'_>) -> Result<DefinitionRow> {
     Ok(DefinitionRow {
@@ -73,6 +78,8 @@ fn edge_row(r: &Row<'_>) -> Result<CallEdgeRow> {
         site_kind: r.get(6)?,
         receiver: r.get(7)?,
         receiver_type: r.get(8)?,
+        reason: r.get(9)?,
+        candidates: r.get(10)?,
     })
 }
 

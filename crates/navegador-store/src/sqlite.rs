@@ -45,6 +45,17 @@ const INSERT_EDGE: Batch = Batch {
     last_per_key: false,
     site_status: false,
 };
+/// [`INSERT_EDGE`] with the properties of an ambiguous site's edge.
+const INSERT_EDGE_PROPS: Batch = Batch {
+    row_sql: "INSERT INTO edges(src, dst, type, resolution, line, col, ref_id, props) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    pg_sql: "INSERT INTO edges(src, dst, type, resolution, line, col, ref_id, props)
+             SELECT src, dst, ty, res, line, col, ref_id, props::jsonb
+             FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[],
+                         $8::text[]) AS u(src, dst, ty, res, line, col, ref_id, props)",
+    columns: &[I, I, T, T, I, I, I, T],
+    last_per_key: false,
+    site_status: false,
+};
 const SET_REF_STATUS: Batch = Batch {
     row_sql: "UPDATE refs SET status = ?2 WHERE id = ?1",
     pg_sql: "UPDATE refs SET status = u.s FROM unnest($1::bigint[], $2::text[]) AS u(id, s) WHERE refs.id = u.id",
@@ -683,18 +694,22 @@ impl Store {
         }
         let mut st = self.conn.prepare(&format!(
             "SELECT (SELECT {key} FROM nodes WHERE id = e.src), e.type, (SELECT {key} FROM nodes WHERE id = e.dst),
-                    coalesce(e.resolution, ''), coalesce(CAST(e.line AS TEXT), ''), coalesce(CAST(e.col AS TEXT), '')
+                    coalesce(e.resolution, ''), coalesce(CAST(e.line AS TEXT), ''), coalesce(CAST(e.col AS TEXT), ''),
+                    CASE WHEN e.resolution = 'ambiguous' AND e.type IN ('CALLS', 'REFERENCES', 'INHERITS', 'IMPLEMENTS')
+                         THEN coalesce(' ' || json_extract(e.props, '$.reason') || ' of ' || json_extract(e.props, '$.candidates'), '')
+                         ELSE '' END
              FROM edges e"
         ))?;
         for r in st.query_map(params![], |r| {
             Ok(format!(
-                "edge {} -{}-> {} {} {}:{}",
+                "edge {} -{}-> {} {} {}:{}{}",
                 r.get::<String>(0)?,
                 r.get::<String>(1)?,
                 r.get::<String>(2)?,
                 r.get::<String>(3)?,
                 r.get::<String>(4)?,
-                r.get::<String>(5)?
+                r.get::<String>(5)?,
+                r.get::<String>(6)?
             ))
         })? {
             out.push(r?);
@@ -1126,6 +1141,29 @@ impl IngestTx<'_> {
             1,
         );
         self.tx.defer(&INSERT_EDGE, params![src, dst, ty.as_str(), resolution.map(|r| r.as_str()), line, col, ref_id])
+    }
+
+    /// An `ambiguous` edge of a resolved site, with why the site has several candidates
+    /// (`reason`) and how many it had in all (`candidates`; more than are linked when the
+    /// resolver keeps only the nearest).
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert_ambiguous_edge(
+        &self,
+        src: i64,
+        dst: i64,
+        ty: EdgeType,
+        site: (u32, u32),
+        ref_id: i64,
+        reason: &str,
+        candidates: u32,
+    ) -> Result<()> {
+        let keys = crate::catalog::ingest_edge_keys(true, true).chain(["reason", "candidates"]);
+        self.tx.catalog().borrow_mut().edge(ty.as_str(), src, dst, keys, 1);
+        let props = serde_json::json!({"reason": reason, "candidates": candidates}).to_string();
+        self.tx.defer(
+            &INSERT_EDGE_PROPS,
+            params![src, dst, ty.as_str(), Resolution::Ambiguous.as_str(), site.0, site.1, ref_id, props],
+        )
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -387,17 +387,19 @@ fn resolve_bases(tx: &IngestTx<'_>, t: &mut Table, stats: &mut ResolveStats, sit
     Ok(())
 }
 
-/// What one site binds to: its status, the node the edges start at, their targets.
+/// What one site binds to: its status, the node the edges start at, their targets, and
+/// for an ambiguous site why and among how many.
 #[derive(Debug, PartialEq, Eq)]
 struct Bound {
     status: RefStatus,
     from: i64,
     targets: Vec<i64>,
+    why: Option<table::Ambiguity>,
 }
 
 /// Resolves one site (reads the table only).
 fn bound(t: &Table, r: &RefRow) -> Bound {
-    let (mut status, targets) = t.resolve_ref(r);
+    let (mut status, targets, why) = t.resolve_site(r);
     let mut targets: Vec<i64> = targets.into_iter().map(|i| t.syms[i].id).collect();
     let from = match (r.from_node, r.kind) {
         (Some(f), _) => f,
@@ -420,7 +422,8 @@ fn bound(t: &Table, r: &RefRow) -> Bound {
     if is_base(r) {
         targets.retain(|&dst| dst != from); // a class is not its own base
     }
-    Bound { status, from, targets }
+    let why = why.filter(|_| status == RefStatus::Ambiguous);
+    Bound { status, from, targets, why }
 }
 
 /// Writes what a site binds to.
@@ -438,7 +441,12 @@ fn write(tx: &IngestTx<'_>, stats: &mut ResolveStats, r: &RefRow, b: &Bound) -> 
         _ => Resolution::Ambiguous,
     };
     for &dst in &b.targets {
-        tx.insert_edge(b.from, dst, ty, Some(res), Some((r.line, r.col)), Some(r.id))?;
+        match (res, b.why) {
+            (Resolution::Ambiguous, Some(w)) => {
+                tx.insert_ambiguous_edge(b.from, dst, ty, (r.line, r.col), r.id, w.reason.as_str(), w.candidates)?
+            }
+            _ => tx.insert_edge(b.from, dst, ty, Some(res), Some((r.line, r.col)), Some(r.id))?,
+        }
         stats.edges += 1;
     }
     tx.set_ref_status(r.id, b.status)?;

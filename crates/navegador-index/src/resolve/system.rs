@@ -1,5 +1,5 @@
 //! The module-system trait: what a language family means by a module, an import and the
-//! names a file sees without importing them. `Table::resolve_ref` is generic and asks the
+//! names a file sees without importing them. `Table::resolve_site` is generic and asks the
 //! family of the site's file; each family is one file beside this one, and a new language
 //! either reuses a family or adds one.
 

@@ -13,9 +13,44 @@ use navegador_store::{ImportRow, IngestTx, RefRow, RefStatus, StoreError, Symbol
 
 use super::system::{family_name, systems, Config, Fam, ModuleSystem, Rules};
 
-/// More candidates than this for one name and the site is left unresolved: linking
-/// dozens of same-named methods would be noise, not an answer.
+/// At most this many candidates of an `ambiguous` site are linked (the nearest, see
+/// [`Table::nearest`]); how many there were is recorded on its edges: linking dozens of
+/// same-named methods would be noise, not an answer.
 const MAX_AMBIGUOUS: usize = 8;
+
+/// Why an `ambiguous` site has several candidates (the `reason` of its edges).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AmbiguityReason {
+    /// Overloads (or redefinitions) of one class or file that the argument count and
+    /// types do not separate.
+    Overloads,
+    /// Found through a scope, a type or a class's hierarchy: several implementations of
+    /// an interface or virtual method, members inherited from several bases.
+    Hierarchy,
+    /// A method named on a receiver of no known type: the candidates are by name.
+    ReceiverUnknown,
+    /// A bare name no scope or import binds, defined in several places: by name.
+    GlobalName,
+}
+
+impl AmbiguityReason {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            AmbiguityReason::Overloads => "overloads",
+            AmbiguityReason::Hierarchy => "hierarchy",
+            AmbiguityReason::ReceiverUnknown => "receiver_unknown",
+            AmbiguityReason::GlobalName => "global_name",
+        }
+    }
+}
+
+/// An ambiguous site's reason and its number of candidates (more than are linked when
+/// past [`MAX_AMBIGUOUS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ambiguity {
+    pub reason: AmbiguityReason,
+    pub candidates: u32,
+}
 
 /// What a name, an import or a dotted path denotes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -525,8 +560,97 @@ impl Table {
 
     // ---- references ----------------------------------------------------------------------
 
-    /// What a reference site binds to, and how sure that is.
-    pub(crate) fn resolve_ref(&self, r: &RefRow) -> (RefStatus, Vec<usize>) {
+    /// What a reference site binds to, and how sure that is; for an `ambiguous` site, why
+    /// it has several candidates and how many there were in all (at most
+    /// [`MAX_AMBIGUOUS`] of them are returned, the nearest: [`Table::nearest`]).
+    pub(crate) fn resolve_site(&self, r: &RefRow) -> (RefStatus, Vec<usize>, Option<Ambiguity>) {
+        let mut by_name = false;
+        let (status, mut v) = self.bind_site(r, &mut by_name);
+        if status != RefStatus::Ambiguous {
+            return (status, v, None);
+        }
+        let candidates = v.len() as u32;
+        let reason = self.reason(r, &v, by_name);
+        if v.len() > MAX_AMBIGUOUS {
+            v = self.nearest(r, v);
+        }
+        (status, v, Some(Ambiguity { reason, candidates }))
+    }
+
+    /// Why a site has several candidates: all of them one parent's (overloads the
+    /// argument count and types do not separate); by name alone (a receiver of no known
+    /// type); top-level definitions of several files (a bare name no scope or import
+    /// decides: C's shared namespace, a name no import binds); else members found through
+    /// a scope, a type or a class's hierarchy.
+    fn reason(&self, r: &RefRow, v: &[usize], by_name: bool) -> AmbiguityReason {
+        let one_parent = v.windows(2).all(|w| {
+            let (a, b) = (&self.syms[w[0]], &self.syms[w[1]]);
+            a.parent == b.parent && a.file_path == b.file_path
+        });
+        if one_parent {
+            AmbiguityReason::Overloads
+        } else if by_name && r.receiver.is_some() {
+            AmbiguityReason::ReceiverUnknown
+        } else if by_name || v.iter().all(|&i| self.at_namespace_level(i)) {
+            AmbiguityReason::GlobalName
+        } else {
+            AmbiguityReason::Hierarchy
+        }
+    }
+
+    /// The [`MAX_AMBIGUOUS`] candidates nearest the site: in its file, then its package
+    /// (the module system's, else its directory), then in files its imports reach, then
+    /// the rest; within each, by qualified name, file and signature (an order that does
+    /// not depend on node ids, so an incremental ingest keeps the same ones).
+    fn nearest(&self, r: &RefRow, mut v: Vec<usize>) -> Vec<usize> {
+        let package = |path: &str| -> Option<String> {
+            let f = self.files.get(path)?;
+            self.systems[f.fam as usize]
+                .package_of(path, f.module.as_deref())
+                .or_else(|| Some(path.rsplit_once('/').map_or("", |(d, _)| d).to_string()))
+        };
+        let here = package(&r.file_path);
+        let mut imported: HashSet<&str> = HashSet::default();
+        for imp in self.imports.get(&r.file_path).into_iter().flatten() {
+            match self.import_targets.get(&imp.id).cloned().flatten() {
+                Some(Target::File(f)) => {
+                    if let Some((k, _)) = self.files.get_key_value(&f) {
+                        imported.insert(k.as_str());
+                    }
+                }
+                Some(Target::Symbol(i)) => {
+                    imported.insert(self.syms[i].file_path.as_str());
+                }
+                Some(Target::Package(files)) => {
+                    for f in files {
+                        if let Some((k, _)) = self.files.get_key_value(&f) {
+                            imported.insert(k.as_str());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        v.sort_by_cached_key(|&i| {
+            let s = &self.syms[i];
+            let rank = if s.file_path == r.file_path {
+                0
+            } else if package(&s.file_path) == here {
+                1
+            } else if imported.contains(s.file_path.as_str()) {
+                2
+            } else {
+                3
+            };
+            (rank, s.qualified_name.clone(), s.file_path.clone(), s.signature.clone())
+        });
+        v.truncate(MAX_AMBIGUOUS);
+        v
+    }
+
+    /// What a site binds to, every candidate of an ambiguous one; `by_name` is set when
+    /// the candidates come from the by-name fallback.
+    fn bind_site(&self, r: &RefRow, by_name: &mut bool) -> (RefStatus, Vec<usize>) {
         let Some(fi) = self.files.get(&r.file_path) else { return (RefStatus::Unresolved, vec![]) };
         let wants_type = matches!(r.kind, RefKind::Inherits | RefKind::Implements | RefKind::New);
         let accept = |i: usize| -> bool {
@@ -544,8 +668,7 @@ impl Table {
             match v.len() {
                 0 => None,
                 1 => Some((RefStatus::Exact, v)),
-                n if n <= MAX_AMBIGUOUS => Some((RefStatus::Ambiguous, v)),
-                _ => Some((RefStatus::Unresolved, vec![])),
+                _ => Some((RefStatus::Ambiguous, v)),
             }
         };
         let from_class = r.from_node.and_then(|f| self.enclosing_class(f));
@@ -685,6 +808,7 @@ impl Table {
         }
 
         // Heuristic: the same name elsewhere in the family.
+        *by_name = true;
         let cands: Vec<usize> = self
             .by_name
             .get(&r.name)
@@ -700,16 +824,19 @@ impl Table {
                 // `obj.m()` calls a method; a bare `f()` a function or a constructor.
                 if r.receiver.is_some() { s.label == Label::Method } else { s.label != Label::Method || fi.rules.bare_calls_reach_methods }
             })
-            // Overloads collapse below; past this many it is unresolved whatever they are.
-            .take(8 * MAX_AMBIGUOUS)
             .collect();
-        let cands = self.by_arity(self.one_per_open_class(self.prefer_definitions(self.collapse_redefinitions(cands))), r.arity);
-        let cands = self.by_argument_types(cands, r, fi);
+        // Past this many, only the argument count is weighed (the count stays true, the
+        // nearest are kept): a name like `get` has hundreds of definitions.
+        let cands = if cands.len() > 8 * MAX_AMBIGUOUS {
+            self.by_arity(cands, r.arity)
+        } else {
+            let cands = self.by_arity(self.one_per_open_class(self.prefer_definitions(self.collapse_redefinitions(cands))), r.arity);
+            self.by_argument_types(cands, r, fi)
+        };
         match cands.len() {
             0 => (RefStatus::Unresolved, vec![]),
             1 => (RefStatus::Inferred, cands),
-            n if n <= MAX_AMBIGUOUS => (RefStatus::Ambiguous, cands),
-            _ => (RefStatus::Unresolved, vec![]),
+            _ => (RefStatus::Ambiguous, cands),
         }
     }
 

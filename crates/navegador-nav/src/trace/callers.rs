@@ -16,7 +16,7 @@ pub(crate) fn callers_empty(path: &str, symbol: &str) -> Value {
 }
 
 fn caller_record(inc: &Incoming, snippets: &mut Snippets, ws: &Workspace) -> Value {
-    json!({
+    let mut v = json!({
         "path": inc.caller.path,
         "line": inc.line.unwrap_or(1).max(1),
         "column": inc.col.map(|c| c + 1),
@@ -27,7 +27,11 @@ fn caller_record(inc: &Incoming, snippets: &mut Snippets, ws: &Workspace) -> Val
         "snippet": snippets.line(ws, &inc.caller.path, inc.line),
         "receiverType": inc.receiver_type,
         "resolution": inc.resolution,
-    })
+    });
+    if let Some(a) = &inc.ambiguity {
+        v["ambiguity"] = a.clone();
+    }
+    v
 }
 
 pub fn trace_callers(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {

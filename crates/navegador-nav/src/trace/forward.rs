@@ -58,13 +58,16 @@ pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
                 Err(e) => return fail(&s, backend_error(e)),
             };
             // One step listed (`via`: the endpoint a step across services requests).
-            let mut add = |to: &Sym, resolution: &str, line: u32, via: Option<&str>| {
+            let mut add = |to: &Sym, resolution: &str, line: u32, via: Option<&str>, ambiguity: Option<Value>| {
                 step_total += 1;
                 if steps.len() < MAX_STEPS {
                     let mut step = json!({"fromPath": sym.path, "fromSymbol": sym.display, "toPath": to.path, "toSymbol": to.display,
                                           "line": line, "resolution": resolution, "depth": depth + 1});
                     if let Some(via) = via {
                         step["via"] = json!(via);
+                    }
+                    if let Some(a) = ambiguity {
+                        step["ambiguity"] = a;
                     }
                     steps.push(step);
                 }
@@ -80,7 +83,7 @@ pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
                     continue;
                 }
                 let line = e.line.unwrap_or(1).max(1);
-                add(&to, &resolution, line, None);
+                add(&to, &resolution, line, None, ambiguity(&e));
                 // A call bound to an interface or base method may run any implementation.
                 let impls = match w.hierarchy_methods(&to, &[true]) {
                     Ok(v) => v,
@@ -101,7 +104,7 @@ pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
                     if !tally.count_dispatch(&f, &weak, &m.path, e.receiver.is_some(), via) {
                         continue;
                     }
-                    add(&m, &weak, line, None);
+                    add(&m, &weak, line, None, None);
                     next.push(m);
                 }
                 for n in next {
@@ -136,7 +139,7 @@ pub fn trace_symbol(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
                     if !tally.count(&f, &resolution, &to.path, false) {
                         continue;
                     }
-                    add(&to, &resolution, r.line.unwrap_or(1).max(1), Some(&via));
+                    add(&to, &resolution, r.line.unwrap_or(1).max(1), Some(&via), None);
                     if depth + 1 < FORWARD_DEPTH {
                         queue.push_back((to, depth + 1));
                     } else if !seen.contains(&to.id) {

@@ -174,6 +174,8 @@ struct Incoming {
     receiver_type: Option<String>,
     /// The site has a receiver (`x.m()`), typed or not.
     has_receiver: bool,
+    /// An ambiguous edge's reason and candidates ([`ambiguity`]).
+    ambiguity: Option<Value>,
     /// Set for dispatch through the hierarchy: (kind, the type whose method the call bound).
     dispatch: Option<(String, Sym)>,
     /// A direct edge, or a dispatch the workspace determines (see [`Related`]); any other
@@ -415,7 +417,8 @@ impl<'a> Walker<'a> {
                 };
                 let receiver_type = e.receiver_type.clone().or_else(|| dispatch.as_ref().map(|(_, m)| class_of(&m.display)));
                 let has_receiver = e.receiver.is_some();
-                out.push(Incoming { caller, callee: target.clone(), line: e.line, col: e.col, relation: rel, resolution, receiver_type, has_receiver, dispatch: dispatch.clone(), determined });
+                let ambiguity = ambiguity(&e);
+                out.push(Incoming { caller, callee: target.clone(), line: e.line, col: e.col, relation: rel, resolution, receiver_type, has_receiver, ambiguity, dispatch: dispatch.clone(), determined });
             }
         }
         // Across services: the client functions whose HTTP calls request an endpoint this
@@ -431,7 +434,7 @@ impl<'a> Walker<'a> {
                 let Some(caller) = self.sym(e.src)? else { continue };
                 let relation = format!("{}.{rel}", relation_prefix(language_of(&caller.path)));
                 let resolution = e.resolution.clone().unwrap_or_else(|| "inferred".into());
-                out.push(Incoming { caller, callee: target.clone(), line: e.line, col: e.col, relation, resolution, receiver_type: None, has_receiver: false, dispatch: None, determined: true });
+                out.push(Incoming { caller, callee: target.clone(), line: e.line, col: e.col, relation, resolution, receiver_type: None, has_receiver: false, ambiguity: None, dispatch: None, determined: true });
             }
             }
         }
@@ -439,6 +442,17 @@ impl<'a> Walker<'a> {
         Ok(out)
     }
 }
+
+/// What an ambiguous edge says of its site: `{reason, candidates, omitted}` (`omitted`:
+/// the candidates not linked, past the 8 nearest). `None` for other edges.
+fn ambiguity(e: &CallEdgeRow) -> Option<Value> {
+    let reason = e.reason.as_deref().filter(|_| e.resolution.as_deref() == Some("ambiguous"))?;
+    let n = e.candidates.unwrap_or(0).max(0);
+    Some(json!({"reason": reason, "candidates": n, "omitted": (n - MAX_LINKED).max(0)}))
+}
+
+/// How many candidates of an ambiguous site the index links (the resolver's cap).
+const MAX_LINKED: i64 = 8;
 
 fn is_interface(n: &NodeRow) -> bool {
     matches!(n.props.get("kind").and_then(Value::as_str), Some("interface" | "trait" | "protocol"))
