@@ -23,6 +23,8 @@ fn main() {
     collect(&root, &mut files);
     files.sort();
     let (mut read, mut broken) = (0, 0);
+    // by language: (read, with a syntax error)
+    let mut by_lang: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     for path in files {
         let Ok(rel) = path.strip_prefix(&root).map(|p| p.to_string_lossy().replace('\\', "/")) else { continue };
         if !exts.is_empty() && !exts.iter().any(|e| rel.rsplit('.').next() == Some(e.as_str())) {
@@ -37,17 +39,21 @@ fn main() {
         let Some(tree) = navegador_lang::parse(lang, &text) else { continue };
         read += 1;
         let root = tree.root_node();
+        let counts = by_lang.entry(lang.as_str()).or_default();
+        counts.0 += 1;
         if !root.has_error() {
             continue;
         }
         broken += 1;
+        counts.1 += 1;
         let n = first_error(root).unwrap_or(root);
         let p = n.start_position();
         let line = seen.lines().nth(p.row).unwrap_or("").trim();
         let kind = if n.is_missing() { format!("MISSING {}", n.kind()) } else { n.kind().to_string() };
         println!("{rel}:{}:{} {kind} [{}]: {}", p.row + 1, p.column + 1, lang.as_str(), &line[..line.len().min(160)]);
     }
-    println!("{broken} of {read} files with a syntax error");
+    let langs: Vec<String> = by_lang.iter().map(|(l, (r, b))| format!("{l} {b} of {r}")).collect();
+    println!("{broken} of {read} files with a syntax error ({})", langs.join(", "));
 }
 
 /// The first ERROR or MISSING node in document order.

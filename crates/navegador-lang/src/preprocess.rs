@@ -30,6 +30,37 @@ pub(crate) struct Preprocess {
     /// upper-case call that is a whole line without `;` (`LOG("skip", x)`) or stands
     /// before a word (a cast macro `CAST((T *))p`).
     pub macros: bool,
+    /// C's reserved identifiers (`__` then a lower-case letter, not the grammar's own words
+    /// nor a GNU keyword `__x__`) where C has no name are attribute macros, blanked with
+    /// their arguments: between specifiers and a declarator (`static int __init f(void)`,
+    /// `char __user *buf`, `__printf(2, 3) void f(…)`), after a declarator (`int x
+    /// __read_mostly;`, `u8 d[] __aligned(8);`), first in a cast (`(__force u32)x`).
+    pub reserved_attributes: bool,
+    /// A call's argument that is a tagged type (`container_of(p, struct s, m)`,
+    /// `alloc_percpu(struct s *)`): its keyword and `*`s are blanked, the name stays.
+    pub tagged_type_arguments: bool,
+    /// A call that starts a statement in a body and runs on into `{` or another statement
+    /// (`list_for_each_entry(p, head, m) {`: an iterator macro) is ended with a `;` in the
+    /// space before what follows; a GNU case range `case 1 ... 9:` reads as one value.
+    pub statement_macros: bool,
+    /// An upper-case call at the top level or in a struct's body whose first argument is a
+    /// name declares it: `DEFINE_MUTEX(lock);` reads as `DEFINE_MUTEX lock ;`,
+    /// `DECLARE_BITMAP(m, N);` as `DECLARE_BITMAP m[ N];`, and one followed by a body
+    /// defines a function, `SYSCALL_DEFINE2(kill, pid_t, pid, int, sig) {` as
+    /// `SYSCALL_DEFINE2 kill( pid_t, pid, int, sig) {`.
+    pub declaration_macros: bool,
+    /// A conditional whose first branch ends in the middle of a statement (`} else`, a line
+    /// ending in `,` `(` `=` `{` `&` `|` `+` `-` `?`: `#ifdef X\n if (a) {\n#else\n if (b) {\n#endif`)
+    /// is read with its first branch only; its directive lines are blanked.
+    pub split_conditionals: bool,
+    /// In a declaration at the top level or in a struct's body whose type is primitive,
+    /// another word among its specifiers is an attribute macro (`static noinline void f`,
+    /// `static void notrace f`, `const_debug unsigned int x`): blanked. A `#define`'s
+    /// named variadic parameter (`#define dbg(fmt, args...)`) reads as `...`.
+    pub specifier_macros: bool,
+    /// An upper-case macro beside a string literal (`"a" ANSI_BOLD "b"`, `printk(KERN_ERR
+    /// PFX "x")`) is a string: blanked.
+    pub string_macros: bool,
 }
 
 /// One `replace` rule of `[preprocess]`.
@@ -99,6 +130,7 @@ impl Preprocess {
     pub(crate) fn is_empty(&self) -> bool {
         self.replace.is_empty()
             && self.blank.is_empty() && self.blank_calls.is_empty() && self.type_arguments.is_empty() && self.undefined.is_empty() && !self.inline_conditionals && !self.macros
+            && !self.reserved_attributes && !self.tagged_type_arguments && !self.statement_macros && !self.declaration_macros && !self.split_conditionals && !self.specifier_macros && !self.string_macros
     }
 
     /// `src` with the rules applied, `None` when nothing changed.
@@ -111,12 +143,16 @@ impl Preprocess {
             let orig = b.clone();
             self.replacements(&orig, &mut b);
         }
-        if !self.undefined.is_empty() || self.inline_conditionals {
+        if !self.undefined.is_empty() || self.inline_conditionals || self.split_conditionals {
             self.conditionals(src.as_bytes(), &mut b);
         }
         if !self.blank.is_empty() || !self.blank_calls.is_empty() || !self.type_arguments.is_empty() || self.macros {
             let orig = b.clone();
             self.words(&orig, &mut b);
+        }
+        if self.reserved_attributes || self.tagged_type_arguments || self.statement_macros || self.declaration_macros || self.specifier_macros || self.string_macros {
+            let orig = b.clone();
+            self.declarations(&orig, &mut b);
         }
         (b != src.as_bytes()).then(|| String::from_utf8(b).expect("only ASCII bytes were blanked"))
     }
@@ -157,7 +193,9 @@ impl Preprocess {
         let mut last = b';';
         let mut continued = false;
         let mut at = 0;
-        for line in src.split_inclusive(|&c| c == b'\n') {
+        let lines: Vec<&[u8]> = src.split_inclusive(|&c| c == b'\n').collect();
+        let code = if self.split_conditionals { code_mask(src).0 } else { Vec::new() };
+        for (idx, line) in lines.iter().copied().enumerate() {
             let t = trim(line);
             let len = line.len() - line.iter().rev().take_while(|c| c.is_ascii_whitespace()).count();
             let blank = |out: &mut [u8]| out[at..at + len].fill(b' ');
@@ -176,7 +214,8 @@ impl Preprocess {
                     b"if" | b"ifdef" | b"ifndef" => {
                         let dead = (word == b"ifdef" && self.undefined.iter().any(|m| rest == m.as_bytes()))
                             || (word == b"if" && self.undefined.iter().any(|m| defined(rest, m)));
-                        let inline = self.inline_conditionals && unfinished;
+                        let split = self.split_conditionals && !skipping && !dead && first_branch_unfinished(&lines, idx, at + line.len(), &code);
+                        let inline = self.inline_conditionals && unfinished || split;
                         if inline || dead || skipping {
                             blank(out);
                             continued = t.ends_with(b"\\");
@@ -286,6 +325,483 @@ impl Preprocess {
                 }
                 i = e.max(k + 1);
             }
+        }
+    }
+
+    /// `reserved_attributes`, `tagged_type_arguments` and `statement_macros`, read on `b`
+    /// (what the earlier rules left) and written to `out`; what came before a word is read
+    /// from `out`, so an attribute already blanked is not a type.
+    fn declarations(&self, b: &[u8], out: &mut [u8]) {
+        let (code, comment) = code_mask(b);
+        let directive = directive_mask(b);
+        // what the next token skips: comments and directive lines
+        let skip: Vec<bool> = comment.iter().zip(&directive).map(|(c, d)| *c || *d).collect();
+        // the braces open before each word: a function or statement body (`b`), an
+        // initializer (`i`), a struct, union or enum body (`a`)
+        let mut braces: Vec<u8> = Vec::new();
+        let mut scanned = 0usize;
+        if self.specifier_macros {
+            named_variadics(b, &directive, out);
+        }
+        each_word(b, |i, e, _| {
+            for k in scanned..i {
+                if !code[k] || directive[k] {
+                    continue;
+                }
+                match b[k] {
+                    b'{' => {
+                        let before = prev_token(b, &comment, &directive, k).map(|(s, t)| &b[s..t]);
+                        let kind = match before {
+                            _ if braces.last() == Some(&b'i') => b'i',
+                            Some(b"=" | b"," | b"(" | b"[") => b'i',
+                            Some(b")" | b";" | b"{" | b"}" | b":" | b"else" | b"do") | None => b'b',
+                            Some(_) => b'a',
+                        };
+                        braces.push(kind);
+                    }
+                    b'}' => {
+                        braces.pop();
+                    }
+                    _ => {}
+                }
+            }
+            scanned = i;
+            if !code[i] {
+                return e;
+            }
+            let word = &b[i..e];
+            let open = skip_ws(b, e);
+            let call_end = (b.get(open) == Some(&b'(')).then(|| close_paren(b, open)).flatten();
+            let prev = prev_token(out, &comment, &directive, i);
+            let prev_text = prev.filter(|&(s, t)| is_word(out[s]) && t > s).map(|(s, t)| out[s..t].to_vec());
+            let prev_word = prev_text.as_deref();
+            let prev_byte = prev.map(|(_, t)| out[t - 1]);
+            if self.string_macros && is_macro(word) && !directive[i] {
+                // `"a" MACRO "b"`, `printk(KERN_ERR PFX "x")`: a macro beside a string literal
+                // (through other upper-case words) is one
+                let mut k = next_token(b, &skip, e);
+                while is_macro(&b[k..word_end(b, k)]) {
+                    k = next_token(b, &skip, word_end(b, k));
+                }
+                let before = prev.is_some_and(|(_, t)| out[t - 1] == b'"' && !code[t - 1]);
+                if b.get(k) == Some(&b'"') || before {
+                    out[i..e].fill(b' ');
+                    return e;
+                }
+            }
+            if self.statement_macros && word == b"case" {
+                // a GNU case range `case 1 ... 9:` reads as one value
+                let colon = b[e..].iter().position(|&c| c == b':' || c == b'\n').map_or(e, |p| e + p);
+                if let Some(d) = b[e..colon].windows(3).position(|w| w == b"...").map(|p| e + p) {
+                    out[d..d + 3].copy_from_slice(b"+  ");
+                }
+            }
+            if self.specifier_macros && braces.last().is_none_or(|&k| k == b'a') && matches!(prev_byte, None | Some(b';' | b'{' | b'}')) && prev_word.is_none() {
+                specifier_attributes(b, &skip, out, i);
+            }
+            if self.reserved_attributes && is_reserved_attribute(word) {
+                let end = call_end.unwrap_or(e);
+                // (past the attributes that follow: `T __user __force *p`)
+                let n0 = next_token(b, &skip, end);
+                let n0_word = b.get(n0).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_');
+                let mut ns = n0;
+                while is_reserved_attribute(&b[ns..word_end(b, ns)]) {
+                    let ne = word_end(b, ns);
+                    let o = skip_ws(b, ne);
+                    ns = next_token(b, &skip, (b.get(o) == Some(&b'(')).then(|| close_paren(b, o)).flatten().unwrap_or(ne));
+                }
+                // (a call's: past the attributes after it, `void __f(…) __releases(l)\n{` is f)
+                let n = if call_end.is_some() { ns } else { n0 };
+                let next_is_word = b.get(n).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_');
+                let declarator_follows = next_is_word || b.get(n) == Some(&b'*');
+                let attribute = match (prev_word, prev_byte) {
+                    // `struct __name`, `return __f(x)`, `sizeof __x`: a name
+                    (Some(w), _) if TAGS.contains(&w) || EXPRESSION_WORDS.contains(&w) => false,
+                    // `static __init int f`, `typedef __printf(1, 2) void (*p)(…)`: a type and a
+                    // declarator follow
+                    (Some(w), _) if SPECIFIERS.contains(&w) => n0_word && type_then_declarator(b, &skip, n0),
+                    // `int __init f`, `char __user *p`: a declarator follows; `bool x
+                    // __read_mostly;`: a declarator (a name after a type) came before
+                    (Some(w), _) => {
+                        declarator_follows
+                            || matches!(b.get(n), Some(b';' | b'=' | b',' | b')' | b'{'))
+                                && !PRIMITIVES.contains(&w)
+                                && prev.is_some_and(|(s, _)| {
+                                    prev_token(out, &comment, &directive, s).is_some_and(|(s2, t2)| {
+                                        let w2 = &out[s2..t2];
+                                        w2 == b"*" || w2 == b"}" || is_word(w2[0]) && !TAGS.contains(&w2) && !SPECIFIERS.contains(&w2) && !EXPRESSION_WORDS.contains(&w2)
+                                    })
+                                })
+                    }
+                    // `u8 data[] __aligned(8);`
+                    (None, Some(b']')) => true,
+                    // `void f(struct s *p)\n__releases(p->lock)\n{`, `int f(void) __cold;`
+                    (None, Some(b')')) => {
+                        (call_end.is_some() && b.get(n) == Some(&b'{') || braces.last().is_none_or(|&k| k == b'a') && matches!(b.get(n), Some(b';' | b'=')))
+                            || is_reserved_attribute(&b[n..word_end(b, n)])
+                    }
+                    // `} __packed *p;` (a struct's body just closed on this line)
+                    (None, Some(b'}')) if !out[prev.map_or(0, |p| p.1)..i].contains(&b'\n') => declarator_follows || matches!(b.get(n), Some(b';' | b'=')),
+                    // `struct s *__percpu *p`
+                    (None, Some(b'*')) => declarator_follows,
+                    // `(__force u32)x`: a cast; `(__user char *p,`
+                    (None, Some(b'(')) => {
+                        n0_word && cast_follows(b, n0)
+                            || b.get(ns).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_') && type_then_declarator(b, &skip, ns)
+                    }
+                    // a line's start: `__init int f(void)`, `__printf(2, 3) void f(…)`
+                    (None, None | Some(b';' | b'{' | b'}' | b',')) => next_is_word && type_then_declarator(b, &skip, n),
+                    _ => false,
+                };
+                if attribute {
+                    fill_keep_lines(&mut out[i..end]);
+                    return end;
+                }
+            }
+            if let Some(end) = call_end.filter(|_| self.declaration_macros && (is_macro(word) || is_reserved_attribute(word)) && (braces.is_empty() || braces.last() == Some(&b'a'))) {
+                let starts = match (prev_word, prev_byte) {
+                    (Some(w), _) => SPECIFIERS.contains(&w),
+                    (None, c) => matches!(c, None | Some(b';' | b'{' | b'}')),
+                };
+                if starts && declaration_macro(b, &skip, out, i, open, end, braces.is_empty()) {
+                    // (the arguments are read on: `SYSCALL_DEFINE1(time, T __user *, p)`)
+                    return e;
+                }
+            }
+            if let Some(end) = call_end.filter(|_| !KEYWORDS.contains(&word) && !SPECIFIERS.contains(&word) && !EXPRESSION_WORDS.contains(&word)) {
+                let a_call = match (prev_word, prev_byte) {
+                    (Some(w), _) => EXPRESSION_WORDS.contains(&w) || w == b"static" || w == b"extern",
+                    // (a label `err:`, not `a::f`)
+                    (None, Some(b':')) => prev.is_some_and(|(s, _)| s == 0 || out[s - 1] != b':'),
+                    (None, Some(c)) => !matches!(c, b'*' | b'&' | b'.' | b'>' | b':'),
+                    (None, None) => true,
+                };
+                if self.tagged_type_arguments && a_call {
+                    tagged_arguments(b, out, open, end);
+                    // `static DEFINE_PER_CPU(int, x);`: a declaration the macro makes, now a call
+                    if braces.is_empty() && is_macro(word) && matches!(prev_word, Some(b"static" | b"extern")) && b.get(next_token(b, &skip, end)) == Some(&b';') {
+                        if let Some((s, t)) = prev {
+                            out[s..t].fill(b' ');
+                        }
+                    }
+                }
+                if self.statement_macros && braces.last() == Some(&b'b') && a_call {
+                    let statement = match (prev_word, prev_byte) {
+                        (Some(w), _) => w == b"else" || w == b"do",
+                        (None, Some(c)) => matches!(c, b';' | b'{' | b'}' | b')' | b':'),
+                        (None, None) => false,
+                    };
+                    let n = next_token(b, &skip, end);
+                    let runs_on = b.get(n).is_some_and(|&c| c == b'{' || c.is_ascii_alphabetic() || c == b'_');
+                    // the `;` goes in the space just before what follows
+                    if statement && runs_on && n > end && matches!(b[n - 1], b' ' | b'\t') && comment.get(n - 1) == Some(&false) {
+                        out[n - 1] = b';';
+                    }
+                }
+            }
+            e
+        });
+    }
+}
+
+/// C's keywords that cannot be a callee.
+const KEYWORDS: &[&[u8]] = &[b"if", b"while", b"for", b"switch", b"sizeof", b"_Alignof", b"alignof", b"offsetof", b"typeof", b"__typeof__", b"__typeof", b"_Generic", b"__attribute__", b"__attribute", b"__declspec", b"__asm__", b"__asm", b"asm", b"defined", b"_Static_assert", b"static_assert", b"va_arg", b"__builtin_va_arg", b"__builtin_offsetof", b"__builtin_types_compatible_p"];
+/// Words after which an expression starts.
+const EXPRESSION_WORDS: &[&[u8]] = &[b"return", b"case", b"goto", b"else", b"do", b"sizeof", b"throw", b"co_return", b"co_yield"];
+/// Tag keywords: the name after one is the tag.
+const TAGS: &[&[u8]] = &[b"struct", b"union", b"enum", b"class"];
+/// Storage classes, qualifiers and function specifiers: a type comes after them.
+const SPECIFIERS: &[&[u8]] = &[b"static", b"extern", b"inline", b"typedef", b"const", b"volatile", b"register", b"restrict", b"_Thread_local", b"thread_local", b"_Noreturn", b"signed", b"unsigned", b"short", b"long", b"auto", b"virtual", b"friend", b"constexpr", b"explicit"];
+/// Primitive types: a name after one is a declarator.
+const PRIMITIVES: &[&[u8]] = &[b"void", b"char", b"int", b"float", b"double", b"bool", b"_Bool", b"size_t", b"long", b"short", b"unsigned", b"signed"];
+
+/// `__init`, `__user`, `__aligned`, `____cacheline_aligned`: `__` then a lower-case letter,
+/// not a word the grammar reads itself, not a GNU keyword (`__volatile__`), not a builtin.
+fn is_reserved_attribute(w: &[u8]) -> bool {
+    const GRAMMAR: &[&[u8]] = &[b"__attribute", b"__declspec", b"__asm", b"__inline", b"__restrict", b"__thread", b"__based", b"__cdecl", b"__clrcall", b"__stdcall", b"__fastcall", b"__thiscall", b"__vectorcall", b"__unaligned", b"__sptr", b"__uptr", b"__forceinline", b"__alignof", b"__typeof", b"__try", b"__except", b"__finally", b"__leave", b"__label__", b"__func__", b"__int128", b"__int64", b"__int32", b"__int16", b"__int8", b"__auto_type", b"__real", b"__imag", b"__volatile", b"__extension__", b"__const"];
+    let rest = w.iter().position(|&c| c != b'_').map_or(&w[w.len()..], |k| &w[k..]);
+    w.starts_with(b"__")
+        && rest.first().is_some_and(u8::is_ascii_lowercase)
+        && !w.ends_with(b"__")
+        && !w.starts_with(b"__builtin")
+        && !GRAMMAR.contains(&w)
+}
+
+/// The last token of `out` before `i` (skipping spaces and comments): `(start, end)`, a word
+/// or one byte.
+fn prev_token(out: &[u8], comment: &[bool], directive: &[bool], i: usize) -> Option<(usize, usize)> {
+    let k = (0..i).rev().find(|&k| !out[k].is_ascii_whitespace() && !comment[k])?;
+    if directive[k] {
+        return None;
+    }
+    if is_word(out[k]) {
+        let s = (0..=k).rev().take_while(|&j| is_word(out[j])).last().unwrap_or(k);
+        return Some((s, k + 1));
+    }
+    Some((k, k + 1))
+}
+
+/// Whether the first branch of the conditional on `lines[idx]` (its text from byte `from`)
+/// ends in the middle of a statement.
+fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[bool]) -> bool {
+    let mut depth = 0;
+    let mut at = from;
+    let mut last: Option<usize> = None;
+    for line in &lines[idx + 1..] {
+        let t = trim(line);
+        if let Some(d) = t.strip_prefix(b"#") {
+            let d = trim(d);
+            let word = &d[..d.iter().position(|c| !c.is_ascii_alphabetic()).unwrap_or(d.len())];
+            match word {
+                b"if" | b"ifdef" | b"ifndef" => depth += 1,
+                b"endif" if depth > 0 => depth -= 1,
+                b"endif" | b"else" | b"elif" | b"elifdef" | b"elifndef" if depth == 0 => break,
+                _ => {}
+            }
+        } else if depth == 0 {
+            if let Some(k) = (at..at + line.len()).rev().find(|&k| code[k] && !line[k - at].is_ascii_whitespace()) {
+                last = Some(k);
+            }
+        }
+        at += line.len();
+    }
+    let Some(k) = last else { return false };
+    // the source of `code`: the bytes of `lines` joined
+    let byte = |k: usize| {
+        let mut off = 0;
+        for l in lines {
+            if k < off + l.len() {
+                return l[k - off];
+            }
+            off += l.len();
+        }
+        b' '
+    };
+    let c = byte(k);
+    let ends_else = c == b'e' && k >= 4 && (k - 3..=k).map(byte).eq(*b"else") && (k < 4 || !is_word(byte(k - 4)));
+    ends_else || b",(={&|+-?".contains(&c) && !(c == b'-' && k > 0 && byte(k - 1) == b'-') && !(c == b'+' && k > 0 && byte(k - 1) == b'+')
+}
+
+/// `#define f(fmt, args...)`: the name of a named variadic parameter is blanked.
+fn named_variadics(b: &[u8], directive: &[bool], out: &mut [u8]) {
+    let mut i = 0;
+    while let Some(k) = b[i..].windows(3).position(|w| w == b"...").map(|k| i + k) {
+        i = k + 3;
+        if !directive[k] || k == 0 || !is_word(b[k - 1]) {
+            continue;
+        }
+        let s = (0..k).rev().take_while(|&j| is_word(b[j])).last().unwrap_or(k);
+        // inside the parameter list of `#define NAME(`
+        let line = b[..s].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+        let head = trim(&b[line..s]);
+        if head.starts_with(b"#") && head.contains(&b'(') && !head.contains(&b')') && matches!(b[..s].iter().rposition(|c| !c.is_ascii_whitespace()).map(|p| b[p]), Some(b'(' | b',')) {
+            out[s..k].fill(b' ');
+        }
+    }
+}
+
+/// `specifier_macros` for the declaration starting at `i`.
+fn specifier_attributes(b: &[u8], skip: &[bool], out: &mut [u8], i: usize) {
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    let mut k = i;
+    loop {
+        if k >= b.len() || !(b[k].is_ascii_alphabetic() || b[k] == b'_') {
+            break;
+        }
+        let e = word_end(b, k);
+        words.push((k, e));
+        k = next_token(b, skip, e);
+        if words.len() > 8 {
+            return;
+        }
+    }
+    let Some(&t) = b.get(k) else { return };
+    // (attributes after the declarator are not its specifiers: `bool x __read_mostly;`)
+    while words.len() >= 3 && words.last().is_some_and(|&(s, e)| is_reserved_attribute(&b[s..e])) {
+        // (`void __f(` is f: a name after a primitive or a tag's name is the declarator)
+        let (s, e) = words[words.len() - 2];
+        let (s2, e2) = words[words.len() - 3];
+        if PRIMITIVES.contains(&&b[s..e]) || SPECIFIERS.contains(&&b[s..e]) || TAGS.contains(&&b[s2..e2]) {
+            break;
+        }
+        words.pop();
+    }
+    let specifiers = match t {
+        b'(' | b';' | b'=' | b'[' | b',' if words.len() > 1 => &words[..words.len() - 1],
+        b'*' => &words[..],
+        _ => return,
+    };
+    let text = |&(s, e): &(usize, usize)| &b[s..e];
+    if !specifiers.iter().any(|w| PRIMITIVES.contains(&text(w))) {
+        return;
+    }
+    let mut tagged = false;
+    for w in specifiers {
+        let word = text(w);
+        let name = tagged;
+        tagged = TAGS.contains(&word);
+        if name || tagged || SPECIFIERS.contains(&word) || PRIMITIVES.contains(&word) || KEYWORDS.contains(&word) || is_reserved_attribute(word) {
+            continue;
+        }
+        out[w.0..w.1].fill(b' ');
+    }
+}
+
+/// Bytes on preprocessor directive lines (with their `\` continuations).
+fn directive_mask(b: &[u8]) -> Vec<bool> {
+    let mut mask = vec![false; b.len()];
+    let mut at = 0;
+    let mut continued = false;
+    for line in b.split_inclusive(|&c| c == b'\n') {
+        let t = trim(line);
+        if continued || t.starts_with(b"#") {
+            mask[at..at + line.len()].fill(true);
+            continued = t.ends_with(b"\\");
+        }
+        at += line.len();
+    }
+    mask
+}
+
+/// `declaration_macros` for the call `b[name..end]` (its `(` at `open`): rewritten in
+/// `out` when a `;`, `=`, an attribute or (at the top level) a body follows and its first
+/// argument is a name (`M name ;`, `M name[ N]`, `M name={ a, b}`, `M name( params) {`) or
+/// a type then a name (`DEFINE_PER_CPU(struct s, x) = {…}` as `struct s x = {…}`).
+fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open: usize, end: usize, top: bool) -> bool {
+    let first = skip_ws(b, open + 1);
+    let fe = word_end(b, first);
+    let close = end - 1;
+    let n = next_token(b, skip, end);
+    let next = b.get(n).copied();
+    let declaration = matches!(next, Some(b';' | b'=')) || is_reserved_attribute(&b[n..word_end(b, n)]);
+    if fe == first || b[first].is_ascii_digit() || KEYWORDS.contains(&&b[first..fe]) {
+        return false;
+    }
+    let first_word = &b[first..fe];
+    if TAGS.contains(&first_word) || SPECIFIERS.contains(&first_word) || PRIMITIVES.contains(&first_word) {
+        // a type, then the name: the macro's name and parentheses go, the comma too
+        let Some(comma) = top_comma(b, open + 1, close) else { return false };
+        let d = skip_ws_lines(b, comma + 1);
+        let de = word_end(b, d);
+        if !declaration || de == d || skip_ws_lines(b, de) != close {
+            return false;
+        }
+        fill_keep_lines(&mut out[name..=open]);
+        out[comma] = b' ';
+        out[close] = b' ';
+        return true;
+    }
+    let after_first = skip_ws(b, fe);
+    let comma = match b.get(after_first) {
+        Some(b',') => Some(after_first),
+        Some(b')') if after_first == close => None,
+        _ => return false,
+    };
+    if next == Some(b'{') && top {
+        // a function: `M name( rest) {`
+        let Some(comma) = comma else { return false };
+        out[open] = b' ';
+        out[comma] = b'(';
+        return true;
+    }
+    if !declaration {
+        return false;
+    }
+    // the rest are values, not types (`STANDARD_PARAM_DEF(ushort, unsigned short, …)`)
+    if let Some(comma) = comma {
+        let r = skip_ws_lines(b, comma + 1);
+        let re = word_end(b, r);
+        if TAGS.contains(&&b[r..re]) || SPECIFIERS.contains(&&b[r..re]) || PRIMITIVES.contains(&&b[r..re]) {
+            return false;
+        }
+    }
+    match comma {
+        None => out[close] = b' ',
+        // `M name[ N]`: one expression, the array's size (in a struct's body, or before `=`)
+        Some(comma) if next == Some(b'=') || !top => {
+            if top_comma(b, comma + 1, close).is_some() {
+                return false;
+            }
+            out[comma] = b'[';
+            out[close] = b']';
+        }
+        // `M name={ a, b};`: an initializer (the functions it names are values)
+        Some(comma) => {
+            let Some(gap) = (comma + 1..close).find(|&k| !matches!(b[k], b'\n' | b'\r')).filter(|&k| matches!(b[k], b' ' | b'\t')) else {
+                return false;
+            };
+            out[comma] = b'=';
+            out[gap] = b'{';
+            out[close] = b'}';
+        }
+    }
+    out[open] = b' ';
+    true
+}
+
+/// Where the next token after `from` starts (spaces, newlines and comments skipped).
+fn next_token(b: &[u8], comment: &[bool], from: usize) -> usize {
+    (from..b.len()).find(|&k| !b[k].is_ascii_whitespace() && !comment[k]).unwrap_or(b.len())
+}
+
+/// At `n` a type (words, `*`s) then a declarator: `int f`, `struct s *p`, `void (*fp)`.
+fn type_then_declarator(b: &[u8], comment: &[bool], n: usize) -> bool {
+    let e = word_end(b, n);
+    let w = &b[n..e];
+    let m = next_token(b, comment, e);
+    if TAGS.contains(&w) {
+        // `struct s *p`: past the tag's name
+        let e2 = word_end(b, m);
+        let m2 = next_token(b, comment, e2);
+        return e2 > m && b.get(m2).is_some_and(|&c| is_word(c) || matches!(c, b'*' | b'(' | b'{'));
+    }
+    b.get(m).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'*' || (c == b'(' && b.get(next_token(b, comment, m + 1)) == Some(&b'*')))
+}
+
+/// At `n`, the rest of a cast: words and `*`s, `)`, then an operand.
+fn cast_follows(b: &[u8], n: usize) -> bool {
+    let mut k = n;
+    while k < b.len() && (is_word(b[k]) || matches!(b[k], b' ' | b'\t' | b'*')) {
+        k += 1;
+    }
+    b.get(k) == Some(&b')') && b.get(skip_ws(b, k + 1)).is_some_and(|&c| is_word(c) || matches!(c, b'(' | b'-' | b'~' | b'!' | b'&' | b'*'))
+}
+
+/// In the arguments `b[open..end]` of a call, an argument that is `struct s`, `union u *`,
+/// `enum e` loses its keyword and `*`s (a name is an expression, a type is not).
+fn tagged_arguments(b: &[u8], out: &mut [u8], open: usize, end: usize) {
+    let mut start = open + 1;
+    let mut depth = 0i32;
+    for k in open + 1..end {
+        match b[k] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth > 0 => depth -= 1,
+            b',' | b')' if depth == 0 => {
+                let arg = &b[start..k];
+                let a = start + arg.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(arg.len());
+                let kw = word_end(b, a);
+                let z = (start + arg.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(0, |p| p + 1)).max(a);
+                let words: Vec<&[u8]> = b[a..z].split(|c| matches!(c, b' ' | b'\t' | b'*' | b'\n' | b'\r')).filter(|w| !w.is_empty()).collect();
+                if a < z && !words.is_empty() && words.iter().all(|w| PRIMITIVES.contains(w) || matches!(*w, b"const" | b"volatile")) {
+                    // `min_t(unsigned int, a, b)`: the type with its comma
+                    if b[k] == b',' {
+                        fill_keep_lines(&mut out[a..k + 1]);
+                    } else if let Some(c) = (open + 1..a).rev().find(|&c| b[c] == b',') {
+                        fill_keep_lines(&mut out[c..z]);
+                    } else {
+                        fill_keep_lines(&mut out[a..z]);
+                    }
+                } else if TAGS[..3].contains(&&b[a..kw]) && kw < k && matches!(b[kw], b' ' | b'\t') {
+                    let name = skip_ws(b, kw);
+                    let ne = word_end(b, name);
+                    if ne > name && b[ne..k].iter().all(|&c| matches!(c, b' ' | b'\t' | b'*' | b'\n' | b'\r')) {
+                        out[a..kw].fill(b' ');
+                        fill_keep_lines(&mut out[ne..k]);
+                    }
+                }
+                start = k + 1;
+            }
+            _ => {}
         }
     }
 }
@@ -497,6 +1013,7 @@ mod tests {
             undefined: vec!["__cplusplus".into()],
             inline_conditionals: true,
             macros: true,
+            ..Default::default()
         };
         for (c, want) in [
             ("forceinline int f(void) {}", "            int f(void) {}"),

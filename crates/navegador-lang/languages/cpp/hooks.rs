@@ -33,7 +33,8 @@ fn cpp_prepare(src: &str) -> Option<String> {
 /// literal without its type, becomes `x = 0 )`, `x = (false),`; `#if __has_include("a/b.h")`,
 /// which it rejects, `__has_include(_a_b_h_)`; `#ifdef __cplusplus` / `extern "C" {` /
 /// `#endif` and its closing `}` are blanked (braces the grammar cannot pair across the
-/// conditional).
+/// conditional); a C++20 bit-field's default (`bool dirty_ : 1 = false;`, which
+/// tree-sitter-cpp 0.23.4, the newest release, rejects) is blanked.
 fn cpp_rewrites(src: &str) -> Option<String> {
     let b = src.as_bytes();
     let mut out: Option<Vec<u8>> = None;
@@ -87,6 +88,11 @@ fn cpp_rewrites(src: &str) -> Option<String> {
                 let (at, l) = w[1];
                 put(at, at + l.trim_end().len(), b' ');
             }
+        }
+    }
+    for &(at, l) in &lines {
+        if let Some((from, to)) = bit_field_default(l) {
+            put(at + from, at + to, b' ');
         }
     }
     out.map(|o| String::from_utf8(o).expect("only ASCII bytes were replaced"))
@@ -298,4 +304,18 @@ fn drop_template_args(s: &str) -> String {
         }
     }
     out
+}
+
+/// In `T name : 3 = v;` (a member line), the range of ` = v`.
+fn bit_field_default(l: &str) -> Option<(usize, usize)> {
+    let b = l.as_bytes();
+    let semi = l.rfind(';')?;
+    if l.contains(['(', '"', '?', '{']) || l.trim_start().starts_with(['#', '/']) {
+        return None;
+    }
+    let colon = (1..semi).find(|&k| b[k] == b':' && b[k - 1] != b':' && b.get(k + 1) != Some(&b':'))?;
+    let digits = skip_ws(b, colon + 1);
+    let end = digits + b[digits..semi].iter().take_while(|c| c.is_ascii_digit()).count();
+    let eq = skip_ws(b, end);
+    (end > digits && b.get(eq) == Some(&b'=') && b[..colon].iter().any(|&c| is_word(c))).then_some((eq, semi))
 }
