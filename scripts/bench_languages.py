@@ -18,6 +18,8 @@ Usage: python3 scripts/bench_languages.py [LANG[=TREE] ...] [--bin NAVEGADOR]
   definitions, file extensions). Needs ctags (Universal Ctags, JSON output) and a release
   build (default target/release/navegador). NAVEGADOR_CORPUS=DIR (default
   ~/.cache/navegador-corpus); no corpus has Rust: its tree is a crate of the local cargo registry.
+A TREE written ROOT:SUB,SUB,... is a sample: those subtrees of ROOT, hard-linked into one
+temporary tree (paths stay relative to ROOT).
 Prints a markdown table for docs/languages.md and docs/BENCHMARKS.md.
 """
 import collections, glob, json, os, re, resource, sqlite3, subprocess, sys, tempfile
@@ -37,6 +39,11 @@ LANGS = {
     "go": (f"{CORPUS}/go/net", "Go", {"func", "struct", "interface", "methodSpec"}, ("go",)),
     "rust": (f"{REGISTRY}tokio-1.54.1/src", "Rust", {"function", "method", "struct", "enum", "interface"}, ("rs",)),
     "c": (f"{CORPUS}/go/runtime/cgo", "C", {"function", "struct", "union", "enum"}, ("c",)),
+    # macro-heavy C: a fixed sample of Linux 6.1 (../shared/corpus/fetch.sh linux), the
+    # subtrees after `:` linked into one tree; and tree-sitter's own runtime (cargo registry)
+    "c-linux": (f"{CORPUS}/linux:kernel,mm,lib,block,fs/ext4,net/ipv4,drivers/base,drivers/char,drivers/gpio,drivers/i2c,drivers/tty,drivers/net/ethernet/intel",
+                "C", {"function", "struct", "union", "enum"}, ("c", "h")),
+    "c-tree-sitter": (f"{REGISTRY}tree-sitter-0.27.1/src", "C", {"function", "struct", "union", "enum"}, ("c", "h")),
     "kotlin": (f"{CORPUS}/react-native", "Kotlin", {"class", "interface", "method", "object"}, ("kt", "kts")),
     "kotlin-expo": (f"{CORPUS}/expo", "Kotlin", {"class", "interface", "method", "object"}, ("kt", "kts")),
     # Universal Ctags 5.9 has no Swift parser: a regex one, scripts/ctags/swift.ctags
@@ -203,7 +210,8 @@ def ingest(nav, tree, exts):
                                           "WHERE label IN ('Class', 'Function', 'Method') AND line_start IS NOT NULL"):
             if ext_of(fp, exts):
                 defs[(fp, name)].append((a, b or a))
-        paths = {fp for (fp,) in con.execute("SELECT path FROM files")}
+        languages = dict(con.execute("SELECT path, language FROM files"))
+        paths = set(languages)
         # a file that is a module (OCaml's `shop_cart.ml` is `Shop_cart`) defines it: ctags
         # tags it at line 1
         for fp, module in con.execute("SELECT path, module FROM files WHERE module IS NOT NULL"):
@@ -214,6 +222,11 @@ def ingest(nav, tree, exts):
                                      if ext_of(fp, exts))
         con.close()
     broken = {d["path"] for d in report.get("diagnostics", []) if "syntax error" in d["message"] and ext_of(d["path"], exts)}
+    # the bar is per language: a `.h` the registry reads as Objective-C counts for it
+    by_lang = collections.Counter(languages[p] for p in paths if ext_of(p, exts))
+    bad_lang = collections.Counter(languages.get(p, "?") for p in broken)
+    print("(files with a syntax error by the language that read them: "
+          + ", ".join(f"{l} {bad_lang[l]} of {n} ({bad_lang[l] / n:.1%})" for l, n in by_lang.most_common()) + ")", file=sys.stderr)
     return defs, files, len(broken), secs, status, paths
 
 
@@ -238,6 +251,15 @@ def main():
             sys.exit(f"unknown language {name}: add its row to LANGS in {__file__}")
         tree, lang, kinds, exts = LANGS[name]
         tree = os.path.abspath(os.path.expanduser(a[1])) if len(a) > 1 else tree
+        sample, label = None, tree
+        if ":" in tree and not os.path.isdir(tree):
+            root, subs = tree.split(":", 1)
+            if os.path.isdir(root):
+                sample = tempfile.TemporaryDirectory(prefix="bench-sample-")
+                for sub in subs.split(","):
+                    os.makedirs(os.path.dirname(os.path.join(sample.name, sub)), exist_ok=True)
+                    subprocess.run(["cp", "-al", os.path.join(root, sub), os.path.join(sample.name, sub)], check=True)
+                label, tree = f"{root}:{subs}", sample.name
         if not os.path.isdir(tree):
             print(f"| {name} | {tree} missing | | | | | | | |")
             continue
@@ -257,7 +279,7 @@ def main():
             print(f"  miss {p}:{line} {k} {n}", file=sys.stderr)
         sites = sum(status.values()) or 1
         share = lambda *ks: f"{sum(status[k] for k in ks) / sites:.3f}"  # noqa: E731
-        short = tree.replace(CORPUS + "/", "").replace(REGISTRY, "crates.io/")
+        short = (label if sample else tree).replace(CORPUS + "/", "").replace(REGISTRY, "crates.io/")
         print(f"| {name} | {short} | {files} | {len(theirs)} | {found / max(len(theirs), 1):.3f} | "
               f"{', '.join(f'{k} {n}' for k, n in missed.most_common(4)) or '-'} | "
               f"{broken} ({broken / max(files, 1):.1%}) | {files / secs:.0f} ({files / max(ctags_secs, 1e-3):.0f}) | "

@@ -476,7 +476,9 @@ impl Preprocess {
                     (None, Some(c)) => !matches!(c, b'*' | b'&' | b'.' | b'>' | b':'),
                     (None, None) => true,
                 };
-                if self.tagged_type_arguments && a_call {
+                // (`Array(char) chars;`: a macro used as a type, which the grammar reads)
+                let as_type = b.get(next_token(b, &skip, end)).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_');
+                if self.tagged_type_arguments && a_call && !as_type {
                     tagged_arguments(b, out, open, end);
                     // `static DEFINE_PER_CPU(int, x);`: a declaration the macro makes, now a call
                     if braces.is_empty() && is_macro(word) && matches!(prev_word, Some(b"static" | b"extern")) && b.get(next_token(b, &skip, end)) == Some(&b';') {
@@ -681,6 +683,10 @@ fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open:
     if TAGS.contains(&first_word) || SPECIFIERS.contains(&first_word) || PRIMITIVES.contains(&first_word) {
         // a type, then the name: the macro's name and parentheses go, the comma too
         let Some(comma) = top_comma(b, open + 1, close) else { return false };
+        // (`DEFINE_PER_CPU(struct s[N], x)`: an array type has no such declaration)
+        if b[first..comma].iter().any(|c| matches!(c, b'[' | b'(')) {
+            return false;
+        }
         let d = skip_ws_lines(b, comma + 1);
         let de = word_end(b, d);
         if !declaration || de == d || skip_ws_lines(b, de) != close {
