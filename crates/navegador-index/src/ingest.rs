@@ -108,6 +108,35 @@ pub fn ingest_resident(
     cancel: Option<&AtomicBool>,
     resident: &mut Resident,
 ) -> Result<IngestReport, IndexError> {
+    run(root, store, cfg, progress, cancel, resident, None)
+}
+
+/// [`ingest_resident`] told which paths changed since the last ingest through `resident`
+/// (a file watcher's events, absolute paths under `root`): only those are looked at, not
+/// the whole tree. It walks the whole tree as [`ingest_resident`] does when the list cannot
+/// tell (a path new to the index, a directory, an ignore file: see `walk::walk_paths`) or
+/// the graph was written by someone else since (its `table_stamp` moved).
+pub fn ingest_paths(
+    root: &Path,
+    store: &mut Store,
+    cfg: &IngestConfig,
+    progress: &dyn Progress,
+    cancel: Option<&AtomicBool>,
+    resident: &mut Resident,
+    changed: &[std::path::PathBuf],
+) -> Result<IngestReport, IndexError> {
+    run(root, store, cfg, progress, cancel, resident, Some(changed))
+}
+
+fn run(
+    root: &Path,
+    store: &mut Store,
+    cfg: &IngestConfig,
+    progress: &dyn Progress,
+    cancel: Option<&AtomicBool>,
+    resident: &mut Resident,
+    changed: Option<&[std::path::PathBuf]>,
+) -> Result<IngestReport, IndexError> {
     let mut kept = Some(std::mem::take(resident));
     let started = Instant::now();
     if !root.is_dir() {
@@ -115,22 +144,52 @@ pub fn ingest_resident(
     }
     let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     progress.phase("walking", 0);
-    let walked = walk(root, &cfg.excludes, cfg.max_file_size)?;
-    let mut report = IngestReport { files_seen: walked.files.len() as u64, ..Default::default() };
-    report.skipped = walked.skipped;
+    // The paths alone only with a resident state this writer left (and a file list to
+    // read the rest from); otherwise the whole tree, before the transaction starts.
+    let changed = changed.filter(|_| !cfg.clear && kept.as_ref().is_some_and(|r| r.stamp().is_some()));
+    let mut walked = match changed {
+        Some(_) => None,
+        None => Some(walk(root, &cfg.excludes, cfg.max_file_size)?),
+    };
 
     let mut tx = store.begin()?;
     if cfg.clear {
         tx.clear(cfg.clear_all)?;
     }
     let previous = tx.file_states()?;
+    // The changed paths' answer, with every other file as it was.
+    let mut partial: Option<Vec<String>> = None;
+    if let (None, Some(paths)) = (&walked, changed) {
+        let resident = kept.as_ref().expect("checked above");
+        let ours = tx.meta("table_stamp")?.as_deref() == resident.stamp();
+        let known = |p: &str| previous.contains_key(p);
+        let known_under = |d: &str| previous.keys().any(|k| k.len() > d.len() && k.starts_with(d) && k.as_bytes()[d.len()] == b'/');
+        let skipped: HashSet<&str> = resident.walk_skipped.iter().map(|(p, _)| p.as_str()).collect();
+        let skipped = |p: &str| skipped.contains(p);
+        if let Some((files, gone)) = ours.then(|| crate::walk::walk_paths(root, &cfg.excludes, cfg.max_file_size, paths, &known, &known_under, &skipped)).flatten() {
+            tracing::info!(paths = paths.len(), files = files.len(), gone = gone.len(), "changed paths looked at (no walk)");
+            walked = Some(crate::walk::Walked { files, skipped: resident.walk_skipped.clone() });
+            partial = Some(gone);
+        }
+    }
+    let walked = match walked {
+        Some(w) => w,
+        None => walk(root, &cfg.excludes, cfg.max_file_size)?,
+    };
+    let mut report = IngestReport { files_seen: walked.files.len() as u64, ..Default::default() };
+    report.skipped = walked.skipped;
     // A full build bulk-loads without secondary indexes and builds them once at the end.
     let bulk = previous.is_empty();
     if bulk {
         tx.drop_indexes()?;
     }
-    let seen: HashSet<&str> = walked.files.iter().map(|f| f.rel.as_str()).collect();
-    let removed: Vec<String> = previous.keys().filter(|p| !seen.contains(p.as_str())).cloned().collect();
+    let removed: Vec<String> = match &partial {
+        Some(gone) => gone.clone(),
+        None => {
+            let seen: HashSet<&str> = walked.files.iter().map(|f| f.rel.as_str()).collect();
+            previous.keys().filter(|p| !seen.contains(p.as_str())).cloned().collect()
+        }
+    };
     // A file whose size and mtime are as recorded is unchanged without being read.
     let (candidates, unchanged): (Vec<WalkedFile>, Vec<WalkedFile>) = walked.files.into_iter().partition(|f| {
         previous.get(&f.rel).is_none_or(|s| s.size != f.size || s.mtime_ns != f.mtime_ns)
@@ -139,6 +198,12 @@ pub fn ingest_resident(
         *report.files_by_language.entry(f.language.as_str().to_string()).or_default() += 1;
     }
     report.files_unchanged = unchanged.len() as u64;
+    if partial.is_some() {
+        // The files no path named: as they were (not counted by language).
+        let looked = report.files_seen as usize + removed.len();
+        report.files_unchanged += previous.len().saturating_sub(looked) as u64;
+        report.files_seen = (previous.len() - removed.len()) as u64;
+    }
     // Something will be written: the store's integrity check runs beside what follows.
     // (Nothing changed: no check, and the commit writes nothing.)
     if cfg.clear || !candidates.is_empty() || !removed.is_empty() {
@@ -287,6 +352,8 @@ pub fn ingest_resident(
     }
     // Knowledge layer (needs the indexes): changed ADRs/docs/CODEOWNERS/annotations, links
     // re-attached to the new code ids.
+    // What the walk and the reader left out, for the next ingest told the changed paths.
+    let walk_skipped = report.skipped.clone();
     let knowledge = navegador_knowledge::sync(&tx, root, &changes.files)?;
     report.diagnostics.extend(knowledge.warnings);
     report.skipped.extend(knowledge.skipped);
@@ -299,6 +366,7 @@ pub fn ingest_resident(
     progress.phase("committing", 0);
     tx.commit()?;
     *resident = kept.unwrap_or_default();
+    resident.walk_skipped = walk_skipped;
     tracing::info!(elapsed = ?started.elapsed(), "committed");
     report.duration = started.elapsed();
     Ok(report)

@@ -11,7 +11,7 @@ mod ingest;
 mod resolve;
 mod walk;
 
-pub use ingest::{ingest, ingest_resident, IngestConfig, IngestReport, NoProgress, Progress, Resident};
+pub use ingest::{ingest, ingest_paths, ingest_resident, IngestConfig, IngestReport, NoProgress, Progress, Resident};
 pub use walk::{Walked, WalkedFile, HARD_IGNORED};
 
 use std::path::PathBuf;

@@ -87,20 +87,7 @@ pub(crate) fn walk(root: &Path, excludes: &[String], max_file_size: u64) -> Resu
         if rel.is_empty() {
             continue;
         }
-        // By extension; an extensionless script by its `#!` line (the read is bounded).
-        let registry = navegador_lang::registry();
-        let language = match registry.for_path(&rel) {
-            Some(l) => l,
-            None if ft.is_file() && !rel.rsplit('/').next().unwrap_or(&rel).contains('.') => {
-                let mut head = [0u8; 256];
-                let n = std::fs::File::open(abs).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
-                match registry.detect(&rel, &head[..n]) {
-                    Some(l) => l,
-                    None => continue,
-                }
-            }
-            None => continue,
-        };
+        let Some(language) = language_of(&rel, abs, ft.is_file()) else { continue };
         if ft.is_symlink() {
             out.skipped.push((rel, "symlink (not followed)".into()));
             continue;
@@ -127,6 +114,101 @@ pub(crate) fn walk(root: &Path, excludes: &[String], max_file_size: u64) -> Resu
         out.files.push(WalkedFile { rel, abs: abs.to_path_buf(), size: meta.len(), mtime_ns, language });
     }
     Ok(out)
+}
+
+/// The language of a walked path: by extension; an extensionless script by its `#!` line
+/// (the read is bounded).
+fn language_of(rel: &str, abs: &Path, is_file: bool) -> Option<Language> {
+    let registry = navegador_lang::registry();
+    match registry.for_path(rel) {
+        Some(l) => Some(l),
+        None if is_file && !rel.rsplit('/').next().unwrap_or(rel).contains('.') => {
+            let mut head = [0u8; 256];
+            let n = std::fs::File::open(abs).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+            registry.detect(rel, &head[..n])
+        }
+        None => None,
+    }
+}
+
+/// What the walk of a known tree would say of `paths` alone (a file watcher's changed
+/// paths since the last ingest, which found the files of `known`): the files among them it
+/// would index, stat'ed, and the known ones gone. `None` where only a whole walk can tell:
+/// a path that may be new to the index (its ignore rules unread: a new file, a new or
+/// removed directory, a symlink), an ignore file, one of the `skipped` paths, a file over
+/// the size cap, an exclude glob. Paths the walk never indexes (hidden, hard-ignored, of
+/// no language, outside the root) are left out, as the walk leaves them.
+pub(crate) fn walk_paths(
+    root: &Path,
+    excludes: &[String],
+    max_file_size: u64,
+    paths: &[PathBuf],
+    known: &dyn Fn(&str) -> bool,
+    known_under: &dyn Fn(&str) -> bool,
+    skipped: &dyn Fn(&str) -> bool,
+) -> Option<(Vec<WalkedFile>, Vec<String>)> {
+    if !excludes.is_empty() {
+        return None;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let (mut files, mut gone) = (Vec::new(), Vec::new());
+    for abs in paths {
+        let rel = match workspace_relative(root, abs) {
+            Ok(r) => r,
+            Err(PathProblem::Outside) => continue,
+            Err(PathProblem::NotUtf8 { .. }) => return None,
+        };
+        if rel.is_empty() {
+            return None;
+        }
+        if !seen.insert(rel.clone()) {
+            continue;
+        }
+        let parts: Vec<&str> = rel.split('/').collect();
+        if parts.iter().any(|c| HARD_IGNORED.contains(c)) {
+            continue;
+        }
+        let name = parts[parts.len() - 1];
+        if name == ".gitignore" || name == ".ignore" {
+            return None;
+        }
+        if parts.iter().any(|c| c.starts_with('.')) {
+            continue; // hidden: the walk does not enter it
+        }
+        if skipped(&rel) {
+            return None;
+        }
+        let meta = match std::fs::symlink_metadata(abs) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if known(&rel) {
+                    gone.push(rel);
+                    continue;
+                }
+                if known_under(&rel) {
+                    return None; // a directory that went, with its files
+                }
+                continue; // a file never indexed (an editor's temporary file)
+            }
+            Err(_) => return None,
+        };
+        let ft = meta.file_type();
+        if ft.is_file() && !known(&rel) && language_of(&rel, abs, true).is_none() {
+            continue; // never indexed (an editor's swap file, a README)
+        }
+        if !ft.is_file() || !known(&rel) {
+            // A directory's own event (a new or renamed one brings files no event named),
+            // a symlink, or a file the index has not seen (its ignore rules are unread).
+            return None;
+        }
+        let language = language_of(&rel, abs, true)?;
+        if meta.len() > max_file_size {
+            return None;
+        }
+        let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i64);
+        files.push(WalkedFile { rel, abs: abs.clone(), size: meta.len(), mtime_ns, language });
+    }
+    Some((files, gone))
 }
 
 fn describe_walk_error(root: &Path, err: &ignore::Error) -> (String, String) {

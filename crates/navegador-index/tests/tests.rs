@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use navegador_index::{ingest, ingest_resident, IngestConfig, NoProgress, Resident};
+use navegador_index::{ingest, ingest_paths, ingest_resident, IngestConfig, NoProgress, Resident};
 use navegador_store::Store;
 
 /// `tests/projects/*.txt` (projects across languages) and each language pack's
@@ -903,7 +903,7 @@ fn random_edits_keep_incremental_equal_to_clean() {
         let inc_db = tmp.path().join("inc.db");
         index(&root, &inc_db);
         // A long-lived writer as the server's live index is: one store, the symbol table
-        // resident and patched between edits.
+        // resident and patched between edits, told the changed paths (no walk).
         let live_db = tmp.path().join("live.db");
         let mut live = Store::open(&live_db).unwrap();
         let mut resident = Resident::default();
@@ -912,7 +912,12 @@ fn random_edits_keep_incremental_equal_to_clean() {
         let mut done: Vec<String> = Vec::new();
         for step in 0..STEPS {
             let before: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+            let was = files.clone();
             done.push(random_edit(&mut rng, &mut files, &mut gone, step));
+            // What a watcher would report: the paths whose content changed, came or went
+            // (`write_tree` below rewrites every file: the others' mtimes move unreported).
+            let mut changed: Vec<std::path::PathBuf> = was.iter().chain(files.iter()).filter(|f| !was.contains(f) || !files.contains(f)).map(|(p, _)| root.join(p)).collect();
+            changed.dedup();
             for p in &before {
                 if !files.iter().any(|(q, _)| q == p) {
                     std::fs::remove_file(root.join(p)).unwrap();
@@ -920,7 +925,7 @@ fn random_edits_keep_incremental_equal_to_clean() {
             }
             write_tree(&root, &files);
             let inc = index(&root, &inc_db).canonical_dump().unwrap();
-            ingest_resident(&root, &mut live, &IngestConfig::default(), &NoProgress, None, &mut resident).unwrap();
+            ingest_paths(&root, &mut live, &IngestConfig::default(), &NoProgress, None, &mut resident, &changed).unwrap();
             let kept = live.canonical_dump().unwrap();
             let clean_db = tmp.path().join(format!("clean{step}.db"));
             let mut clean_store = index(&root, &clean_db);

@@ -4,7 +4,10 @@
 //! [`LiveIndex::ensure_fresh`], which re-ingests what changed (an incremental ingest: only
 //! changed files are re-parsed) before answering. So a file saved before a call is reflected
 //! in that call's answer. While the first index is being built, tools answer from what is
-//! committed and say the index is incomplete.
+//! committed and say the index is incomplete. The watcher's paths are the change set: a
+//! refresh looks at them alone (`navegador_index::ingest_paths`); the whole tree is walked
+//! at start, after an overflow or rescan event, and where the paths cannot tell (a new
+//! file, a directory, an ignore file).
 //!
 //! The watcher reports changes asynchronously, so before each graph answer the server creates
 //! a barrier file under `.navegador/sync/` and waits (at most 200 ms) until the watcher
@@ -49,7 +52,21 @@ pub struct LiveIndex {
     barrier_dir: PathBuf,
     /// The writer's store, its file's identity when opened, and the resident symbol table.
     kept: Mutex<Option<(Store, Option<(u64, u64)>, navegador_index::Resident)>>,
+    /// The paths the watcher reported since the last refresh took them: the next ingest
+    /// looks at these alone, not at the whole tree (see `navegador_index::ingest_paths`).
+    pending: Mutex<Pending>,
 }
+
+/// Changed paths the watcher reported, or that it could not say which (an overflow, a
+/// rescan, more paths than a walk costs).
+#[derive(Default)]
+struct Pending {
+    paths: std::collections::HashSet<PathBuf>,
+    rescan: bool,
+}
+
+/// More changed paths than this between two refreshes and the tree is walked instead.
+const MAX_PENDING: usize = 10_000;
 
 impl Drop for LiveIndex {
     /// The kept store is closed on a thread of its own: a PostgreSQL client owns a runtime,
@@ -105,6 +122,7 @@ impl LiveIndex {
             barrier_seen: AtomicU64::new(0),
             barrier_dir: root.join(".navegador").join("sync"),
             kept: Mutex::new(None),
+            pending: Mutex::new(Pending::default()),
         });
         live.watch();
         let bg = live.clone();
@@ -138,7 +156,22 @@ impl LiveIndex {
                     if matches!(ev.kind, EventKind::Access(_)) {
                         return;
                     }
-                    if ev.need_rescan() || ev.paths.iter().any(|p| relevant(&root, p)) {
+                    let rescan = ev.need_rescan();
+                    let mut hit = rescan;
+                    {
+                        // (Recorded before the count moves: a refresh reads the count first.)
+                        let mut pending = live.pending.lock().unwrap_or_else(|e| e.into_inner());
+                        pending.rescan |= rescan;
+                        for p in ev.paths.iter().filter(|p| relevant(&root, p)) {
+                            hit = true;
+                            if pending.paths.len() < MAX_PENDING {
+                                pending.paths.insert(p.clone());
+                            } else {
+                                pending.rescan = true;
+                            }
+                        }
+                    }
+                    if hit {
                         live.changes.fetch_add(1, Ordering::SeqCst);
                     }
                 }
@@ -170,6 +203,13 @@ impl LiveIndex {
         if self.watching.load(Ordering::SeqCst) && self.indexed.load(Ordering::SeqCst) >= target {
             return; // another caller refreshed while we waited
         }
+        // The paths changed up to `target` (and perhaps a few after: looked at twice, no
+        // harm); none known without a watcher, or after a rescan: the whole tree is walked.
+        let changed: Option<Vec<PathBuf>> = {
+            let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            let p = std::mem::take(&mut *pending);
+            (self.watching.load(Ordering::SeqCst) && !p.rescan).then(|| p.paths.into_iter().collect())
+        };
         let started = std::time::Instant::now();
         let result = (|| -> Result<navegador_index::IngestReport, String> {
             if let Some(dir) = self.db.parent() {
@@ -185,7 +225,11 @@ impl LiveIndex {
                 *kept = Some((store, file_identity(&self.db), navegador_index::Resident::default()));
             }
             let (store, _, resident) = kept.as_mut().expect("opened above");
-            let r = navegador_index::ingest_resident(&self.root, store, &IngestConfig::default(), &NoProgress, None, resident);
+            let cfg = IngestConfig::default();
+            let r = match &changed {
+                Some(paths) => navegador_index::ingest_paths(&self.root, store, &cfg, &NoProgress, None, resident, paths),
+                None => navegador_index::ingest_resident(&self.root, store, &cfg, &NoProgress, None, resident),
+            };
             if r.is_err() {
                 *kept = None; // reopened next time
             }

@@ -1363,6 +1363,22 @@ impl IngestTx<'_> {
         rows.collect()
     }
 
+    /// [`IngestTx::import_edges`] that start at one of `srcs` (import or file nodes): what
+    /// an ingest that re-resolved a few imports compares.
+    #[allow(clippy::type_complexity)]
+    pub fn import_edges_from(&self, srcs: &[i64]) -> Result<Vec<(i64, i64, i64, Option<u32>, Option<String>, Option<u32>)>> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT id, src, dst, line, resolution, col FROM edges WHERE src = ?1 AND type = 'IMPORTS' AND resolution IS NOT NULL",
+        )?;
+        let mut out = Vec::new();
+        for src in srcs {
+            for r in st.query_map(params![src], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))? {
+                out.push(r?);
+            }
+        }
+        Ok(out)
+    }
+
     /// The `IMPLEMENTS` edges derived from method sets (resolved, of no site: Go's
     /// structural interfaces) as (id, src, dst, line), and the line their source type
     /// starts at now.

@@ -75,6 +75,16 @@ pub(crate) fn package_nodes() -> impl Fn(&str, &str, Option<&str>) -> Option<Str
 #[derive(Default)]
 pub struct Resident {
     kept: Option<(String, String, Table)>,
+    /// The files the last ingest's walk and reader left out (`IngestReport::skipped` but
+    /// the knowledge files'), for an ingest told only the changed paths.
+    pub(crate) walk_skipped: Vec<(String, String)>,
+}
+
+impl Resident {
+    /// The `table_stamp` the ingest that left this table wrote, if it holds one.
+    pub(crate) fn stamp(&self) -> Option<&str> {
+        self.kept.as_ref().map(|(s, _, _)| s.as_str())
+    }
 }
 
 /// A patched table with more removed slots than this (and than live ones) is reloaded.
@@ -95,6 +105,10 @@ pub(crate) fn resolve(
             if !full && stamp.as_deref() == Some(kept_stamp.as_str()) && kept_cfg == fingerprint && t.dead() < MAX_DEAD.max(t.syms.len()) =>
         {
             t.patch(tx, &changes.files)?;
+            if !changes.reshaped.is_empty() {
+                // What a file shows others moved: any import may now read it.
+                t.import_targets.clear();
+            }
             tracing::info!(elapsed = ?t0.elapsed(), files = changes.files.len(), "resident symbol table patched");
             t
         }
@@ -110,7 +124,7 @@ pub(crate) fn resolve(
     resolve_with(tx, &mut t, full, changes, &mut stats, t0)?;
     write_derived_implements(tx, &t, &mut stats)?;
     tracing::info!(elapsed = ?t0.elapsed(), "structural interfaces derived");
-    Ok((stats, Resident { kept: Some((stamp, fingerprint, t)) }))
+    Ok((stats, Resident { kept: Some((stamp, fingerprint, t)), walk_skipped: Vec::new() }))
 }
 
 /// A value no other ingest wrote: the process, the clock and a counter.
@@ -128,15 +142,31 @@ fn resolve_with(
     stats: &mut ResolveStats,
     t0: std::time::Instant,
 ) -> Result<(), StoreError> {
-    // Every import is resolved again (in memory: cheap), but only the import edges that
-    // differ from the stored ones are rewritten.
+    // Imports are resolved again where the table does not know their target (every one
+    // after a load or an edit that moved a file's interface; after a comment or a body
+    // edit, the edited files' own and those leading into them: `Table::patch`); only the
+    // import edges that differ from the stored ones are rewritten, and only those of the
+    // re-resolved imports and their files are compared when that is not all of them.
     let mut imports: Vec<ImportRow> = t.imports.values().flatten().cloned().collect();
     imports.sort_by(|a, b| (&a.file_path, a.line, a.id).cmp(&(&b.file_path, b.line, b.id)));
+    let every = t.import_targets.is_empty();
+    let mut redone: HashSet<i64> = HashSet::default();
+    for imp in &imports {
+        if !t.import_targets.contains_key(&imp.id) {
+            let target = t.resolve_import(imp, 0);
+            t.import_targets.insert(imp.id, target);
+            redone.insert(imp.id);
+            redone.insert(t.files[&imp.file_path].node);
+        }
+    }
     let mut file_edges: HashSet<(i64, i64)> = HashSet::default();
     let mut want: Vec<(i64, i64, u32)> = Vec::new();
     for imp in &imports {
-        let target = t.resolve_import(imp, 0);
-        t.import_targets.insert(imp.id, target.clone());
+        let from_node = t.files[&imp.file_path].node;
+        if !every && !redone.contains(&from_node) {
+            continue;
+        }
+        let target = t.import_targets[&imp.id].clone();
         let Some(target) = target else { continue };
         let from_file = &t.files[&imp.file_path];
         let (dst, dst_file) = match &target {
@@ -148,7 +178,9 @@ fn resolve_with(
                 None => continue,
             },
         };
-        want.push((imp.id, dst, imp.line));
+        if every || redone.contains(&imp.id) {
+            want.push((imp.id, dst, imp.line));
+        }
         let targets: Vec<String> = match target {
             Target::Package(files) => files,
             _ => dst_file.into_iter().collect(),
@@ -160,9 +192,14 @@ fn resolve_with(
             }
         }
     }
-    write_import_edges(tx, stats, &want)?;
+    let only: Option<Vec<i64>> = (!every).then(|| {
+        let mut v: Vec<i64> = redone.iter().copied().collect();
+        v.sort();
+        v
+    });
+    write_import_edges(tx, stats, &want, only.as_deref())?;
 
-    tracing::info!(elapsed = ?t0.elapsed(), imports = imports.len(), "imports resolved");
+    tracing::info!(elapsed = ?t0.elapsed(), imports = imports.len(), redone = if every { imports.len() } else { redone.len() }, "imports resolved");
 
     // Whether an import leads outside the workspace depends on the roots its files provide
     // (`numpy` is outside until a `numpy/` package appears): imports through a root that
@@ -277,10 +314,15 @@ fn resolve_with(
 /// Makes the stored import edges (Import -> target, File -> File) exactly `want`
 /// ((src, dst, line), all `exact`, column 0): deletes the stored ones not wanted, inserts
 /// the wanted ones not stored. An edit that moves no import writes none.
-fn write_import_edges(tx: &IngestTx<'_>, stats: &mut ResolveStats, want: &[(i64, i64, u32)]) -> Result<(), StoreError> {
+/// With `only`, the edges of those sources alone (`want` holds no other).
+fn write_import_edges(tx: &IngestTx<'_>, stats: &mut ResolveStats, want: &[(i64, i64, u32)], only: Option<&[i64]>) -> Result<(), StoreError> {
     let mut have: rustc_hash::FxHashMap<(i64, i64, u32), Vec<i64>> = Default::default();
     let mut stale = Vec::new();
-    for (id, src, dst, line, resolution, col) in tx.import_edges()? {
+    let stored = match only {
+        Some(srcs) => tx.import_edges_from(srcs)?,
+        None => tx.import_edges()?,
+    };
+    for (id, src, dst, line, resolution, col) in stored {
         match line {
             Some(line) if resolution.as_deref() == Some(Resolution::Exact.as_str()) && col == Some(0) => {
                 have.entry((src, dst, line)).or_default().push(id)

@@ -110,7 +110,9 @@ pub(crate) struct Table {
     /// The default export of each JS/TS module.
     defaults: HashMap<String, usize>,
     pub imports: HashMap<String, Vec<ImportRow>>,
-    /// Import node id -> what its binding denotes.
+    /// Import node id -> what its binding denotes. Kept by `patch` but for the imports of
+    /// the patched files and those whose target lies in one; an ingest whose files'
+    /// interfaces moved clears it (an import's answer may read any file's definitions).
     pub import_targets: HashMap<i64, Option<Target>>,
     systems: Vec<Box<dyn ModuleSystem>>,
     /// The roots each family's files provide ([`ModuleSystem::roots`]), by family.
@@ -157,6 +159,21 @@ impl Table {
         let mut paths: Vec<&String> = paths.iter().collect();
         paths.sort();
         paths.dedup();
+        // Import targets stay known but those of the files' own imports and those leading
+        // into the files (a definition's slot is taken again below): see `import_targets`.
+        let touched: HashSet<&str> = paths.iter().map(|p| p.as_str()).collect();
+        for p in &paths {
+            for imp in self.imports.get(p.as_str()).into_iter().flatten() {
+                self.import_targets.remove(&imp.id);
+            }
+        }
+        let syms = &self.syms;
+        self.import_targets.retain(|_, t| match t {
+            Some(Target::File(f)) => !touched.contains(f.as_str()),
+            Some(Target::Symbol(i)) => !touched.contains(syms[*i].file_path.as_str()),
+            Some(Target::Package(fs)) => !fs.iter().any(|f| touched.contains(f.as_str())),
+            Some(Target::External) | None => true,
+        });
         for p in &paths {
             self.remove_file(p);
         }
@@ -188,7 +205,6 @@ impl Table {
             self.bases.entry(class).or_default().push(base);
         }
         self.outside = Default::default();
-        self.import_targets = Default::default();
         Ok(())
     }
 
