@@ -205,8 +205,10 @@ fn run(
         report.files_seen = (previous.len() - removed.len()) as u64;
     }
     // Something will be written: the store's integrity check runs beside what follows.
-    // (Nothing changed: no check, and the commit writes nothing.)
-    if cfg.clear || !candidates.is_empty() || !removed.is_empty() {
+    // (Nothing changed: no check, and the commit writes nothing.) A file to read may turn
+    // out unchanged or still skipped (a minified file is read again every time): the check
+    // starts at the first outcome that writes.
+    if cfg.clear || !removed.is_empty() {
         tx.expect_writes();
     }
 
@@ -263,6 +265,9 @@ fn run(
                 continue; // drain so the workers can finish
             }
             progress.advance(1);
+            if !matches!(&outcome, Outcome::Skipped(path, _) if !previous.contains_key(path)) {
+                tx.expect_writes();
+            }
             let r = match outcome {
                 Outcome::Skipped(path, reason) => {
                     // A file that was indexed before and is now unreadable loses its facts.
@@ -392,6 +397,14 @@ pub(crate) struct Changes {
     /// appeared or disappeared. A comment or a body edit leaves a file's interface as it
     /// was: then only its own sites and the sites bound into it are re-resolved.
     pub reshaped: HashSet<String>,
+    /// Reshaped files whose change is more than their definitions and bindings (their base
+    /// classes or declared module moved, or they came or went), and the files that
+    /// imported those before: what a resident table, which can tell which imports' targets
+    /// moved, re-resolves whole. A new function or a rename moves a file's definitions
+    /// alone: then sites elsewhere are picked by name (`touched_names`) and by the imports
+    /// whose target moved.
+    pub whole: HashSet<String>,
+    pub whole_importers: HashSet<String>,
     /// Interfaces of rewritten files before the change, and their importers then, until
     /// `learn` tells whether the interface moved.
     interface_before: HashMap<String, (Vec<String>, Vec<String>)>,
@@ -404,8 +417,10 @@ impl Changes {
         let importers = tx.importers_of(&[path.to_string()])?;
         if gone {
             self.names.extend(tx.module_names_of(path)?);
-            self.importers.extend(importers);
+            self.importers.extend(importers.iter().cloned());
+            self.whole_importers.extend(importers);
             self.reshaped.insert(path.to_string());
+            self.whole.insert(path.to_string());
         } else {
             self.interface_before.insert(path.to_string(), (interface(tx, path, &defs)?, importers));
         }
@@ -427,15 +442,26 @@ impl Changes {
         let defs = tx.defs_in_file(path)?;
         match self.interface_before.remove(path) {
             Some((before, importers)) => {
-                let moved = interface(tx, path, &defs)? != before;
+                let now = interface(tx, path, &defs)?;
+                let moved = now != before;
+                let shape = |v: &[String]| v.iter().filter(|l| !l.starts_with("def\t")).cloned().collect::<Vec<_>>();
+                let whole = moved && shape(&now) != shape(&before);
                 if moved {
                     self.reshaped.insert(path.to_string());
-                    self.importers.extend(importers);
+                    self.importers.extend(importers.iter().cloned());
                 }
-                self.orphaned.extend(tx.finish_rewrite(moved)?);
+                if whole {
+                    self.whole.insert(path.to_string());
+                    self.whole_importers.extend(importers);
+                }
+                // Sites elsewhere bound to a definition that stayed keep their binding
+                // unless the file's shape moved: a new candidate for their name picks them
+                // by name.
+                self.orphaned.extend(tx.finish_rewrite(whole)?);
             }
             None => {
                 self.reshaped.insert(path.to_string());
+                self.whole.insert(path.to_string());
             }
         }
         for (name, key) in defs {

@@ -635,9 +635,15 @@ impl Store {
                 .filter(|(kind, _, _, n)| kind == "type" && *n > 0)
                 .map(|(_, name, _, n)| (name, n as u64))
                 .collect(),
-            call_sites: pairs(
-                "SELECT status, count(*) FROM refs WHERE kind IN ('call', 'new') GROUP BY status ORDER BY status",
-            )?,
+            // counted here: a `GROUP BY status` sorted every call site first
+            call_sites: {
+                let mut st = self.conn.prepare("SELECT status FROM refs WHERE kind IN ('call', 'new')")?;
+                let mut by: std::collections::BTreeMap<String, u64> = Default::default();
+                for status in st.query_map(params![], |r| r.get::<String>(0))? {
+                    *by.entry(status?).or_default() += 1;
+                }
+                by.into_iter().collect()
+            },
             files_by_language: pairs("SELECT language, count(*) FROM files GROUP BY language ORDER BY language")?,
             skipped,
         })

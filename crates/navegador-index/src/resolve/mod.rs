@@ -40,7 +40,7 @@ mod zig;
 
 use std::collections::BTreeMap;
 
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use navegador_model::{EdgeType, RefKind, Resolution};
 use navegador_store::{ImportRow, IngestTx, RefRow, RefStatus, StoreError};
@@ -100,10 +100,17 @@ pub(crate) fn resolve(
     let t0 = std::time::Instant::now();
     let stamp = tx.meta("table_stamp")?;
     let fingerprint = cfg.fingerprint();
+    // What each import led to before the edit, by key, where the resident table knows it
+    // and the edit moved some file's interface: the imports whose target moved tell
+    // which files' sites to redo whole (`resolve_with`).
+    let mut before: Option<HashMap<i64, TargetKey>> = None;
     let mut t = match resident.and_then(|r| r.kept) {
         Some((kept_stamp, kept_cfg, mut t))
             if !full && stamp.as_deref() == Some(kept_stamp.as_str()) && kept_cfg == fingerprint && t.dead() < MAX_DEAD.max(t.syms.len()) =>
         {
+            if !changes.reshaped.is_empty() && !t.import_targets.is_empty() {
+                before = Some(t.import_targets.iter().map(|(&id, target)| (id, TargetKey::of(&t, target))).collect());
+            }
             t.patch(tx, &changes.files)?;
             if !changes.reshaped.is_empty() {
                 // What a file shows others moved: any import may now read it.
@@ -121,7 +128,7 @@ pub(crate) fn resolve(
         tracing::warn!(path, language, "no module system reads this language: its references are not resolved");
     }
     tracing::info!(elapsed = ?t0.elapsed(), symbols = t.syms.len(), "symbol table loaded");
-    resolve_with(tx, &mut t, full, changes, &mut stats, t0)?;
+    resolve_with(tx, &mut t, full, changes, before.as_ref(), &mut stats, t0)?;
     write_derived_implements(tx, &t, &mut stats)?;
     tracing::info!(elapsed = ?t0.elapsed(), "structural interfaces derived");
     Ok((stats, Resident { kept: Some((stamp, fingerprint, t)), walk_skipped: Vec::new() }))
@@ -134,11 +141,35 @@ fn new_stamp() -> String {
     format!("{}-{nanos}-{}", std::process::id(), N.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
 }
 
+/// An import's target as stable across a patch of the table: a symbol by its node id
+/// (its slot may be taken by another), files by path.
+#[derive(Debug, PartialEq, Eq)]
+enum TargetKey {
+    None,
+    External,
+    File(String),
+    Symbol(i64),
+    Package(Vec<String>),
+}
+
+impl TargetKey {
+    fn of(t: &Table, target: &Option<Target>) -> TargetKey {
+        match target {
+            None => TargetKey::None,
+            Some(Target::External) => TargetKey::External,
+            Some(Target::File(f)) => TargetKey::File(f.clone()),
+            Some(Target::Symbol(i)) => TargetKey::Symbol(t.syms[*i].id),
+            Some(Target::Package(fs)) => TargetKey::Package(fs.clone()),
+        }
+    }
+}
+
 fn resolve_with(
     tx: &IngestTx<'_>,
     t: &mut Table,
     full: bool,
     changes: &Changes,
+    targets_before: Option<&HashMap<i64, TargetKey>>,
     stats: &mut ResolveStats,
     t0: std::time::Instant,
 ) -> Result<(), StoreError> {
@@ -265,10 +296,28 @@ fn resolve_with(
         return Ok(());
     } else {
         // Importers matter only where what they see of a file changed (`Changes::reshaped`).
-        let changed: HashSet<&str> = changes.reshaped.iter().map(String::as_str).collect();
+        // Knowing each import's target before and after (a resident table), only the
+        // importers of a file whose shape moved (`Changes::whole`) and the files with an
+        // import whose target moved are redone whole; the rest of a new function's or a
+        // rename's reach is picked by name below.
+        let changed: HashSet<&str> = match targets_before {
+            Some(_) => changes.whole.iter().map(String::as_str).collect(),
+            None => changes.reshaped.iter().map(String::as_str).collect(),
+        };
         let mut files: HashSet<String> = changes.files.iter().cloned().collect();
-        files.extend(changes.importers.iter().cloned());
+        files.extend(match targets_before {
+            Some(_) => changes.whole_importers.iter().cloned(),
+            None => changes.importers.iter().cloned(),
+        });
         files.extend(crossed);
+        if let Some(before) = targets_before {
+            for imp in &imports {
+                let now = TargetKey::of(t, &t.import_targets[&imp.id]);
+                if before.get(&imp.id).is_none_or(|b| *b != now) {
+                    files.insert(imp.file_path.clone());
+                }
+            }
+        }
         for imp in &imports {
             let hits = match t.import_targets.get(&imp.id) {
                 Some(Some(Target::File(f))) => changed.contains(f.as_str()),
