@@ -167,7 +167,7 @@ impl Preprocess {
                 continue;
             }
             let rule = self.replace.iter().find_map(|r| {
-                let end = r.matches(b, i).filter(|&e| code[e - 1] && !b[i..i + r.to.len()].contains(&b'\n'))?;
+                let end = r.matches(b, i).filter(|&e| code[e - 1] && e - i >= r.to.len() && !b[i..i + r.to.len()].contains(&b'\n'))?;
                 (r.after.is_empty() || r.after.contains(&last)).then_some((r, end))
             });
             if let Some((r, end)) = rule {
@@ -288,7 +288,10 @@ impl Preprocess {
                     let next_end = word_end(b, open);
                     // (`YG_EXPORT void\nYGNodeFree(…)`: the declarator may start the next line)
                     let t1 = skip_ws_lines(b, next_end);
-                    let typed = next_end > open && b.get(t1).is_some_and(|&c| is_word(c) || matches!(c, b'*' | b'(' | b'&' | b':' | b'<'));
+                    // (`BOOL f(…)`, `IMP f(…)`: an upper-case type before the function's
+                    // name, not a macro before a type; `(` only as `(*fp)` / `(^block)`)
+                    let pointer = b.get(t1) == Some(&b'(') && b.get(skip_ws(b, t1 + 1)).is_some_and(|&c| matches!(c, b'*' | b'^' | b'&'));
+                    let typed = next_end > open && (pointer || b.get(t1).is_some_and(|&c| is_word(c) || matches!(c, b'*' | b'&' | b':' | b'<')));
                     let lone = matches!(b.get(open), None | Some(b'\n' | b'\r')) && statement_before(b, i) && statement_after(b, open);
                     if typed || lone {
                         out[i..e].fill(b' ');

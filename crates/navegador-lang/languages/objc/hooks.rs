@@ -98,11 +98,9 @@ fn message_selector(n: Node, b: &[u8]) -> String {
 
 /// `typedef NS_ENUM(NSInteger, Mode) {` -> `enum Mode {` in place (same length).
 fn objc_prepare(src: &str) -> Option<String> {
-    if !src.contains("NS_ENUM") && !src.contains("NS_OPTIONS") && !src.contains("NS_CLOSED_ENUM") {
-        return None;
-    }
     let mut out = src.as_bytes().to_vec();
-    let mut changed = false;
+    let mut changed = member_macros(src.as_bytes(), &mut out);
+    changed |= cpp_scopes(src.as_bytes(), &mut out);
     for mac in ["NS_ENUM(", "NS_OPTIONS(", "NS_CLOSED_ENUM(", "NS_ERROR_ENUM("] {
         let mut from = 0;
         while let Some(i) = src[from..].find(mac).map(|i| i + from) {
@@ -127,4 +125,219 @@ fn objc_prepare(src: &str) -> Option<String> {
         }
     }
     changed.then(|| String::from_utf8(out).expect("ASCII replaced by ASCII"))
+}
+
+/// Upper-case macro calls that stand for members of an `@implementation` (at its top level,
+/// starting a line: `RCT_EXPORT_MODULE()`, `RCT_CONVERTER(T, name, getter);`,
+/// `RCT_NOT_IMPLEMENTED(- (instancetype)init)`), rewritten in place (same length, lines
+/// kept). One followed by a body is a method head: `RCT_EXPORT_METHOD(add:(id)x) {…}` and
+/// `RCT_REMAP_METHOD(js, add:(id)x) {…}` are `-(void)add:(id)x {…}` (the last argument, a
+/// keyword selector, is the method), `RCT_CUSTOM_VIEW_PROPERTY(color, T, V) {…}` (no
+/// selector) is `-(void)color {…}`, a method named by its first argument. Any other is
+/// blanked with its `;`: members the macro expands to, which no text names.
+fn member_macros(b: &[u8], out: &mut [u8]) -> bool {
+    if !b.windows(15).any(|w| w == b"@implementation") {
+        return false;
+    }
+    let (code, _) = crate::preprocess::code_mask(b);
+    let (mut inside, mut depth, mut changed, mut initializer) = (false, 0i32, false, false);
+    let mut i = 0;
+    while i < b.len() {
+        if !code[i] {
+            i += 1;
+            continue;
+        }
+        match b[i] {
+            b'@' if b[i..].starts_with(b"@implementation") => inside = true,
+            b'@' if b[i..].starts_with(b"@end") && depth == 0 => inside = false,
+            b'{' => {
+                if depth == 0 {
+                    initializer = b[..i].iter().rposition(|c| !c.is_ascii_whitespace()).is_some_and(|k| b[k] == b'=');
+                }
+                depth += 1;
+            }
+            b'}' => {
+                depth -= 1;
+                // `static int f(…) {…};` in an `@implementation`: the `;` is none of its members
+                let next = b[i + 1..].iter().position(|c| !c.is_ascii_whitespace()).map(|k| i + 1 + k);
+                if inside && depth == 0 && !initializer && next.is_some_and(|k| b[k] == b';') {
+                    out[next.unwrap()] = b' ';
+                    changed = true;
+                }
+            }
+            b'#' => {
+                // a directive line (with its `\` continuations) is the preprocessor's
+                while i < b.len() && !(b[i] == b'\n' && b[i.saturating_sub(1)] != b'\\') {
+                    i += 1;
+                }
+                continue;
+            }
+            c if inside && depth == 0 && (c.is_ascii_alphabetic() || c == b'_') && (i == 0 || out[..i].iter().rev().take_while(|&&c| c != b'\n').all(|c| *c == b' ' || *c == b'\t')) => {
+                let e = crate::preprocess::word_end(b, i);
+                let open = crate::preprocess::skip_ws(b, e);
+                // an upper-case macro; or any call no type comes before (`setColor(Top)`,
+                // from a lower-case `#define`), where a C function's head would start
+                let before = b[..i].iter().rposition(|c| !c.is_ascii_whitespace()).map(|k| b[k]);
+                let member = crate::preprocess::is_macro(&b[i..e]) || before.is_some_and(|c| matches!(c, b';' | b'}' | b')'));
+                if member && b.get(open) == Some(&b'(') {
+                    if let Some(close) = matching_paren(b, &code, open) {
+                        rewrite_member_macro(b, &code, out, i, open, close);
+                        changed = true;
+                        i = close;
+                        continue;
+                    }
+                }
+                i = e;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    changed
+}
+
+/// One member macro call `b[at..close]`, its `(` at `open`.
+fn rewrite_member_macro(b: &[u8], code: &[bool], out: &mut [u8], at: usize, open: usize, close: usize) {
+    let blank = |out: &mut [u8], from: usize, to: usize| out[from..to].iter_mut().filter(|c| **c != b'\n').for_each(|c| *c = b' ');
+    let body = b[close..].iter().position(|c| !c.is_ascii_whitespace()).map(|k| close + k);
+    if body.is_some_and(|k| b[k] == b'{') {
+        // the last top-level argument, if it is a keyword selector `add:(id)x …`
+        let mut depth = 0;
+        let mut last = open + 1;
+        for k in (open + 1..close - 1).filter(|&k| code[k]) {
+            match b[k] {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                b',' if depth == 0 => last = k + 1,
+                _ => {}
+            }
+        }
+        let arg = &b[last..close - 1];
+        let first = arg.iter().position(|c| !c.is_ascii_whitespace()).map_or(close - 1, |k| last + k);
+        let selector = arg.contains(&b':') && b.get(first).is_some_and(|&c| crate::preprocess::is_word(c));
+        if selector && first - at >= 7 {
+            blank(out, at, first);
+            out[at..at + 7].copy_from_slice(b"-(void)");
+            out[close - 1] = b' ';
+            return;
+        }
+        // no selector: the method is named by the first argument, where it stands
+        let name = crate::preprocess::skip_ws(b, open + 1);
+        let name_end = crate::preprocess::word_end(b, name);
+        if name_end > name && name >= at + 7 && !b[name].is_ascii_digit() {
+            blank(out, at, close);
+            out[at..at + 7].copy_from_slice(b"-(void)");
+            out[name..name_end].copy_from_slice(&b[name..name_end]);
+            return;
+        }
+    }
+    let end = match body {
+        Some(k) if b[k] == b';' && !b[close..k].contains(&b'\n') => k + 1,
+        _ => close,
+    };
+    blank(out, at, end);
+}
+
+/// Objective-C++ (`.mm`) read by the Objective-C grammar: a qualified name `facebook::react::T`
+/// becomes one identifier `facebook__react__T` (so `std::shared_ptr<T>` reads as a generic
+/// type), a reference `const T &x` reads as a pointer, `using namespace a::b;` is blanked, and so are a `namespace a {` head and its
+/// closing `}` (what it holds is read as the file's top level). In place, same length.
+fn cpp_scopes(b: &[u8], out: &mut [u8]) -> bool {
+    if !b.windows(2).any(|w| w == b"::") {
+        return false;
+    }
+    let (code, _) = crate::preprocess::code_mask(b);
+    let word = |c: u8| crate::preprocess::is_word(c);
+    let mut changed = false;
+    let mut closes = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        if !code[i] {
+            i += 1;
+            continue;
+        }
+        let at_word = i == 0 || !word(b[i - 1]);
+        match b[i] {
+            b'#' if at_word => {
+                // a directive line is the preprocessor's
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b':' if b.get(i + 1) == Some(&b':') && b.get(i + 2).is_some_and(|&c| word(c) || c == b'~') => {
+                let joined = i > 0 && word(b[i - 1]);
+                out[i..i + 2].copy_from_slice(if joined { b"__" } else { b"  " });
+                changed = true;
+                i += 2;
+                continue;
+            }
+            // a reference parameter `const T &name` / `(T &)name` reads as a pointer
+            b'&' if b[i - 1] == b' ' && b.get(i + 1).is_some_and(|&c| word(c) || c == b')') => {
+                let before = b[..i].iter().rposition(|&c| c != b' ').map(|k| b[k]);
+                if before.is_some_and(|c| word(c) || c == b'>') {
+                    out[i] = b'*';
+                    changed = true;
+                }
+            }
+            b'{' => {
+                depth += 1;
+            }
+            b'}' => {
+                if closes.last() == Some(&depth) {
+                    closes.pop();
+                    out[i] = b' ';
+                    changed = true;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            b'u' if at_word && b[i..].starts_with(b"using namespace ") => {
+                if let Some(end) = b[i..].iter().position(|&c| c == b';' || c == b'\n').filter(|&k| b[i + k] == b';') {
+                    out[i..=i + end].fill(b' ');
+                    changed = true;
+                    i += end + 1;
+                    continue;
+                }
+            }
+            b'n' if at_word && b[i..].starts_with(b"namespace") && b.get(i + 9).is_some_and(|&c| !word(c)) => {
+                // `namespace a::b {` / `namespace {`: the head and, later, its `}`
+                let head = b[i..].iter().position(|&c| matches!(c, b'{' | b';' | b'=')).map(|k| i + k);
+                if let Some(open) = head.filter(|&k| b[k] == b'{') {
+                    out[i..=open].iter_mut().filter(|c| **c != b'\n').for_each(|c| *c = b' ');
+                    depth += 1;
+                    closes.push(depth);
+                    changed = true;
+                    i = open + 1;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    changed
+}
+
+/// After the `)` matching the `(` at `open`, in code (strings, comments and blocks inside).
+fn matching_paren(b: &[u8], code: &[bool], open: usize) -> Option<usize> {
+    let mut depth = 0;
+    for k in open..b.len() {
+        if !code[k] {
+            continue;
+        }
+        match b[k] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k + 1);
+                }
+            }
+            b'@' if b[k..].starts_with(b"@end") => return None,
+            _ => {}
+        }
+    }
+    None
 }
