@@ -11,10 +11,12 @@
 
 (function_declaration name: (identifier) @name) @definition.function
 
-; fields of a container, public to every importer
+; fields of a container, public to every importer (not the `_` the manifest's `[preprocess]`
+; gives an empty container, `struct{_}`, which stands where the source has its `{`)
 ([(struct_declaration (container_field name: (identifier) @name) @definition.field)
   (union_declaration (container_field name: (identifier) @name) @definition.field)
-  (enum_declaration (container_field name: (identifier) @name) @definition.field)])
+  (enum_declaration (container_field name: (identifier) @name) @definition.field)]
+  (#not-eq? @name "{"))
 (container_field) @exported
 
 ; other constants and variables of a file or a container (an `@import` is an import)
