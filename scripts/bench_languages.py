@@ -93,6 +93,33 @@ def js_not_a_definition(t):
     return kind == "method" and bool(re.search(rf"\.prototype\.{name}\s*=\s*(?!function|async|\()", pattern))
 
 
+def lua_defines(t):
+    """Whether a ctags Lua tag's line defines its name as a function (see ctags_defs)."""
+    name, pattern = re.escape(t["name"]), t.get("pattern", "")
+    return bool(re.search(rf"function\s+{name}\s*\(|{name}\s*=\s*function\b", pattern))
+
+
+def sh_defines(t):
+    """Whether a ctags Sh function tag's line defines its name (see ctags_defs)."""
+    name, pattern = re.escape(t["name"]), t.get("pattern", "")
+    return bool(re.fullmatch(r"[\w.:-]+", t["name"]) and re.search(rf"(function\s+{name}\b|(^|[\s;&|(]){name}\s*\(\s*\))", pattern.removeprefix("/^")))
+
+
+DEFINES = {}
+
+
+def in_define(tree, path, line):
+    """Whether a 1-based line of a C-family file is a `#define` line or its continuation."""
+    if path not in DEFINES:
+        inside, lines = False, set()
+        for i, l in enumerate(open(os.path.join(tree, path), errors="replace").read().splitlines(), 1):
+            if inside or l.lstrip().startswith("#define"):
+                lines.add(i)
+            inside = (inside or l.lstrip().startswith("#define")) and l.rstrip().endswith("\\")
+        DEFINES[path] = lines
+    return line in DEFINES[path]
+
+
 HEREDOCS = {}
 
 
@@ -185,6 +212,23 @@ def ctags_defs(tree, lang, kinds, exts):
         # Counter do` in a doc) as definitions: text, not code
         if lang == "Elixir" and in_heredoc(tree, path, t["line"]):
             in_docs[0] += 1
+            continue
+        # ctags' Objective-C parser reads what a `#define` body declares (`- (void)setProp:`
+        # in a macro defining methods) and a macro call (`RCT_WRAPPER_FOR_VIEW(V)`,
+        # `__attribute__((…))`, `RCT_CUSTOM_VIEW_PROPERTY(color, T, V) {…}`) as a function or
+        # method of the macro's name: an upper-case or `__` name is a macro, not counted
+        if lang == "ObjectiveC" and (re.fullmatch(r"[A-Z][A-Z0-9_]{2,}|__\w+", t["name"]) or in_define(tree, path, t["line"])):
+            continue
+        # ctags' Sh parser reads an empty array assignment `COMPREPLY=()` as a function
+        # `COMPREPLY=` and `compgen -A function -- …` as a function `--`: a tag counts when
+        # its name is a word its line defines (`f() {`, `function f`)
+        if lang == "Sh" and not sh_defines(t):
+            continue
+        # ctags' Lua parser tags a line `x = …function…` as a function x when the value is a
+        # call that has `function` in it (`cmp = function_arg(3, cmp)`, `line =
+        # line:gsub(p, function(s) … end)`, `local fstr = ('return function(%s) …')`): a tag
+        # counts when its line defines the name as a function (`function x(`, `x = function`)
+        if lang == "Lua" and not lua_defines(t):
             continue
         # ctags names anonymous functions (AnonymousFunction0d1a...): nothing to compare
         name = ctags_name(lang, t["name"])
