@@ -35,6 +35,8 @@ mod objc;
 mod ocaml;
 #[path = "../languages/php/hooks.rs"]
 mod php;
+#[path = "../languages/proto/hooks.rs"]
+mod proto;
 #[path = "../languages/ruby/hooks.rs"]
 mod ruby;
 #[path = "../languages/rust/hooks.rs"]
@@ -83,4 +85,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "dart", grammar: || tree_sitter_dart::LANGUAGE.into(), hooks: &Hooks::NONE },
     PackDef { id: "julia", grammar: || tree_sitter_julia::LANGUAGE.into(), hooks: &julia::HOOKS },
     PackDef { id: "r", grammar: || tree_sitter_r::LANGUAGE.into(), hooks: &Hooks::NONE },
+    PackDef { id: "proto", grammar: || tree_sitter_proto::LANGUAGE.into(), hooks: &proto::HOOKS },
 ];

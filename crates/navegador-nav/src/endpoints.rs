@@ -22,7 +22,7 @@ pub fn list_endpoints(raw: &Map<String, Value>, cx: &Context<'_>) -> Envelope {
     let path = s.args.optional_str("path");
     let language = s.args.optional_enum("language", &language_names());
     let framework = s.args.optional_enum("framework", &framework_names());
-    let kind = s.args.enum_or("kind", &["any", "graphql", "rest", "route"], "any");
+    let kind = s.args.enum_or("kind", &["any", "graphql", "grpc", "rest", "route"], "any");
     let limit = s.args.int("limit", 50, 1, 200) as usize;
     let include_tests = s.args.bool("include_tests", false);
     s.detection(language.as_deref(), framework.as_deref());

@@ -6,7 +6,8 @@
 //!   support, and are listed once (see the last paragraph);
 //! - `trace_callers` records and `trace_symbol` steps carry `resolution`, and both list the
 //!   `unresolved` call sites; `trace_symbol` reports its `steps`;
-//! - endpoints carry their HTTP `method`;
+//! - endpoints carry their HTTP `method` (a gRPC one its rpc), and the endpoint kinds gain
+//!   `grpc`;
 //! - the error-code enum gains `INDEX_INCOMPLETE`;
 //! - a seventh tool, `code.detect_changes` (ours), with the original's envelope;
 //! - the envelope's `errors` items and `meta` are outlined (the fields a client branches
@@ -352,6 +353,13 @@ fn add_our_fields(name: &str, input: &mut Value, output: &mut Value) {
             add_prop(output, "PublicEndpointItem", "test", json!({"type": "boolean", "description": "Registered by a test file."}));
             add_prop(output, "ListEndpointsData", "testCount", json!({"type": "integer", "minimum": 0, "description": "Routes of test files not listed (include_tests)."}));
             add_input(input, "include_tests", json!({"type": "boolean", "default": false}));
+            // gRPC methods of `.proto` services (`/package.Service/Method`)
+            for schema in [&mut *input, &mut *output] {
+                if let Some(kinds) = schema.pointer_mut("/$defs/PublicEndpointKind/enum").and_then(Value::as_array_mut) {
+                    let at = kinds.iter().position(|k| k == "graphql").map_or(kinds.len(), |i| i + 1);
+                    kinds.insert(at, json!("grpc"));
+                }
+            }
         }
         _ => {}
     }

@@ -283,6 +283,24 @@ impl IngestTx<'_> {
         rows.collect()
     }
 
+    /// The classes a base-class site (`inherits`, `implements`) of this name belongs to,
+    /// anywhere (the site's definition, or the class holding it: a Go struct's embedded
+    /// field): (class id, file).
+    pub fn classes_with_base(&self, name: &str) -> Result<Vec<(i64, String)>> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT CASE WHEN n.label = 'Class' THEN n.id ELSE n.parent END, r.file_path FROM refs r JOIN nodes n ON n.id = r.from_node
+             WHERE r.name = ?1 AND r.kind IN ('inherits', 'implements') ORDER BY 1",
+        )?;
+        let rows = st.query_map(params![name], |r| Ok((r.get::<Option<i64>>(0)?, r.get::<String>(1)?)))?;
+        let mut out = Vec::new();
+        for r in rows {
+            if let (Some(id), f) = r? {
+                out.push((id, f));
+            }
+        }
+        Ok(out)
+    }
+
     /// Import nodes of one file: (id, module, imported name, alias).
     pub fn imports_in_file(&self, path: &str) -> Result<Vec<(i64, String, Option<String>, Option<String>)>> {
         let mut st = self.tx.prepare_cached(

@@ -4,7 +4,7 @@
 //! Two kinds of detectors:
 //! - per file (`detect`): Spring, NestJS, Express, FastAPI, Flask, net/http, gin, chi,
 //!   ASP.NET, Laravel, Rails (`config/routes.rb`), Sinatra, GraphQL schemas (root types'
-//!   fields). A pure
+//!   fields), gRPC services of `.proto` files (their rpcs). A pure
 //!   function of one file's path, language, source and facts; run on the worker pool, cheap
 //!   gates first (imports, annotations, a marker in the text) so most files never get a
 //!   second parse. Their nodes belong to the file and go with it.
@@ -16,7 +16,8 @@
 //! Handlers are linked last (`link`), for every endpoint, from what resolution left in the
 //! graph: a symbol of the same file, a resolved reference site at the registration, or a
 //! name bound by a resolved import, or, where a language's names are global (Ruby), the
-//! one class of that name in the graph.
+//! one class of that name in the graph; a gRPC endpoint's, the server methods implementing
+//! its rpc (`grpc.rs`).
 
 mod aspnet;
 mod clients;
@@ -24,6 +25,7 @@ mod django;
 mod express;
 mod go;
 mod graphql;
+mod grpc;
 mod laravel;
 mod mounts;
 mod operations;
@@ -49,6 +51,7 @@ pub use util::normalize_path;
 pub const REST: &str = "rest";
 pub const GRAPHQL: &str = "graphql";
 pub const ROUTE: &str = "route";
+pub const GRPC: &str = "grpc";
 
 /// Where an endpoint's handler is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +69,7 @@ pub enum Handler {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EndpointFact {
     pub name: String,
-    /// `rest`, `graphql` or `route`.
+    /// `rest`, `graphql`, `route` or `grpc`.
     pub kind: &'static str,
     pub method: Option<String>,
     /// Normalized `/a/b`; `None` for GraphQL.
@@ -182,6 +185,7 @@ const DETECTORS: &[(&[&str], Detect)] = &[
     (&["rails"], |path, lang, src, facts| rails::detect(lang, path, src, facts).into()),
     (&["sinatra"], |_, lang, src, facts| sinatra::detect(lang, src, facts).into()),
     (&["graphql"], |_, _, src, facts| graphql::detect(src, facts).into()),
+    (&["grpc"], |_, _, _, facts| grpc::detect(facts).into()),
 ];
 
 /// The per-file detectors that apply to this file, run in order (each gates cheaply first:
@@ -396,7 +400,10 @@ fn link(tx: &IngestTx<'_>) -> Result<u64, StoreError> {
     let mut edges = 0;
     let resolvers = graphql_resolvers(tx)?;
     for e in tx.endpoint_nodes()? {
-        let mut handlers: Vec<(i64, Resolution)> = handler_of(tx, &mut cache, &e)?.into_iter().collect();
+        let mut handlers: Vec<(i64, Resolution)> = match e.props.get("kind").and_then(Value::as_str) {
+            Some(GRPC) => grpc::handlers(tx, &mut cache, &e)?,
+            _ => handler_of(tx, &mut cache, &e)?.into_iter().collect(),
+        };
         if e.props.get("kind").and_then(Value::as_str) == Some(GRAPHQL) {
             let method = e.props.get("method").and_then(Value::as_str).unwrap_or_default();
             let field = e.props.get("path").and_then(Value::as_str).unwrap_or_default();
@@ -452,6 +459,7 @@ struct Cache {
     imports: HashMap<String, Vec<Import>>,
     refs: HashMap<String, Vec<RefTarget>>,
     targets: HashMap<i64, Vec<NodeRow>>,
+    bases: HashMap<String, Vec<(i64, String)>>,
 }
 
 impl Cache {
@@ -472,6 +480,19 @@ impl Cache {
             self.refs.insert(file.to_string(), tx.ref_targets_in_file(file)?);
         }
         Ok(&self.refs[file])
+    }
+    /// The classes with a base of one of these names, anywhere: (class id, file).
+    fn bases(&mut self, tx: &IngestTx<'_>, names: &[String]) -> Result<Vec<(i64, String)>, StoreError> {
+        let mut out = Vec::new();
+        for n in names {
+            if !self.bases.contains_key(n) {
+                self.bases.insert(n.clone(), tx.classes_with_base(n)?);
+            }
+            out.extend(self.bases[n].iter().cloned());
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
     }
     fn targets(&mut self, tx: &IngestTx<'_>, import: i64) -> Result<Vec<NodeRow>, StoreError> {
         if !self.targets.contains_key(&import) {

@@ -27,6 +27,7 @@ mod jvm;
 mod lua;
 mod ocaml;
 mod php;
+mod proto;
 mod python;
 mod r;
 mod ruby;

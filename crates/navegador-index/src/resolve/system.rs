@@ -203,6 +203,7 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::dart::Dart { config: cfg.dart.clone() }),
         Box::new(super::julia::Julia),
         Box::new(super::r::R),
+        Box::new(super::proto::Proto),
     ]
 }
 
