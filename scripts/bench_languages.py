@@ -71,6 +71,12 @@ LANGS = {
     # ctags' R parser: functions, S4 classes, generics and methods
     "r": (f"{CORPUS}/r-debian", "R", {"function", "class", "generic", "method"}, ("R", "r")),
     "julia": (f"{CORPUS}/julia-pypi", "Julia", {"function", "macro", "module", "struct", "type"}, ("jl",)),
+    # Protobuf: messages, enums, services, rpcs (ctags' fields, enum constants and oneofs are
+    # Variables here, not compared)
+    "proto": (f"{CORPUS}/protos", "Protobuf", {"message", "enum", "service", "rpc"}, ("proto",)),
+    # Haskell: types (data, newtype, type, class), constructors, functions (ctags' `module`
+    # tags name a header's first segment, `Data` of `module Data.Aeson`: not compared)
+    "haskell": (f"{CORPUS}/haskell", "Haskell", {"type", "constructor", "function"}, ("hs",)),
 }
 OPTLIB = os.path.join(ROOT, "scripts", "ctags")
 
@@ -229,6 +235,12 @@ def ctags_defs(tree, lang, kinds, exts):
         # line:gsub(p, function(s) … end)`, `local fstr = ('return function(%s) …')`): a tag
         # counts when its line defines the name as a function (`function x(`, `x = function`)
         if lang == "Lua" and not lua_defines(t):
+            continue
+        # ctags' Haskell parser tags a capitalized word starting a line inside an expression
+        # or a data declaration's continuation (`| Empty`, `Double -> …`) as a function: a
+        # Haskell function's name is never capitalized (a constructor's is; those it tags
+        # as constructors are counted)
+        if lang == "Haskell" and t["kind"] == "function" and t["name"][:1].isupper():
             continue
         # ctags names anonymous functions (AnonymousFunction0d1a...): nothing to compare
         name = ctags_name(lang, t["name"])

@@ -111,7 +111,35 @@ julia_pypi() {
   (cd "$WORK/jl" && find . -name '*.jl' -exec cp --parents {} "$CORPUS/julia-pypi" \;)
 }
 
-ALL=(luarocks bash_completion otp ocaml zig_std elixir r_debian julia_pypi)
+# protos: the .proto files PyPI's googleapis-common-protos (google/api, rpc, type, ...) and
+# grpcio-tools (protobuf's own google/protobuf/*.proto) wheels ship
+protos() {
+  (cd "$WORK" && python3 -m pip download googleapis-common-protos==1.66.0 grpcio-tools==1.68.1 --no-deps \
+    --only-binary :all: --platform manylinux2014_x86_64 --python-version 3.11 -d pb >/dev/null)
+  mkdir -p "$CORPUS/protos"
+  python3 - "$CORPUS/protos" "$WORK"/pb/*.whl <<'PY'
+import sys, zipfile
+for w in sys.argv[2:]:
+    z = zipfile.ZipFile(w)
+    for n in z.namelist():
+        if n.endswith(".proto"):
+            z.extract(n, sys.argv[1])
+PY
+}
+
+# haskell: Haskell libraries from Debian source packages (hscolour, QuickCheck, aeson,
+# pandoc-types; their upstream tarballs' .hs files)
+haskell() {
+  dsc haskell hscolour haskell-quickcheck haskell-aeson haskell-pandoc-types
+  mkdir -p "$CORPUS/haskell"
+  for t in "$WORK"/haskell/*.orig.tar.*; do
+    local d="$WORK/haskell/src/$(basename "$t" | sed 's/\.orig\.tar\..*//')"
+    mkdir -p "$d" && tar -xf "$t" -C "$d" --strip-components=1
+  done
+  (cd "$WORK/haskell/src" && find . -name '*.hs' -exec cp --parents {} "$CORPUS/haskell" \;)
+}
+
+ALL=(luarocks bash_completion otp ocaml zig_std elixir r_debian julia_pypi protos haskell)
 for c in "${@:-${ALL[@]}}"; do
   dir=${c//_/-}
   if [ -d "$CORPUS/$dir" ]; then echo "$dir: laid out already"; continue; fi

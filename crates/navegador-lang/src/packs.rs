@@ -21,6 +21,8 @@ mod erlang;
 mod flow;
 #[path = "../languages/go/hooks.rs"]
 mod go;
+#[path = "../languages/haskell/hooks.rs"]
+mod haskell;
 #[path = "../languages/java/hooks.rs"]
 mod java;
 #[path = "../languages/javascript/hooks.rs"]
@@ -86,4 +88,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "julia", grammar: || tree_sitter_julia::LANGUAGE.into(), hooks: &julia::HOOKS },
     PackDef { id: "r", grammar: || tree_sitter_r::LANGUAGE.into(), hooks: &Hooks::NONE },
     PackDef { id: "proto", grammar: || tree_sitter_proto::LANGUAGE.into(), hooks: &proto::HOOKS },
+    PackDef { id: "haskell", grammar: || tree_sitter_haskell::LANGUAGE.into(), hooks: &haskell::HOOKS },
 ];

@@ -21,6 +21,7 @@ mod dotnet;
 mod elixir;
 mod go;
 mod graphql;
+mod haskell;
 mod js;
 mod julia;
 mod jvm;

@@ -204,6 +204,7 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::julia::Julia),
         Box::new(super::r::R),
         Box::new(super::proto::Proto),
+        Box::new(super::haskell::Haskell),
     ]
 }
 
