@@ -77,7 +77,14 @@ LANGS = {
     # Haskell: types (data, newtype, type, class), constructors, functions (ctags' `module`
     # tags name a header's first segment, `Data` of `module Data.Aeson`: not compared)
     "haskell": (f"{CORPUS}/haskell", "Haskell", {"type", "constructor", "function"}, ("hs",)),
+    # single-file components: ctags reads neither, so it reads their `<script>` blocks, cut out
+    # in place (the rest blanked, lines kept) as `.js` / `.ts` files (see script_blocks)
+    "svelte": (f"{CORPUS}/svelte-npm", "Svelte", {"class", "function", "interface", "enum", "method", "getter", "setter", "generator"}, ("svelte",)),
+    "vue": (f"{CORPUS}/vue-npm", "Vue", {"class", "function", "interface", "enum", "method", "getter", "setter", "generator"}, ("vue",)),
 }
+# the host languages whose definitions ctags reads from the `<script>` blocks
+EMBEDDED = {"Svelte", "Vue"}
+SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
 OPTLIB = os.path.join(ROOT, "scripts", "ctags")
 
 
@@ -177,11 +184,36 @@ def ctags_name(lang, name):
     return name.replace(" ", "") if lang in ("C++", "C#") else name
 
 
+def script_blocks(tree, exts, out):
+    """Writes each component's `<script>` blocks under `out` at the component's path plus
+    `.js` (`.ts` when a block says `lang="ts"`): everything else blanked, newlines kept, so
+    ctags' lines are the component's."""
+    for base, _, files in os.walk(tree):
+        for f in files:
+            if not ext_of(f, exts):
+                continue
+            path = os.path.join(base, f)
+            src = open(path, errors="replace").read()
+            keep, ts = [" " if c != "\n" else c for c in src], False
+            for m in SCRIPT.finditer(src):
+                ts |= bool(re.search(r"lang\s*=\s*[\"']?(ts|typescript)\b", m.group(1)))
+                keep[m.start(2):m.end(2)] = src[m.start(2):m.end(2)]
+            dst = os.path.join(out, os.path.relpath(path, tree)) + (".ts" if ts else ".js")
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            open(dst, "w").write("".join(keep))
+
+
 def ctags_defs(tree, lang, kinds, exts):
+    if lang in EMBEDDED:
+        with tempfile.TemporaryDirectory() as tmp:
+            script_blocks(tree, exts, tmp)
+            defs, secs = ctags_defs(tmp, "JavaScript,TypeScript", kinds, ("js", "ts"))
+        # a block file `a/B.svelte.ts` is the component `a/B.svelte`
+        return [(p.rsplit(".", 1)[0], n, line, k) for p, n, line, k in defs], secs
     t0 = cpu()
     optlib = os.path.join(OPTLIB, f"{lang.lower()}.ctags")
     extra = [f"--options={optlib}"] if os.path.exists(optlib) else []
-    out = subprocess.run(["ctags", *extra, "-R", f"--languages={lang}", "--output-format=json", "--fields=+nKEZ", "-f", "-", "."],
+    out = subprocess.run(["ctags", *extra, "-R", f"--languages={lang}", "--output-format=json", "--fields=+nKEZl", "-f", "-", "."],
                          cwd=tree, capture_output=True, text=True, check=True).stdout
     secs = cpu() - t0
     defs, objects, in_docs = [], [0], [0]
@@ -201,7 +233,7 @@ def ctags_defs(tree, lang, kinds, exts):
         # not counted; so is what it makes of Flow's `export type X = {…}` (a class named
         # `type` or `export`) and of `E.prototype = …` / `E.prototype.constructor = E` (the
         # class is the function E, counted where it is defined)
-        if lang == "JavaScript" and js_not_a_definition(t):
+        if t.get("language", lang) == "JavaScript" and lang.startswith("JavaScript") and js_not_a_definition(t):
             objects[0] += 1
             continue
         # ctags' Erlang parser tags variables at a line's start in generated code

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lays out the corpora of the languages added in issue 19 (Lua, Bash, Erlang, OCaml, Elixir, ...) under
 # ${NAVEGADOR_CORPUS:-~/.cache/navegador-corpus}, from Debian packages that ship sources
-# (`apt-get download` + `dpkg -x`: no root, nothing installed). Never committed; a
+# (`apt-get download` + `dpkg -x`: no root, nothing installed) and npm tarballs (`npm pack`). Never committed; a
 # benchmark reads them (scripts/bench_languages.py), no test does. Re-running is a no-op
 # for a corpus already laid out. Usage: bash scripts/corpus_langs.sh [NAME ...]
 set -euo pipefail
@@ -139,7 +139,35 @@ haskell() {
   (cd "$WORK/haskell/src" && find . -name '*.hs' -exec cp --parents {} "$CORPUS/haskell" \;)
 }
 
-ALL=(luarocks bash_completion otp ocaml zig_std elixir r_debian julia_pypi protos haskell)
+# npm_packs NAME PKG@VERSION...: the packages' tarballs from the npm registry (`npm pack`:
+# nothing installed, no scripts run), each unpacked whole into $CORPUS/NAME/<package>
+npm_packs() {
+  local name=$1; shift
+  mkdir -p "$WORK/$name" "$CORPUS/$name"
+  for p in "$@"; do
+    (cd "$WORK/$name" && npm pack "$p" --silent >/dev/null 2>&1)
+  done
+  for t in "$WORK/$name"/*.tgz; do
+    local d
+    d=$(basename "$t" .tgz)
+    mkdir -p "$CORPUS/$name/$d"
+    tar -xzf "$t" -C "$CORPUS/$name/$d" --strip-components=1
+  done
+}
+
+# svelte-npm: component libraries that ship their `.svelte` sources: Carbon (Svelte 4, JS),
+# bits-ui (Svelte 5 runes, TypeScript), Flowbite
+svelte_npm() {
+  npm_packs svelte-npm carbon-components-svelte@0.112.1 bits-ui@2.21.0 flowbite-svelte@1.33.1
+}
+
+# vue-npm: component libraries that ship their `.vue` sources: PrimeVue 5 (`<script>` Options
+# API), Element UI 2 and View Design 4 (Vue 2)
+vue_npm() {
+  npm_packs vue-npm primevue@5.0.2 element-ui@2.15.14 view-design@4.7.0
+}
+
+ALL=(luarocks bash_completion otp ocaml zig_std elixir r_debian julia_pypi protos haskell svelte_npm vue_npm)
 for c in "${@:-${ALL[@]}}"; do
   dir=${c//_/-}
   if [ -d "$CORPUS/$dir" ]; then echo "$dir: laid out already"; continue; fi

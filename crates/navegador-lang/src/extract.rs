@@ -70,6 +70,9 @@ enum Role {
     DocAbove,
     /// The class a variable is an instance of (`apps = Apps()`).
     InstanceOf,
+    /// A host pack's block of embedded code (`src/embed.rs`) and the language it names.
+    Embed,
+    EmbedLang,
     Ignore,
 }
 
@@ -138,6 +141,8 @@ fn role_of(capture: &str) -> Role {
         "doc" => Role::Doc,
         "doc.above" => Role::DocAbove,
         "instance_of" => Role::InstanceOf,
+        "embed" => Role::Embed,
+        "embed.lang" => Role::EmbedLang,
         _ => Role::Ignore,
     }
 }
@@ -305,7 +310,16 @@ fn parse_text(lang: Language, src: &str) -> Option<tree_sitter::Tree> {
 }
 
 /// Extracts the facts of one file. Never fails: what cannot be read becomes a diagnostic.
+/// A host pack's file (`[embed]`: a component) is read by `src/embed.rs`.
 pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> FileFacts {
+    match &registry().pack(lang).spec.embed {
+        Some(embed) => crate::embed::extract(path, src, lang, embed, opts),
+        None => extract_one(path, src, lang, opts, &mut Vec::new()),
+    }
+}
+
+/// One pass of a pack's query over `src`; the `@embed` blocks it marks go to `blocks`.
+pub(crate) fn extract_one(path: &str, src: &str, lang: Language, opts: &ExtractOptions, blocks: &mut Vec<crate::embed::Block>) -> FileFacts {
     let c = compiled(lang);
     let pack = registry().pack(lang);
     let s = pack.def.hooks;
@@ -350,9 +364,11 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
         let (mut name, mut recv, mut args, mut owner) = (None, None, None, None);
         let (mut imod, mut iname, mut ialias) = (None, None, None);
         let (mut doc, mut above, mut instance_of) = (Vec::new(), None, None);
+        let mut embed_lang = None;
         for cap in m.captures() {
             let role = c.roles[cap.index as usize];
             match role {
+                Role::EmbedLang => embed_lang = Some(cap.node),
                 Role::Doc => doc.push(cap.node),
                 Role::DocAbove => above = Some(cap.node),
                 Role::InstanceOf => instance_of = Some(cap.node),
@@ -381,6 +397,13 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
         let def_name = setting("name");
         let Some((role, node)) = primary else { continue };
         match role {
+            Role::Embed => {
+                let lang = embed_lang.map(|n| unquote(text(n, src)).trim().to_string());
+                match blocks.iter_mut().find(|b| b.start == node.start_byte()) {
+                    Some(b) => b.lang = b.lang.take().or(lang),
+                    None => blocks.push(crate::embed::Block { start: node.start_byte(), end: node.end_byte(), line: span(node).start_line, lang }),
+                }
+            }
             Role::Def(kind) => {
                 let Some(name_node) = name else { continue };
                 // an operator method (`def <=>`, `def []`) is no generic: its name stays
@@ -425,7 +448,10 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
                     _ => RefKind::Implements,
                 };
                 let target = name.unwrap_or(node);
-                let (receiver, name) = split_path(strip_generics(text(target, src)));
+                // `(#set! reference.case "pascal")`: a markup tag names its component in
+                // kebab case (`<my-button>` is `MyButton`)
+                let pascal = (setting("reference.case").as_deref() == Some("pascal")).then(|| pascal_case(text(target, src)));
+                let (receiver, name) = split_path(strip_generics(pascal.as_deref().unwrap_or(text(target, src))));
                 let receiver = recv.map(|r| text(r, src).to_string()).or(receiver);
                 if name.is_empty() || !is_identifier(&name) {
                     continue;
@@ -485,6 +511,17 @@ pub fn extract(path: &str, src: &str, lang: Language, opts: &ExtractOptions) -> 
     facts.imports.sort_by(|a, b| (a.line, a.column, &a.module, &a.name).cmp(&(b.line, b.column, &b.module, &b.name)));
     facts.imports.dedup();
     facts
+}
+
+/// `my-button` as `MyButton`; a name without `-` as is.
+fn pascal_case(name: &str) -> String {
+    if !name.contains('-') {
+        return name.to_string();
+    }
+    name.split('-').filter(|p| !p.is_empty()).map(|p| {
+        let mut c = p.chars();
+        c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+    }).collect()
 }
 
 /// One match of the locals query, into what the binder collects.

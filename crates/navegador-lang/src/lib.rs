@@ -11,6 +11,7 @@
 
 mod binder;
 mod builtins;
+mod embed;
 mod extract;
 mod hooks;
 mod manifest;

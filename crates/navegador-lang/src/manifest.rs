@@ -32,6 +32,23 @@ pub(crate) struct PackSpec {
     pub builtins_files: Vec<String>,
     /// `[preprocess]`: what is blanked before parsing (`preprocess.rs`).
     pub preprocess: crate::preprocess::Preprocess,
+    /// `[embed]`: a host pack (a component file) whose `@embed` nodes hold code another
+    /// pack reads (`src/embed.rs`).
+    pub embed: Option<Embed>,
+}
+
+/// `[embed]` of a host pack: which pack reads an `@embed` node's text, and what the file
+/// itself is.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Embed {
+    /// The pack (by id) of a block without `@embed.lang` (`javascript`).
+    pub default: String,
+    /// `@embed.lang` values to pack ids (`ts = "typescript"`); a value not here that is
+    /// no pack's id is skipped with a diagnostic.
+    pub map: Vec<(String, String)>,
+    /// The file is a class-like of this kind (`component`), named by its stem: the
+    /// module's default export, and the `from` of the host query's sites.
+    pub component: Option<&'static str>,
 }
 
 /// What makes a definition visible outside its module (`export` of the manifest).
@@ -85,7 +102,9 @@ const TOP_KEYS: &[&str] = &[
     "name", "family", "extensions", "shebangs", "markers", "separator", "receiver", "constructors", "builtins",
     "relation_prefix", "skip_minified", "shared_globals", "open_classes", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types",
     "pragmas", "frameworks", "implied_by", "call_relation", "preprocess", "clients", "overloads",
+    "embed",
 ];
+const EMBED_KEYS: &[&str] = &["default", "map", "component"];
 const OVERLOAD_KEYS: &[&str] = &["top", "primitives", "converts"];
 const CLIENT_KEYS: &[&str] = &[
     "library", "calls", "imports", "url", "url_option", "method", "method_arg", "method_option", "factories", "base_option", "base_arg",
@@ -228,7 +247,26 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
             return Err(r.error(&top["export"], &format!("unknown export rule `{other}` (marked, unless-hidden, capitalized, no-underscore)")))
         }
     };
+    let embed = match top.get("embed") {
+        None => None,
+        Some(item) => {
+            let t = item.as_table().ok_or_else(|| r.error(item, "`embed` must be a table ([embed])"))?;
+            r.known(t, EMBED_KEYS)?;
+            let default = r.string(t, "default")?.ok_or_else(|| r.error(item, "[embed] needs a `default` pack (`default = \"javascript\"`)"))?;
+            let mut map = Vec::new();
+            if let Some(m) = t.get("map") {
+                let mt = m.as_table_like().ok_or_else(|| r.error(m, "`map` must be a table (`map = { ts = \"typescript\" }`)"))?;
+                for (k, v) in mt.iter() {
+                    let pack = v.as_str().ok_or_else(|| r.error(v, &format!("`map.{k}` must name a pack (a string)")))?;
+                    map.push((k.to_string(), pack.to_string()));
+                }
+            }
+            // (a `kind` is static: the registry lives as long as the program)
+            Some(Embed { default, map, component: r.string(t, "component")?.map(|k| &*Box::leak(k.into_boxed_str())) })
+        }
+    };
     let spec = PackSpec {
+        embed,
         builtins_files: match top.get("builtins").and_then(Item::as_str) {
             Some(file) => vec![file.to_string()],
             None => r.strings(top, "builtins")?.into_iter().filter(|b| b.ends_with(".txt")).collect(),

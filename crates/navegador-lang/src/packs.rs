@@ -89,4 +89,6 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "r", grammar: || tree_sitter_r::LANGUAGE.into(), hooks: &Hooks::NONE },
     PackDef { id: "proto", grammar: || tree_sitter_proto::LANGUAGE.into(), hooks: &proto::HOOKS },
     PackDef { id: "haskell", grammar: || tree_sitter_haskell::LANGUAGE.into(), hooks: &haskell::HOOKS },
+    PackDef { id: "svelte", grammar: || tree_sitter_svelte_ng::LANGUAGE.into(), hooks: &Hooks::NONE },
+    PackDef { id: "vue", grammar: || tree_sitter_vue_next::LANGUAGE.into(), hooks: &Hooks::NONE },
 ];

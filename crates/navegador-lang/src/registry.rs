@@ -108,6 +108,17 @@ impl Registry {
                 return Err(PackError { file: path, line: 1, message: "claims no file: give `extensions` or `shebangs`, or name it in another pack's `pragmas`".into() });
             }
         }
+        // an `[embed]` names packs that are registered and read code (no host in a host)
+        for p in &packs {
+            let Some(e) = &p.spec.embed else { continue };
+            let path = format!("{}/language.toml", p.def.id);
+            for id in std::iter::once(&e.default).chain(e.map.iter().map(|(_, id)| id)) {
+                if !packs.iter().any(|q| q.def.id == id && q.spec.embed.is_none()) {
+                    let line = manifest::line_of_value(file(files, &path).unwrap_or(""), id);
+                    return Err(PackError { file: path, line, message: format!("[embed] names `{id}`, which is no registered pack of code") });
+                }
+            }
+        }
         // a framework is implied by at most one pack
         for (i, p) in packs.iter().enumerate() {
             for f in &p.language.info().implied_by {
@@ -382,6 +393,16 @@ mod tests {
                 "languages/x/language.toml:2: `extensions` must be a list of strings",
             ),
             (
+                "an [embed] naming no registered pack",
+                vec![("x/language.toml", "family = \"c\"\nextensions = [\"x\"]\ntags = [\"tags.scm\"]\n[embed]\ndefault = \"cobol\"\n"), ("x/tags.scm", TAGS)],
+                "languages/x/language.toml:5: [embed] names `cobol`, which is no registered pack of code",
+            ),
+            (
+                "an [embed] without its default pack",
+                vec![("x/language.toml", "family = \"c\"\nextensions = [\"x\"]\ntags = [\"tags.scm\"]\n[embed]\nmap = { h = \"x\" }\n"), ("x/tags.scm", TAGS)],
+                "languages/x/language.toml:4: [embed] needs a `default` pack",
+            ),
+            (
                 "an unknown module rule",
                 vec![("x/language.toml", "family = \"c\"\nextensions = [\"x\"]\ntags = [\"tags.scm\"]\n[module]\nrule = \"guess\"\n"), ("x/tags.scm", TAGS)],
                 "languages/x/language.toml:5: unknown module rule `guess`",
@@ -482,6 +503,8 @@ mod tests {
             ("Shop/Cart.h", "#import <Foundation/Foundation.h>\n@interface Cart : NSObject\n@end\n", Some("objc")),
             ("Shop/cart.h", "#include <stdint.h>\nint cart_total(void);\n", Some("c")),
             ("src/X.cs", "", Some("csharp")),
+            ("src/lib/Button.svelte", "", Some("svelte")),
+            ("src/components/TodoItem.vue", "", Some("vue")),
             ("bin/tool", "#!/usr/bin/env python3\nprint(1)\n", Some("python")),
             ("bin/tool", "#!/usr/bin/env -S node --harmony\n", Some("javascript")),
             ("bin/tool", "#!/bin/sh\n", Some("bash")),
@@ -494,7 +517,7 @@ mod tests {
         for (p, head, want) in cases {
             assert_eq!(id(p, head), want, "{p}");
         }
-        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c", "kotlin", "swift", "cpp", "csharp", "php", "ruby", "bash", "lua", "erlang", "ocaml", "scala", "zig", "elixir", "objc", "graphql", "dart", "julia", "r", "proto", "haskell"]);
+        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c", "kotlin", "swift", "cpp", "csharp", "php", "ruby", "bash", "lua", "erlang", "ocaml", "scala", "zig", "elixir", "objc", "graphql", "dart", "julia", "r", "proto", "haskell", "svelte", "vue"]);
         assert_eq!(r.extensions_of("typescript"), ["ts", "mts", "cts", "tsx"]);
         assert_eq!(r.by_name("typescript").map(|l| l.id()), Some("typescript"));
         assert_eq!(r.by_name("tsx"), None, "a pack id is not a graph name");
