@@ -203,6 +203,9 @@ def script_blocks(tree, exts, out):
             open(dst, "w").write("".join(keep))
 
 
+HASKELL_KEYWORDS = {"class", "pattern", "instance", "data", "newtype", "type", "where", "let", "module", "import", "deriving", "infixl", "infixr", "infix", "foreign", "default"}
+
+
 def ctags_defs(tree, lang, kinds, exts):
     if lang in EMBEDDED:
         with tempfile.TemporaryDirectory() as tmp:
@@ -272,7 +275,9 @@ def ctags_defs(tree, lang, kinds, exts):
         # or a data declaration's continuation (`| Empty`, `Double -> …`) as a function: a
         # Haskell function's name is never capitalized (a constructor's is; those it tags
         # as constructors are counted)
-        if lang == "Haskell" and t["kind"] == "function" and t["name"][:1].isupper():
+        # it also tags a line starting with a keyword (`class Foo a where`, `pattern P :: …`)
+        # as a function named by the keyword: a keyword is never a name
+        if lang == "Haskell" and t["kind"] == "function" and (t["name"][:1].isupper() or t["name"] in HASKELL_KEYWORDS):
             continue
         # ctags names anonymous functions (AnonymousFunction0d1a...): nothing to compare
         name = ctags_name(lang, t["name"])

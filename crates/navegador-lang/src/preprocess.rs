@@ -53,6 +53,12 @@ pub(crate) struct Preprocess {
     /// ending in `,` `(` `=` `{` `&` `|` `+` `-` `?`: `#ifdef X\n if (a) {\n#else\n if (b) {\n#endif`)
     /// is read with its first branch only; its directive lines are blanked.
     pub split_conditionals: bool,
+    /// Every branch of every conditional is read, its directive lines blanked: for a
+    /// language the C preprocessor runs over line by line (Haskell), whose grammar would
+    /// otherwise read the first branch only and lose what an `#else` holds (`#ifdef
+    /// NO_SPLITMIX` / `f = choose` / `#else` / `f (lo, hi) = …` / `g = …` / `#endif`: f's
+    /// second equation and every definition up to the `#endif`), as ctags reads them.
+    pub all_branches: bool,
     /// In a declaration at the top level or in a struct's body whose type is primitive,
     /// another word among its specifiers is an attribute macro (`static noinline void f`,
     /// `static void notrace f`, `const_debug unsigned int x`): blanked. A `#define`'s
@@ -130,7 +136,7 @@ impl Preprocess {
     pub(crate) fn is_empty(&self) -> bool {
         self.replace.is_empty()
             && self.blank.is_empty() && self.blank_calls.is_empty() && self.type_arguments.is_empty() && self.undefined.is_empty() && !self.inline_conditionals && !self.macros
-            && !self.reserved_attributes && !self.tagged_type_arguments && !self.statement_macros && !self.declaration_macros && !self.split_conditionals && !self.specifier_macros && !self.string_macros
+            && !self.reserved_attributes && !self.tagged_type_arguments && !self.statement_macros && !self.declaration_macros && !self.split_conditionals && !self.all_branches && !self.specifier_macros && !self.string_macros
     }
 
     /// `src` with the rules applied, `None` when nothing changed.
@@ -143,7 +149,7 @@ impl Preprocess {
             let orig = b.clone();
             self.replacements(&orig, &mut b);
         }
-        if !self.undefined.is_empty() || self.inline_conditionals || self.split_conditionals {
+        if !self.undefined.is_empty() || self.inline_conditionals || self.split_conditionals || self.all_branches {
             self.conditionals(src.as_bytes(), &mut b);
         }
         if !self.blank.is_empty() || !self.blank_calls.is_empty() || !self.type_arguments.is_empty() || self.macros {
@@ -188,6 +194,8 @@ impl Preprocess {
         struct Group {
             inline: bool,
             skipping: bool,
+            /// a branch of the group was read: the later ones are not
+            taken: bool,
         }
         let mut groups: Vec<Group> = Vec::new();
         let mut last = b';';
@@ -208,6 +216,9 @@ impl Preprocess {
             if continued {
                 blank(out);
                 continued = t.ends_with(b"\\");
+            } else if let Some((b"if" | b"ifdef" | b"ifndef" | b"elif" | b"elifdef" | b"elifndef" | b"else" | b"endif", _)) = directive.filter(|_| self.all_branches) {
+                blank(out);
+                continued = t.ends_with(b"\\");
             } else if let Some((word, rest)) = directive {
                 let unfinished = last.is_ascii_alphanumeric() || b"_,(={".contains(&last);
                 match word {
@@ -220,15 +231,16 @@ impl Preprocess {
                             blank(out);
                             continued = t.ends_with(b"\\");
                         }
-                        groups.push(Group { inline: inline || dead, skipping: dead });
+                        groups.push(Group { inline: inline || dead, skipping: dead, taken: !dead });
                     }
                     b"elif" | b"elifdef" | b"elifndef" | b"else" => {
                         if let Some(g) = groups.last_mut() {
                             if g.inline {
                                 blank(out);
                                 continued = t.ends_with(b"\\");
-                                // a dead first branch gives way to the next; a live one ends the reading
-                                g.skipping = !g.skipping;
+                                // a dead first branch gives way to the next; a branch read ends the reading
+                                g.skipping = g.taken;
+                                g.taken = true;
                             } else if skipping {
                                 blank(out);
                             }

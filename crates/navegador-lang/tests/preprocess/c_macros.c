@@ -40,3 +40,14 @@ int m(int a)
 	}
 	return __u32_max(a);
 }
+
+/* an initializer's conditional with #elif and #else: its first branch only */
+int table[] = {
+#if defined(A)
+  1,
+#elif defined(B)
+  2,
+#else
+  3,
+#endif
+};
