@@ -1,15 +1,7 @@
 ; Svelte components (host pack: src/embed.rs reads the `@embed` blocks with the pack
 ; `[embed]` names). Vocabulary: ../README.md.
 
-; <script>, <script context="module">: JavaScript unless `lang` says otherwise
-(script_element (raw_text) @embed)
-(script_element
-  (start_tag
-    (attribute
-      (attribute_name) @_attr
-      [(quoted_attribute_value (attribute_value) @embed.lang) (attribute_value) @embed.lang]))
-  (raw_text) @embed
-  (#eq? @_attr "lang"))
+; <script>, <script context="module">: ./script.scm
 
 ; a component used in the markup (`<Button …>`, `<Icons.Close/>`): the component made
 ((start_tag (tag_name) @reference.new)

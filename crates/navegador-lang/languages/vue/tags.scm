@@ -1,15 +1,7 @@
 ; Vue single-file components (host pack: src/embed.rs reads the `@embed` blocks with the
 ; pack `[embed]` names). Vocabulary: ../README.md.
 
-; <script>, <script setup>: JavaScript unless `lang` says otherwise
-(script_element (raw_text) @embed)
-(script_element
-  (start_tag
-    (attribute
-      (attribute_name) @_attr
-      [(quoted_attribute_value (attribute_value) @embed.lang) (attribute_value) @embed.lang]))
-  (raw_text) @embed
-  (#eq? @_attr "lang"))
+; <script>, <script setup>: ../svelte/script.scm
 
 ; a component used in the template (`<MyButton>`, `<my-button>`: kebab case names it
 ; `MyButton`): the component made
