@@ -69,13 +69,15 @@ const NODE_COLS: &str = "n.id, n.label, n.name, n.qualified_name, n.file_path, n
 
 impl Store {
     /// Every Endpoint node, sorted by (kind, path, file, line, name, method).
+    /// `handler` is the first of its handlers by file and line (node ids differ between
+    /// backends and builds; an rpc served in two languages has two).
     pub fn endpoints(&self) -> Result<Vec<EndpointRow>> {
         let mut st = self.conn().prepare_cached(
             "SELECT n.name, json_extract(n.props, '$.kind'), json_extract(n.props, '$.method'),
                     json_extract(n.props, '$.path'), n.file_path, n.line_start,
                     json_extract(n.props, '$.language'), json_extract(n.props, '$.framework'),
                     (SELECT coalesce(h.qualified_name, h.name) FROM edges e JOIN nodes h ON h.id = e.dst
-                      WHERE e.src = n.id AND e.type = 'EXPOSES' ORDER BY h.id LIMIT 1),
+                      WHERE e.src = n.id AND e.type = 'EXPOSES' ORDER BY h.file_path, h.line_start, h.id LIMIT 1),
                     json_type(n.props, '$.test') = 'true'
              FROM nodes n WHERE n.label = 'Endpoint'",
         )?;
