@@ -227,7 +227,8 @@ struct RawDef {
     owner: Option<String>,
     /// The `@instance_of` of a variable.
     instance_of: Option<String>,
-    /// How a function value was made (`(#set! definition.kind "lambda")`): its `kind`.
+    /// The `kind` a pattern sets (`(#set! definition.kind "lambda")`): how a function value
+    /// was made, or what a method is (`getter`).
     made: Option<&'static str>,
     /// The definition node's id (for `@exported`, `@doc.owner`).
     node: usize,
@@ -417,7 +418,7 @@ pub(crate) fn extract_one(path: &str, src: &str, lang: Language, opts: &ExtractO
                 def.instance_of = instance_of.map(|n| text(n, src).to_string());
                 def.made = c.query.property_settings(m.pattern_index).iter().find_map(|p| {
                     let v = (&*p.key == "definition.kind").then_some(p.value.as_deref()).flatten()?;
-                    FUNCTION_VALUE_KINDS.iter().copied().find(|k| *k == v)
+                    FUNCTION_VALUE_KINDS.iter().chain(METHOD_KINDS).copied().find(|k| *k == v)
                 });
                 defs.push(def);
             }
@@ -616,6 +617,11 @@ fn raw_def(
 /// how it was made (docs/graph-model.md). Another value is no kind.
 pub(crate) const FUNCTION_VALUE_KINDS: &[&str] = &["lambda", "arrow", "function", "call"];
 
+/// The `kind`s a tags pattern may give a method with `(#set! definition.kind …)` besides
+/// `method` and `constructor` (docs/graph-model.md): a Haskell record field is a `getter`,
+/// its selector function.
+pub(crate) const METHOD_KINDS: &[&str] = &["static", "getter", "setter"];
+
 /// Folds raw captures into symbols with containers, qualified names and reference sites.
 fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite>, info: &navegador_model::LanguageInfo) {
     // A name captured as both a function and a variable (`const f = () => …`) is a function.
@@ -665,16 +671,17 @@ fn assemble(facts: &mut FileFacts, mut defs: Vec<RawDef>, mut sites: Vec<RawSite
         let p = parent[i].map(|p| defs[p].kind);
         let in_class = p.is_some_and(is_classy);
         let ctor = info.constructors.iter().any(|c| *c == d.name);
+        let method_kind = d.made.filter(|k| METHOD_KINDS.contains(k));
         let l = match d.kind {
             DefKind::ClassLike(k) => (Label::Class, Some(k)),
             DefKind::Module => (Label::Module, None),
             DefKind::Impl => (Label::Class, None),
             DefKind::Constructor => (Label::Method, Some("constructor")),
             DefKind::Method | DefKind::Function if in_class => {
-                (Label::Method, Some(if ctor { "constructor" } else { "method" }))
+                (Label::Method, Some(if ctor { "constructor" } else { method_kind.unwrap_or("method") }))
             }
-            DefKind::Method => (Label::Method, Some("method")),
-            DefKind::Function => (Label::Function, d.made),
+            DefKind::Method => (Label::Method, Some(method_kind.unwrap_or("method"))),
+            DefKind::Function => (Label::Function, d.made.filter(|k| FUNCTION_VALUE_KINDS.contains(k))),
             DefKind::Variable | DefKind::Field => (Label::Variable, None),
         };
         if matches!(d.kind, DefKind::Variable | DefKind::Field)

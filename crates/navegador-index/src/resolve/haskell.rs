@@ -2,10 +2,10 @@
 //! where`, none: `Main`), wherever the file is, one namespace of modules. `import A.B` (also
 //! with `hiding (…)`) reads A.B's top-level names as the file's, `import A.B (f, T)` binds
 //! the names listed, `as M` and `import qualified A.B` bind a qualifier (`M.f`, `A.B.f`). A
-//! bare name also sees the constructors and type-class methods of the file and of the
-//! modules it imports (they are members of their type or class in the graph, names of the
-//! module in the language). A module no workspace file declares (`Data.Map`, base's) is
-//! outside.
+//! bare name also sees the constructors, record fields (selector functions: methods of kind
+//! `getter`) and type-class methods of the file and of the modules it imports (they are
+//! members of their type or class in the graph, names of the module in the language). A
+//! module no workspace file declares (`Data.Map`, base's) is outside.
 
 use std::collections::HashSet;
 
@@ -39,7 +39,7 @@ impl ModuleSystem for Haskell {
         })
     }
 
-    /// Constructors and class methods named `name`, of the file and the modules it imports.
+    /// Constructors, record fields and class methods named `name`, of the file and the modules it imports.
     fn shared_globals(&self, t: &Table, file: &str, name: &str) -> Vec<usize> {
         let mut files: HashSet<&str> = HashSet::from([file]);
         let mut imported: Vec<String> = Vec::new();
@@ -63,7 +63,7 @@ impl ModuleSystem for Haskell {
                     return false;
                 }
                 let in_class = s.parent.and_then(|p| t.by_id.get(&p)).is_some_and(|&c| t.syms[c].kind.as_deref() == Some("interface"));
-                in_class || s.kind.as_deref() == Some("constructor")
+                in_class || matches!(s.kind.as_deref(), Some("constructor" | "getter"))
             })
             .collect()
     }

@@ -29,7 +29,9 @@
 (data_constructor constructor: (infix operator: (constructor_operator) @name @definition.constructor))
 (newtype_constructor name: (constructor) @name @definition.constructor)
 (gadt_constructor name: (constructor) @name @definition.constructor)
-(field name: (field_name (variable) @name)) @definition.field
+; a record field is a selector function (`citationId :: Citation -> Text`): a method of kind
+; `getter` of its type, which a bare name sees as a function of the module (resolve/haskell.rs)
+((field name: (field_name (variable) @name)) @definition.method (#set! definition.kind "getter"))
 
 ; type classes and their methods (signatures, default equations)
 (class name: (name) @name) @definition.interface
