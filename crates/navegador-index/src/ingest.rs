@@ -324,9 +324,11 @@ fn run(
     }
 
     tracing::info!(elapsed = ?started.elapsed(), parsed = report.files_parsed, "parsed and written");
-    // Path aliases of tsconfig.json / jsconfig.json steer JS/TS imports; when they or the
-    // resolver's rules change, every site is re-resolved.
-    let resolve_config = resolve::Config::read(root);
+    // Path aliases of tsconfig.json / jsconfig.json steer JS/TS imports (the root's and
+    // each one above a JS/TS file); when they or the resolver's rules change, every site is
+    // re-resolved.
+    let files = previous.keys().map(String::as_str).chain(changes.files.iter().map(String::as_str));
+    let resolve_config = resolve::Config::read(root, files);
     let config_key = resolve_config.fingerprint();
     let config_changed = tx.meta("resolve_config")?.as_deref() != Some(config_key.as_str());
     if !changes.files.is_empty() || cfg.clear || config_changed {

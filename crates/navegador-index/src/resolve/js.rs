@@ -1,6 +1,7 @@
 //! The JavaScript/TypeScript module system: ES modules by relative path (extensions and
-//! `index` files implied), `tsconfig.json`/`jsconfig.json` `baseUrl` and `paths` aliases,
-//! default exports; anything else is a package from `node_modules`.
+//! `index` files implied), `tsconfig.json`/`jsconfig.json` `baseUrl` and `paths` aliases
+//! (a file's nearest config, with what it `extends`), default exports; anything else is a
+//! package from `node_modules`.
 
 use navegador_model::Language;
 use navegador_store::ImportRow;
@@ -31,7 +32,7 @@ impl ModuleSystem for Js {
             // A package from node_modules (or a Node builtin), unless a path alias of the
             // workspace claims the specifier.
             let bare = !imp.module.starts_with('.') && !imp.module.starts_with('/');
-            return (bare && !self.config.aliased(&imp.module)).then_some(Target::External);
+            return (bare && !self.config.aliased(&imp.file_path, &imp.module)).then_some(Target::External);
         };
         match imp.name.as_deref() {
             None | Some("*") => Some(Target::File(file)),
@@ -45,7 +46,7 @@ impl Js {
         if !spec.starts_with('.') && !spec.starts_with('/') {
             // `paths` aliases and `baseUrl` of tsconfig.json; anything else is a package
             // from node_modules, outside the workspace.
-            return self.config.candidates(spec).into_iter().find_map(|c| file_at(t, &c));
+            return self.config.candidates(from, spec).into_iter().find_map(|c| file_at(t, &c));
         }
         let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         let joined = normalize(&if let Some(abs) = spec.strip_prefix('/') {
@@ -99,73 +100,195 @@ fn file_at(t: &Table, joined: &str) -> Option<String> {
     None
 }
 
-/// Module path aliases from `tsconfig.json` / `jsconfig.json` at the workspace root.
+/// Module path aliases of the workspace's projects: each `tsconfig.json` / `jsconfig.json`
+/// (the root's and any nested one, `front/tsconfig.json` beside `back/tsconfig.json`) with
+/// what it `extends`. A file's specifiers are read by its nearest enclosing config, as
+/// `tsc` reads a project's files by the config that includes them.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct JsConfig {
+    /// (config directory, workspace-relative, `""` for the root; its aliases), deepest
+    /// directory first.
+    projects: Vec<(String, Aliases)>,
+}
+
+/// The `baseUrl` and `paths` one config declares or inherits, workspace-relative.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Aliases {
     /// `baseUrl`, workspace-relative (`""` for the root).
     base: Option<String>,
-    /// (`@lib/*`, [`src/lib/*`]) pairs, in file order.
+    /// (`@lib/*`, [`src/lib/*`]) pairs, in file order, each target workspace-relative.
     paths: Vec<(String, Vec<String>)>,
 }
 
+/// The names a directory's project config may have, in the order `tsc` and editors try them.
+const CONFIG_NAMES: [&str; 2] = ["tsconfig.json", "jsconfig.json"];
+
+/// How deep a chain of `extends` is followed (a cycle stops at the first repeat).
+const MAX_EXTENDS: usize = 16;
+
 impl JsConfig {
-    pub(crate) fn read(root: &std::path::Path) -> JsConfig {
-        for name in ["tsconfig.json", "jsconfig.json"] {
-            let Ok(text) = std::fs::read_to_string(root.join(name)) else { continue };
-            let Ok(v) = serde_json::from_str::<serde_json::Value>(&strip_json_comments(&text)) else {
-                tracing::warn!("{name}: not valid JSON; path aliases ignored");
+    /// Reads the config of `root` and of every directory above a JS/TS file (`files`,
+    /// workspace-relative paths: the walk's, so no directory is listed twice).
+    pub(crate) fn read<'a>(root: &std::path::Path, files: impl IntoIterator<Item = &'a str>) -> JsConfig {
+        let exts = extensions();
+        let mut dirs: std::collections::BTreeSet<String> = std::collections::BTreeSet::from([String::new()]);
+        for f in files {
+            if !f.rsplit_once('.').is_some_and(|(_, e)| exts.contains(&e)) {
                 continue;
-            };
-            let opts = &v["compilerOptions"];
-            let base = opts["baseUrl"].as_str().map(|b| normalize(b.trim_start_matches("./")).unwrap_or_default());
-            let mut paths = Vec::new();
-            if let Some(map) = opts["paths"].as_object() {
-                for (k, targets) in map {
-                    let ts = targets.as_array().into_iter().flatten().filter_map(|t| t.as_str().map(str::to_string)).collect();
-                    paths.push((k.clone(), ts));
-                }
             }
-            return JsConfig { base, paths };
+            let mut d = f;
+            while let Some((parent, _)) = d.rsplit_once('/') {
+                if !dirs.insert(parent.to_string()) {
+                    break;
+                }
+                d = parent;
+            }
         }
-        JsConfig::default()
+        let mut projects = Vec::new();
+        for dir in dirs {
+            let Some(config) = CONFIG_NAMES.iter().map(|n| join_rel(&dir, n)).find(|c| root.join(c).is_file()) else { continue };
+            if let Some(aliases) = read_config(root, &config) {
+                projects.push((dir, aliases));
+            }
+        }
+        projects.sort_by_key(|(d, _)| std::cmp::Reverse(d.len()));
+        JsConfig { projects }
     }
 
     pub(crate) fn fingerprint(&self) -> String {
-        format!("{:?}", (&self.base, &self.paths))
+        format!("{:?}", self.projects)
     }
 
-    /// Whether a `paths` pattern claims the specifier (it then names a workspace file,
-    /// found or not).
-    fn aliased(&self, spec: &str) -> bool {
-        self.paths.iter().any(|(pattern, _)| match pattern.split_once('*') {
-            Some((pre, post)) => spec.len() >= pre.len() + post.len() && spec.starts_with(pre) && spec.ends_with(post),
-            None => spec == pattern,
+    /// The aliases of the nearest config above `from` (a workspace-relative file path).
+    fn nearest(&self, from: &str) -> Option<&Aliases> {
+        self.projects
+            .iter()
+            .find(|(d, _)| d.is_empty() || (from.len() > d.len() && from.starts_with(d.as_str()) && from.as_bytes()[d.len()] == b'/'))
+            .map(|(_, a)| a)
+    }
+
+    /// Whether a `paths` pattern of `from`'s config claims the specifier (it then names a
+    /// workspace file, found or not).
+    fn aliased(&self, from: &str, spec: &str) -> bool {
+        self.nearest(from).is_some_and(|a| {
+            a.paths.iter().any(|(pattern, _)| match pattern.split_once('*') {
+                Some((pre, post)) => spec.len() >= pre.len() + post.len() && spec.starts_with(pre) && spec.ends_with(post),
+                None => spec == pattern,
+            })
         })
     }
 
-    /// Workspace paths an import specifier may denote, most specific first.
-    fn candidates(&self, spec: &str) -> Vec<String> {
-        let base = self.base.clone().unwrap_or_default();
-        let join = |p: &str| {
-            let p = p.trim_start_matches("./");
-            normalize(&if base.is_empty() { p.to_string() } else { format!("{base}/{p}") })
-        };
+    /// Workspace paths an import specifier of `from` may denote, most specific first.
+    fn candidates(&self, from: &str, spec: &str) -> Vec<String> {
+        let Some(a) = self.nearest(from) else { return Vec::new() };
         let mut out = Vec::new();
-        for (pattern, targets) in &self.paths {
+        for (pattern, targets) in &a.paths {
             let matched = match pattern.split_once('*') {
                 Some((pre, post)) => spec
                     .strip_prefix(pre)
                     .and_then(|r| r.strip_suffix(post))
-                    .map(|star| targets.iter().filter_map(|t| join(&t.replacen('*', star, 1))).collect::<Vec<_>>()),
-                None => (spec == pattern).then(|| targets.iter().filter_map(|t| join(t)).collect()),
+                    .map(|star| targets.iter().map(|t| t.replacen('*', star, 1)).collect::<Vec<_>>()),
+                None => (spec == pattern).then(|| targets.clone()),
             };
             out.extend(matched.unwrap_or_default());
         }
-        if self.base.is_some() {
-            out.extend(join(spec));
+        if let Some(base) = &a.base {
+            out.extend(normalize(&join_rel(base, spec)));
         }
         out
     }
+}
+
+/// `dir/name`, workspace-relative (`dir` `""` is the root).
+fn join_rel(dir: &str, name: &str) -> String {
+    let name = name.trim_start_matches("./");
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// One config (a workspace-relative path) with its `extends` chain, children overriding
+/// parents key by key (`baseUrl`, `paths`), as `tsc` merges `compilerOptions`. A config
+/// that is not valid JSON, or one outside the workspace, is skipped with a warning.
+fn read_config(root: &std::path::Path, config: &str) -> Option<Aliases> {
+    let mut chain: Vec<(String, serde_json::Value)> = Vec::new();
+    let mut next = Some(config.to_string());
+    while let Some(path) = next.take() {
+        if chain.len() >= MAX_EXTENDS || chain.iter().any(|(p, _)| *p == path) {
+            tracing::warn!("{config}: `extends` goes on past {path}; the rest of the chain is ignored");
+            break;
+        }
+        let Ok(text) = std::fs::read_to_string(root.join(&path)) else {
+            if chain.is_empty() {
+                return None;
+            }
+            tracing::warn!("{config}: extends {path}, which is not in the workspace; its options are ignored");
+            break;
+        };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&strip_json_comments(&text)) else {
+            tracing::warn!("{path}: not valid JSON; path aliases ignored");
+            if chain.is_empty() {
+                return None;
+            }
+            break;
+        };
+        let dir = path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+        // `extends` is a path or a list of them (TypeScript 5); of a list the last wins, as
+        // its options override the earlier ones: that one is followed.
+        let ext = match &v["extends"] {
+            serde_json::Value::String(e) => Some(e.clone()),
+            serde_json::Value::Array(a) => a.iter().rev().find_map(|e| e.as_str().map(str::to_string)),
+            _ => None,
+        };
+        next = ext.and_then(|e| extended_path(root, &dir, &e));
+        chain.push((path, v));
+    }
+    // From the farthest ancestor to the config itself: each sets what it declares.
+    let mut out = Aliases::default();
+    for (path, v) in chain.iter().rev() {
+        let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+        let opts = &v["compilerOptions"];
+        let base = opts["baseUrl"].as_str().map(|b| normalize(&join_rel(dir, b)).unwrap_or_default());
+        if base.is_some() {
+            out.base = base.clone();
+        }
+        if let Some(map) = opts["paths"].as_object() {
+            // `paths` targets are relative to `baseUrl` when there is one, else to the
+            // config that declares them.
+            let from = out.base.clone().unwrap_or_else(|| dir.to_string());
+            out.paths = map
+                .iter()
+                .map(|(k, targets)| {
+                    let ts = targets.as_array().into_iter().flatten().filter_map(|t| t.as_str()).filter_map(|t| normalize(&join_rel(&from, t))).collect();
+                    (k.clone(), ts)
+                })
+                .collect();
+        }
+    }
+    Some(out)
+}
+
+/// The workspace-relative file an `extends` names, from the config in `dir`: a relative
+/// path (`.json` implied), or a package's config in a `node_modules` above it
+/// (`@tsconfig/node18/tsconfig.json`, a bare package name meaning its `tsconfig.json`).
+fn extended_path(root: &std::path::Path, dir: &str, ext: &str) -> Option<String> {
+    let with_json = |p: String| if p.ends_with(".json") { p } else { format!("{p}.json") };
+    if ext.starts_with("./") || ext.starts_with("../") {
+        return normalize(&join_rel(dir, ext)).map(with_json);
+    }
+    let mut d = Some(dir);
+    while let Some(cur) = d {
+        let base = join_rel(cur, &format!("node_modules/{ext}"));
+        for candidate in [with_json(base.clone()), format!("{base}/tsconfig.json")] {
+            if root.join(&candidate).is_file() {
+                return Some(candidate);
+            }
+        }
+        d = if cur.is_empty() { None } else { Some(cur.rsplit_once('/').map_or("", |(p, _)| p)) };
+    }
+    None
 }
 
 /// tsconfig.json allows `//` and `/* */` comments and trailing commas.

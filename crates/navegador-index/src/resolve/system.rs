@@ -157,7 +157,7 @@ pub(crate) trait ModuleSystem: Send + Sync {
 
 /// Bumped whenever resolution rules change, so the next ingest re-resolves every site of a
 /// graph built by an older version.
-const RESOLVER_VERSION: u32 = 2;
+const RESOLVER_VERSION: u32 = 3;
 
 /// Workspace configuration the module systems read: JS/TS path aliases, PHP's PSR-4
 /// autoload prefixes, Dart's packages (`pubspec.yaml`).
@@ -169,8 +169,10 @@ pub(crate) struct Config {
 }
 
 impl Config {
-    pub(crate) fn read(root: &std::path::Path) -> Config {
-        Config { js: JsConfig::read(root), php: PhpConfig::read(root), dart: DartConfig::read(root) }
+    /// The configuration of `root`, whose files (workspace-relative paths) say where
+    /// nested project configs may be.
+    pub(crate) fn read<'a>(root: &std::path::Path, files: impl IntoIterator<Item = &'a str>) -> Config {
+        Config { js: JsConfig::read(root, files), php: PhpConfig::read(root), dart: DartConfig::read(root) }
     }
 
     /// Changes whenever the configuration or the rules would resolve something
