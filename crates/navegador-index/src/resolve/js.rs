@@ -1,7 +1,8 @@
 //! The JavaScript/TypeScript module system: ES modules by relative path (extensions and
 //! `index` files implied), `tsconfig.json`/`jsconfig.json` `baseUrl` and `paths` aliases
-//! (a file's nearest config, with what it `extends`), default exports; anything else is a
-//! package from `node_modules`.
+//! (a file's nearest config, with what it `extends`), the workspace's own packages by name
+//! (`package.json` `name`, `exports`, `main`: npm, yarn and pnpm workspaces), default
+//! exports; anything else is a package from `node_modules`.
 
 use navegador_model::Language;
 use navegador_store::ImportRow;
@@ -32,7 +33,8 @@ impl ModuleSystem for Js {
             // A package from node_modules (or a Node builtin), unless a path alias of the
             // workspace claims the specifier.
             let bare = !imp.module.starts_with('.') && !imp.module.starts_with('/');
-            return (bare && !self.config.aliased(&imp.file_path, &imp.module)).then_some(Target::External);
+            return (bare && !self.config.aliased(&imp.file_path, &imp.module) && self.config.package(&imp.module).is_none())
+                .then_some(Target::External);
         };
         match imp.name.as_deref() {
             None | Some("*") => Some(Target::File(file)),
@@ -44,9 +46,12 @@ impl ModuleSystem for Js {
 impl Js {
     fn module_file(&self, t: &Table, from: &str, spec: &str) -> Option<String> {
         if !spec.starts_with('.') && !spec.starts_with('/') {
-            // `paths` aliases and `baseUrl` of tsconfig.json; anything else is a package
-            // from node_modules, outside the workspace.
-            return self.config.candidates(from, spec).into_iter().find_map(|c| file_at(t, &c));
+            // `paths` aliases and `baseUrl` of the file's tsconfig.json, then the
+            // workspace's own packages by name; anything else is a package from
+            // node_modules, outside the workspace.
+            let mut candidates = self.config.candidates(from, spec);
+            candidates.extend(self.config.package_candidates(spec));
+            return candidates.into_iter().find_map(|c| file_at(t, &c));
         }
         let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         let joined = normalize(&if let Some(abs) = spec.strip_prefix('/') {
@@ -109,6 +114,24 @@ pub(crate) struct JsConfig {
     /// (config directory, workspace-relative, `""` for the root; its aliases), deepest
     /// directory first.
     projects: Vec<(String, Aliases)>,
+    /// The workspace's own packages (a `package.json` with a `name` above a JS/TS file:
+    /// npm, yarn and pnpm workspaces, or the root package itself), longest name first: an
+    /// import of one by name is a workspace file, not an npm package.
+    packages: Vec<Package>,
+}
+
+/// A `package.json` of the workspace.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Package {
+    name: String,
+    /// Its directory, workspace-relative.
+    dir: String,
+    /// Workspace paths the bare name may denote, most likely first: `exports["."]`
+    /// (conditions `source`, `types`, `import`, `default`, `require` in that order),
+    /// `source`, `module`, `main`, `types`; then `src/index`, `index`.
+    entries: Vec<String>,
+    /// `exports` subpaths (`./util`, `./*`) and their targets, workspace-relative.
+    subpaths: Vec<(String, String)>,
 }
 
 /// The `baseUrl` and `paths` one config declares or inherits, workspace-relative.
@@ -145,18 +168,59 @@ impl JsConfig {
             }
         }
         let mut projects = Vec::new();
+        let mut packages = Vec::new();
         for dir in dirs {
+            if let Some(package) = read_package(root, &dir) {
+                packages.push(package);
+            }
             let Some(config) = CONFIG_NAMES.iter().map(|n| join_rel(&dir, n)).find(|c| root.join(c).is_file()) else { continue };
             if let Some(aliases) = read_config(root, &config) {
                 projects.push((dir, aliases));
             }
         }
         projects.sort_by_key(|(d, _)| std::cmp::Reverse(d.len()));
-        JsConfig { projects }
+        packages.sort_by(|a, b| b.name.len().cmp(&a.name.len()).then_with(|| a.dir.cmp(&b.dir)));
+        JsConfig { projects, packages }
     }
 
     pub(crate) fn fingerprint(&self) -> String {
-        format!("{:?}", self.projects)
+        format!("{:?} {:?}", self.projects, self.packages)
+    }
+
+    /// The workspace package a bare specifier names (`@acme/ui`, `@acme/ui/button`) and
+    /// the subpath after its name (`""` for the package itself).
+    fn package<'s>(&self, spec: &'s str) -> Option<(&Package, &'s str)> {
+        self.packages.iter().find_map(|p| {
+            let rest = spec.strip_prefix(p.name.as_str())?;
+            if rest.is_empty() {
+                Some((p, ""))
+            } else {
+                rest.strip_prefix('/').map(|sub| (p, sub))
+            }
+        })
+    }
+
+    /// Workspace paths a specifier naming a workspace package may denote.
+    fn package_candidates(&self, spec: &str) -> Vec<String> {
+        let Some((p, sub)) = self.package(spec) else { return Vec::new() };
+        if sub.is_empty() {
+            return p.entries.clone();
+        }
+        let mut out = Vec::new();
+        let key = format!("./{sub}");
+        for (pattern, target) in &p.subpaths {
+            match pattern.split_once('*') {
+                Some((pre, post)) => {
+                    if let Some(star) = key.strip_prefix(pre).and_then(|r| r.strip_suffix(post)) {
+                        out.push(target.replacen('*', star, 1));
+                    }
+                }
+                None if *pattern == key => out.push(target.clone()),
+                None => {}
+            }
+        }
+        out.extend([join_rel(&p.dir, sub), join_rel(&p.dir, &format!("src/{sub}"))]);
+        out
     }
 
     /// The aliases of the nearest config above `from` (a workspace-relative file path).
@@ -197,6 +261,50 @@ impl JsConfig {
         }
         out
     }
+}
+
+/// The `package.json` of `dir`, when it has a `name`: where its name leads.
+fn read_package(root: &std::path::Path, dir: &str) -> Option<Package> {
+    let path = join_rel(dir, "package.json");
+    let text = std::fs::read_to_string(root.join(&path)).ok()?;
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        tracing::warn!("{path}: not valid JSON; the package is not resolved by name");
+        return None;
+    };
+    let name = v["name"].as_str().filter(|n| !n.is_empty())?.to_string();
+    let at = |t: &str| normalize(&join_rel(dir, t));
+    // A conditional export: the first string of the conditions we read, nested ones too
+    // (`{ "import": { "types": …, "default": … } }`).
+    fn condition(v: &serde_json::Value) -> Option<&str> {
+        match v {
+            serde_json::Value::String(s) => Some(s),
+            serde_json::Value::Object(m) => ["source", "types", "import", "default", "require", "node"].iter().find_map(|k| m.get(*k).and_then(condition)),
+            serde_json::Value::Array(a) => a.iter().find_map(condition),
+            _ => None,
+        }
+    }
+    let exports = &v["exports"];
+    let mut entries = Vec::new();
+    let mut subpaths = Vec::new();
+    match exports {
+        serde_json::Value::Object(m) if m.keys().any(|k| k.starts_with('.')) => {
+            for (k, target) in m {
+                let Some(t) = condition(target).and_then(at) else { continue };
+                if k == "." {
+                    entries.push(t);
+                } else {
+                    subpaths.push((k.clone(), t));
+                }
+            }
+        }
+        other => entries.extend(condition(other).and_then(at)),
+    }
+    for key in ["source", "module", "main", "types", "typings"] {
+        entries.extend(v[key].as_str().and_then(at));
+    }
+    entries.extend([join_rel(dir, "src/index"), join_rel(dir, "index")]);
+    entries.dedup();
+    Some(Package { name, dir: dir.to_string(), entries, subpaths })
 }
 
 /// `dir/name`, workspace-relative (`dir` `""` is the root).
