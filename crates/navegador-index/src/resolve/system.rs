@@ -8,6 +8,7 @@ use navegador_store::ImportRow;
 
 use super::dart::DartConfig;
 use super::js::JsConfig;
+use super::rust::RustConfig;
 use super::php::PhpConfig;
 use super::table::{Table, Target};
 
@@ -159,26 +160,39 @@ pub(crate) trait ModuleSystem: Send + Sync {
 /// graph built by an older version.
 const RESOLVER_VERSION: u32 = 3;
 
-/// Workspace configuration the module systems read: JS/TS path aliases, PHP's PSR-4
-/// autoload prefixes, Dart's packages (`pubspec.yaml`).
+/// Workspace configuration the module systems read: JS/TS path aliases and packages, PHP's
+/// PSR-4 autoload prefixes, Dart's packages (`pubspec.yaml`), Rust's crates (`Cargo.toml`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Config {
     pub js: JsConfig,
     pub php: PhpConfig,
     pub dart: DartConfig,
+    pub rust: RustConfig,
 }
 
 impl Config {
     /// The configuration of `root`, whose files (workspace-relative paths) say where
     /// nested project configs may be.
     pub(crate) fn read<'a>(root: &std::path::Path, files: impl IntoIterator<Item = &'a str>) -> Config {
-        Config { js: JsConfig::read(root, files), php: PhpConfig::read(root), dart: DartConfig::read(root) }
+        let files: Vec<&str> = files.into_iter().collect();
+        Config {
+            js: JsConfig::read(root, files.iter().copied()),
+            php: PhpConfig::read(root),
+            dart: DartConfig::read(root),
+            rust: RustConfig::read(root, files.iter().copied()),
+        }
     }
 
     /// Changes whenever the configuration or the rules would resolve something
     /// differently.
     pub(crate) fn fingerprint(&self) -> String {
-        format!("resolver {RESOLVER_VERSION} {} {} {}", self.js.fingerprint(), self.php.fingerprint(), self.dart.fingerprint())
+        format!(
+            "resolver {RESOLVER_VERSION} {} {} {} {}",
+            self.js.fingerprint(),
+            self.php.fingerprint(),
+            self.dart.fingerprint(),
+            self.rust.fingerprint()
+        )
     }
 }
 
@@ -189,7 +203,7 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::js::Js { config: cfg.js.clone() }),
         Box::new(super::jvm::Jvm),
         Box::new(super::go::Go),
-        Box::new(super::rust::Rust),
+        Box::new(super::rust::Rust { config: cfg.rust.clone() }),
         Box::new(super::c::C),
         Box::new(super::swift::Swift),
         Box::new(super::dotnet::Dotnet),
