@@ -7,6 +7,7 @@ use navegador_model::Language;
 use navegador_store::ImportRow;
 
 use super::dart::DartConfig;
+use super::go::GoConfig;
 use super::js::JsConfig;
 use super::rust::RustConfig;
 use super::php::PhpConfig;
@@ -158,16 +159,17 @@ pub(crate) trait ModuleSystem: Send + Sync {
 
 /// Bumped whenever resolution rules change, so the next ingest re-resolves every site of a
 /// graph built by an older version.
-const RESOLVER_VERSION: u32 = 3;
+const RESOLVER_VERSION: u32 = 4;
 
 /// Workspace configuration the module systems read: JS/TS path aliases and packages, PHP's
-/// PSR-4 autoload prefixes, Dart's packages (`pubspec.yaml`), Rust's crates (`Cargo.toml`).
+/// PSR-4 autoload prefixes, Dart's packages (`pubspec.yaml`), Rust's crates (`Cargo.toml`), Go's modules (`go.mod`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Config {
     pub js: JsConfig,
     pub php: PhpConfig,
     pub dart: DartConfig,
     pub rust: RustConfig,
+    pub go: GoConfig,
 }
 
 impl Config {
@@ -180,6 +182,7 @@ impl Config {
             php: PhpConfig::read(root),
             dart: DartConfig::read(root),
             rust: RustConfig::read(root, files.iter().copied()),
+            go: GoConfig::read(root, files.iter().copied()),
         }
     }
 
@@ -187,11 +190,12 @@ impl Config {
     /// differently.
     pub(crate) fn fingerprint(&self) -> String {
         format!(
-            "resolver {RESOLVER_VERSION} {} {} {} {}",
+            "resolver {RESOLVER_VERSION} {} {} {} {} {}",
             self.js.fingerprint(),
             self.php.fingerprint(),
             self.dart.fingerprint(),
-            self.rust.fingerprint()
+            self.rust.fingerprint(),
+            self.go.fingerprint()
         )
     }
 }
@@ -202,7 +206,7 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::python::Python),
         Box::new(super::js::Js { config: cfg.js.clone() }),
         Box::new(super::jvm::Jvm),
-        Box::new(super::go::Go),
+        Box::new(super::go::Go { config: cfg.go.clone() }),
         Box::new(super::rust::Rust { config: cfg.rust.clone() }),
         Box::new(super::c::C),
         Box::new(super::swift::Swift),
