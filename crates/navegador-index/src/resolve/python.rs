@@ -1,6 +1,9 @@
 //! Python's module system: dotted modules from paths (`src/` layouts stripped, packages by
 //! `__init__.py`), absolute and relative imports, `import a.b` binding the package `a`,
-//! submodules as attributes of their package.
+//! submodules as attributes of their package. A workspace holding several projects (a
+//! directory with `pyproject.toml`, `setup.py` or `setup.cfg` below the root, its `src/`
+//! when it has one) puts each on the path: an absolute import is looked up in the
+//! importing file's own project first, then from the workspace root, then in the others.
 
 use navegador_lang::module_path_for;
 use navegador_model::Language;
@@ -9,7 +12,58 @@ use navegador_store::ImportRow;
 use super::system::{ModuleSystem, Rules};
 use super::table::{Table, Target};
 
-pub(crate) struct Python;
+pub(crate) struct Python {
+    pub config: PythonConfig,
+}
+
+/// The workspace's Python projects below its root: the dotted module prefix of each one's
+/// import root (`packages.core.src` for `packages/core/pyproject.toml` with a `src/`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PythonConfig {
+    /// (directory, module prefix), sorted by directory.
+    projects: Vec<(String, String)>,
+}
+
+const PROJECT_FILES: [&str; 3] = ["pyproject.toml", "setup.py", "setup.cfg"];
+
+impl PythonConfig {
+    pub(crate) fn read<'a>(root: &std::path::Path, files: impl IntoIterator<Item = &'a str>) -> PythonConfig {
+        let py: Vec<&str> = files.into_iter().filter(|f| f.ends_with(".py") || f.ends_with(".pyi")).collect();
+        let mut dirs = std::collections::BTreeSet::new();
+        for f in &py {
+            let mut d = f.rsplit_once('/').map_or("", |(d, _)| d);
+            while !d.is_empty() && dirs.insert(d) {
+                d = d.rsplit_once('/').map_or("", |(d, _)| d);
+            }
+        }
+        let mut projects = Vec::new();
+        for d in dirs {
+            if !PROJECT_FILES.iter().any(|m| root.join(d).join(m).is_file()) {
+                continue;
+            }
+            let src = format!("{d}/src/");
+            let base = if py.iter().any(|f| f.starts_with(&src)) { format!("{d}/src") } else { d.to_string() };
+            projects.push((d.to_string(), base.replace('/', ".")));
+        }
+        PythonConfig { projects }
+    }
+
+    pub(crate) fn fingerprint(&self) -> String {
+        format!("{:?}", self.projects)
+    }
+
+    /// The module keys an absolute `module` may have for a file: in the file's own project
+    /// (the nearest above it), as written (from the workspace root), in the other projects.
+    fn keys(&self, file: &str, module: &str) -> Vec<String> {
+        let under = |(d, _): &&(String, String)| file.strip_prefix(d.as_str()).is_some_and(|r| r.starts_with('/'));
+        let own = self.projects.iter().filter(under).max_by_key(|(d, _)| d.len());
+        let prefixed = |p: &str| if module.is_empty() { p.to_string() } else { format!("{p}.{module}") };
+        let mut out: Vec<String> = own.map(|(_, p)| prefixed(p)).into_iter().collect();
+        out.push(module.to_string());
+        out.extend(self.projects.iter().filter(|x| Some(*x) != own).map(|(_, p)| prefixed(p)));
+        out
+    }
+}
 
 impl ModuleSystem for Python {
     fn name(&self) -> &'static str {
@@ -30,8 +84,9 @@ impl ModuleSystem for Python {
     }
 
     fn resolve_import(&self, t: &Table, imp: &ImportRow, depth: u32) -> Option<Target> {
+        let relative = imp.module.starts_with('.');
         let module = absolute(t, &imp.file_path, &imp.module)?;
-        let find = |m: &str| t.module_files(self.fam(t), m).and_then(|f| f.first().cloned());
+        let find = |m: &str| self.find(t, &imp.file_path, m, relative);
         match imp.name.as_deref() {
             None | Some("*") => find(&module).map(Target::File),
             Some(n) => {
@@ -54,7 +109,7 @@ impl ModuleSystem for Python {
         if imp.alias.is_none() && imp.name.is_none() && imp.module.contains('.') {
             // `import a.b` binds the package `a`.
             let top = imp.module.split('.').next().unwrap_or("");
-            return t.module_files(self.fam(t), top).and_then(|f| f.first().cloned()).map(Target::File);
+            return self.find(t, &imp.file_path, top, false).map(Target::File);
         }
         t.import_target(imp)
     }
@@ -91,6 +146,16 @@ impl ModuleSystem for Python {
 impl Python {
     fn fam(&self, t: &Table) -> super::system::Fam {
         t.fam_named(self.name())
+    }
+
+    /// The file of module `m` imported from `file`: a relative import's as it is, an
+    /// absolute one's in the projects of the workspace ([`PythonConfig::keys`]).
+    fn find(&self, t: &Table, file: &str, m: &str, relative: bool) -> Option<String> {
+        let first = |k: &str| t.module_files(self.fam(t), k).and_then(|f| f.first().cloned());
+        if relative || self.config.projects.is_empty() {
+            return first(m);
+        }
+        self.config.keys(file, m).iter().find_map(|k| first(k))
     }
 }
 

@@ -8,6 +8,7 @@ use navegador_store::ImportRow;
 
 use super::dart::DartConfig;
 use super::go::GoConfig;
+use super::python::PythonConfig;
 use super::js::JsConfig;
 use super::rust::RustConfig;
 use super::php::PhpConfig;
@@ -162,7 +163,7 @@ pub(crate) trait ModuleSystem: Send + Sync {
 const RESOLVER_VERSION: u32 = 4;
 
 /// Workspace configuration the module systems read: JS/TS path aliases and packages, PHP's
-/// PSR-4 autoload prefixes, Dart's packages (`pubspec.yaml`), Rust's crates (`Cargo.toml`), Go's modules (`go.mod`).
+/// PSR-4 autoload prefixes, Dart's packages (`pubspec.yaml`), Rust's crates (`Cargo.toml`), Go's modules (`go.mod`), Python's projects (`pyproject.toml`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Config {
     pub js: JsConfig,
@@ -170,6 +171,7 @@ pub(crate) struct Config {
     pub dart: DartConfig,
     pub rust: RustConfig,
     pub go: GoConfig,
+    pub python: PythonConfig,
 }
 
 impl Config {
@@ -183,6 +185,7 @@ impl Config {
             dart: DartConfig::read(root),
             rust: RustConfig::read(root, files.iter().copied()),
             go: GoConfig::read(root, files.iter().copied()),
+            python: PythonConfig::read(root, files.iter().copied()),
         }
     }
 
@@ -190,12 +193,13 @@ impl Config {
     /// differently.
     pub(crate) fn fingerprint(&self) -> String {
         format!(
-            "resolver {RESOLVER_VERSION} {} {} {} {} {}",
+            "resolver {RESOLVER_VERSION} {} {} {} {} {} {}",
             self.js.fingerprint(),
             self.php.fingerprint(),
             self.dart.fingerprint(),
             self.rust.fingerprint(),
-            self.go.fingerprint()
+            self.go.fingerprint(),
+            self.python.fingerprint()
         )
     }
 }
@@ -203,7 +207,7 @@ impl Config {
 /// Every module system, one per family; a file's [`Fam`] indexes this list.
 pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
     vec![
-        Box::new(super::python::Python),
+        Box::new(super::python::Python { config: cfg.python.clone() }),
         Box::new(super::js::Js { config: cfg.js.clone() }),
         Box::new(super::jvm::Jvm),
         Box::new(super::go::Go { config: cfg.go.clone() }),
