@@ -15,7 +15,7 @@ use crate::decorators::applications;
 use crate::lookup::{ambiguous, clip, context_node, display_name, norm_path, related_node, resolve};
 use crate::page::{page_notes, Page};
 use crate::source::source_of;
-use crate::types::{ContextBundle, ContextEdge, Metadata, UnresolvedSite};
+use crate::types::{ContextBundle, ContextEdge, EdgeAmbiguity, Metadata, UnresolvedSite};
 use crate::{clamp_depth, AnalysisError, Limits, Options, Result, Target};
 
 /// The lists of each question, in the order answers show them.
@@ -146,7 +146,7 @@ pub fn context(store: &Store, file: &str, opts: &Options, limits: &Limits) -> Re
                 let (o, e) = if relation == "imports" && o.label != "File" {
                     match o.file_path.as_deref().map(|f| store.file_node(f)).transpose()?.flatten() {
                         Some(f) if f.id != file_row.id => {
-                            let via = EdgeRow { src: file_row.id, dst: f.id, edge_type: e.edge_type.clone(), resolution: e.resolution.clone(), line: e.line, col: e.col };
+                            let via = EdgeRow { src: file_row.id, dst: f.id, edge_type: e.edge_type.clone(), resolution: e.resolution.clone(), line: e.line, col: e.col, ambiguity: None };
                             (f, via)
                         }
                         _ => continue,
@@ -154,7 +154,7 @@ pub fn context(store: &Store, file: &str, opts: &Options, limits: &Limits) -> Re
                 } else if relation == "imported_by" && o.label == "Import" {
                     match o.file_path.as_deref().map(|f| store.file_node(f)).transpose()?.flatten() {
                         Some(f) if f.id != file_row.id => {
-                            let via = EdgeRow { src: f.id, dst: file_row.id, edge_type: e.edge_type.clone(), resolution: e.resolution.clone(), line: o.line_start, col: e.col };
+                            let via = EdgeRow { src: f.id, dst: file_row.id, edge_type: e.edge_type.clone(), resolution: e.resolution.clone(), line: o.line_start, col: e.col, ambiguity: None };
                             (f, via)
                         }
                         _ => continue,
@@ -440,6 +440,7 @@ impl<'s> Builder<'s> {
             resolution: e.resolution.clone(),
             file_path: e.line.map(|_| site_file.to_string()).filter(|f| !f.is_empty()),
             line: e.line,
+            ambiguity: e.ambiguity.as_ref().map(|(reason, n)| EdgeAmbiguity::new(reason, *n)),
         }
     }
 
@@ -481,7 +482,7 @@ impl<'s> Builder<'s> {
             if file.id == self.target.id {
                 continue;
             }
-            let via = EdgeRow { src: file.id, dst: def.id, edge_type: e.edge_type, resolution: e.resolution, line: import.line_start, col: e.col };
+            let via = EdgeRow { src: file.id, dst: def.id, edge_type: e.edge_type, resolution: e.resolution, line: import.line_start, col: e.col, ambiguity: None };
             self.cache.insert(file.id, file.clone());
             if !self.reach_by(&file, "imported_by", 1, &via, None) {
                 break;
@@ -494,7 +495,7 @@ impl<'s> Builder<'s> {
     /// decorator reference sites; those edges are then no plain `reference`.
     fn decorated(&mut self, def: &NodeRow) -> Result<()> {
         for a in applications(self.store, def)? {
-            let e = EdgeRow { src: a.decorated.id, dst: def.id, edge_type: "REFERENCES".into(), resolution: a.resolution, line: a.line, col: None };
+            let e = EdgeRow { src: a.decorated.id, dst: def.id, edge_type: "REFERENCES".into(), resolution: a.resolution, line: a.line, col: None, ambiguity: None };
             self.decorator_edges.insert((e.src, e.dst, e.line));
             if !self.admits(&e) {
                 continue;

@@ -33,7 +33,7 @@ pub use navegador_cypher::memory::{MemoryPool, DEFAULT_QUERY_MEMORY};
 pub use navegador_cypher::CypherError;
 pub use markdown::{bundle_markdown, context_markdown};
 pub use types::{
-    BlastRadius, Candidate, ContextBundle, ContextEdge, ContextNode, Dependent, DependentGroup, Diagnostic, Hop,
+    BlastRadius, Candidate, ContextBundle, ContextEdge, ContextNode, Dependent, DependentGroup, Diagnostic, EdgeAmbiguity, Hop,
     IngestionResult, Metadata, OwnerCount, PlaceCount, Selector, SkippedFile, SourceText, UnresolvedSite,
 };
 

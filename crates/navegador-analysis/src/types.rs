@@ -84,6 +84,28 @@ pub struct ContextEdge {
     pub file_path: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// An `ambiguous` edge's why: its site had several candidates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ambiguity: Option<EdgeAmbiguity>,
+}
+
+/// Why an `ambiguous` edge is one of several: `reason` (`overloads`: one class or file's
+/// overloads that argument count and types do not separate; `receiver_unknown`: a method
+/// found by name on a receiver of unknown type; `global_name`: a bare name several files
+/// define; `hierarchy`: a member found in several classes of a scope or a typed receiver),
+/// `candidates` in all, `omitted`: those not linked, past the nearest eight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct EdgeAmbiguity {
+    pub reason: String,
+    pub candidates: i64,
+    pub omitted: i64,
+}
+
+impl EdgeAmbiguity {
+    pub(crate) fn new(reason: &str, candidates: i64) -> EdgeAmbiguity {
+        let omitted = (candidates - navegador_store::AMBIGUOUS_LINKED as i64).max(0);
+        EdgeAmbiguity { reason: reason.to_string(), candidates, omitted }
+    }
 }
 
 /// A reference site resolution could not bind to any definition.

@@ -53,6 +53,11 @@ pub use sqlite::{
 
 use std::path::PathBuf;
 
+/// At most this many candidates of an `ambiguous` site are linked (the nearest); how many
+/// there were in all is the `candidates` of its edges: linking dozens of same-named methods
+/// would be noise, not an answer. The resolver links by it, the tools say what it left out.
+pub const AMBIGUOUS_LINKED: usize = 8;
+
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

@@ -231,7 +231,7 @@ pub struct NodeRow {
 }
 
 /// A row of `edges` for display.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EdgeRow {
     pub src: i64,
     pub dst: i64,
@@ -239,6 +239,9 @@ pub struct EdgeRow {
     pub resolution: Option<String>,
     pub line: Option<u32>,
     pub col: Option<u32>,
+    /// An `ambiguous` edge's reason (`overloads`, `hierarchy`, `receiver_unknown`,
+    /// `global_name`) and its site's number of candidates in all; `None` for other edges.
+    pub ambiguity: Option<(String, i64)>,
 }
 
 /// Counts by label, relationship type and reference status.
@@ -668,13 +671,19 @@ impl Store {
 
     /// Edges of a node: outgoing when `outgoing`, else incoming; of one type or all.
     pub fn edges_of(&self, id: i64, outgoing: bool, edge_type: Option<&str>) -> Result<Vec<EdgeRow>> {
+        // Only an ambiguous edge's props are read (the others carry none of these keys).
+        const COLS: &str = "src, dst, type, resolution, line, col, \
+             CASE WHEN resolution = 'ambiguous' THEN json_extract(props, '$.reason') END, \
+             CASE WHEN resolution = 'ambiguous' THEN json_extract(props, '$.candidates') END";
         let sql = if outgoing {
-            "SELECT src, dst, type, resolution, line, col FROM edges WHERE src = ?1 AND (type = ?2 OR ?2 IS NULL) ORDER BY id"
+            format!("SELECT {COLS} FROM edges WHERE src = ?1 AND (type = ?2 OR ?2 IS NULL) ORDER BY id")
         } else {
-            "SELECT src, dst, type, resolution, line, col FROM edges WHERE dst = ?1 AND (type = ?2 OR ?2 IS NULL) ORDER BY id"
+            format!("SELECT {COLS} FROM edges WHERE dst = ?1 AND (type = ?2 OR ?2 IS NULL) ORDER BY id")
         };
-        let mut st = self.conn.prepare_cached(sql)?;
+        let mut st = self.conn.prepare_cached(&sql)?;
         let rows = st.query_map(params![id, edge_type], |r| {
+            let reason: Option<String> = r.get(6)?;
+            let candidates: Option<i64> = r.get(7)?;
             Ok(EdgeRow {
                 src: r.get(0)?,
                 dst: r.get(1)?,
@@ -682,6 +691,7 @@ impl Store {
                 resolution: r.get(3)?,
                 line: r.get(4)?,
                 col: r.get(5)?,
+                ambiguity: reason.map(|why| (why, candidates.unwrap_or(0))),
             })
         })?;
         rows.collect()

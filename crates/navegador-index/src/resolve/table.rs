@@ -14,9 +14,8 @@ use navegador_store::{ImportRow, IngestTx, RefRow, RefStatus, StoreError, Symbol
 use super::system::{family_name, systems, Config, Fam, ModuleSystem, Rules};
 
 /// At most this many candidates of an `ambiguous` site are linked (the nearest, see
-/// [`Table::nearest`]); how many there were is recorded on its edges: linking dozens of
-/// same-named methods would be noise, not an answer.
-const MAX_AMBIGUOUS: usize = 8;
+/// [`Table::nearest`]).
+const MAX_AMBIGUOUS: usize = navegador_store::AMBIGUOUS_LINKED;
 
 /// Why an `ambiguous` site has several candidates (the `reason` of its edges).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

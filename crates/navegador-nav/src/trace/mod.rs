@@ -448,11 +448,8 @@ impl<'a> Walker<'a> {
 fn ambiguity(e: &CallEdgeRow) -> Option<Value> {
     let reason = e.reason.as_deref().filter(|_| e.resolution.as_deref() == Some("ambiguous"))?;
     let n = e.candidates.unwrap_or(0).max(0);
-    Some(json!({"reason": reason, "candidates": n, "omitted": (n - MAX_LINKED).max(0)}))
+    Some(json!({"reason": reason, "candidates": n, "omitted": (n - navegador_store::AMBIGUOUS_LINKED as i64).max(0)}))
 }
-
-/// How many candidates of an ambiguous site the index links (the resolver's cap).
-const MAX_LINKED: i64 = 8;
 
 fn is_interface(n: &NodeRow) -> bool {
     matches!(n.props.get("kind").and_then(Value::as_str), Some("interface" | "trait" | "protocol"))
