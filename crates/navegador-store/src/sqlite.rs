@@ -1084,12 +1084,16 @@ impl IngestTx<'_> {
         if let Some(&top) = rw.old.last() {
             self.ceiling.set(self.ceiling.get().max(top));
         }
-        // Edges of other files' sites stay; every other edge touching the file goes.
+        // Edges of other files' sites stay; every other edge touching the file goes. The
+        // unary `+` keeps `ref_id IS NULL` off the `edges_ref` index: SQLite's planner
+        // otherwise walks every site-less edge of the graph (Django: ~0.05 s CPU per
+        // statement, four per rewritten file) instead of the file's nodes' `edges_src` /
+        // `edges_dst` entries (~1 ms). `db::to_pg` drops the `+` for PostgreSQL.
         self.delete_file_rows(
             path,
             &[
-                "src IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
-                "dst IN (SELECT id FROM nodes WHERE file_path = ?1) AND ref_id IS NULL",
+                "src IN (SELECT id FROM nodes WHERE file_path = ?1) AND +ref_id IS NULL",
+                "dst IN (SELECT id FROM nodes WHERE file_path = ?1) AND +ref_id IS NULL",
                 "ref_id IN (SELECT id FROM refs WHERE file_path = ?1)",
             ],
         )?;
