@@ -542,12 +542,15 @@ impl Preprocess {
                     return end;
                 }
             }
-            if let Some(end) = call_end.filter(|_| self.declaration_macros && (is_macro(word) || is_reserved_attribute(word)) && (braces.is_empty() || braces.last() == Some(&b'a'))) {
+            // (in a body: `static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 10);`, `DECLARE_BITMAP(m, N)
+            // = { 0 };`: a call is neither `static` nor assigned to)
+            let in_body = || prev_word == Some(b"static".as_slice()) || b.get(next_token(b, &skip, call_end.unwrap_or(e))) == Some(&b'=') && matches!(prev_byte, Some(b';' | b'{' | b'}'));
+            if let Some(end) = call_end.filter(|_| self.declaration_macros && (is_macro(word) || is_reserved_attribute(word)) && (braces.is_empty() || braces.last() == Some(&b'a') || braces.last() == Some(&b'b') && in_body())) {
                 let starts = match (prev_word, prev_byte) {
                     (Some(w), _) => SPECIFIERS.contains(&w),
                     (None, c) => matches!(c, None | Some(b';' | b'{' | b'}')),
                 };
-                if starts && declaration_macro(b, &skip, out, i, open, end, braces.is_empty()) {
+                if starts && declaration_macro(b, &skip, out, i, open, end, braces.last() != Some(&b'a')) {
                     // (the arguments are read on: `SYSCALL_DEFINE1(time, T __user *, p)`)
                     return e;
                 }
@@ -883,7 +886,12 @@ fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open:
         return false;
     }
     let first_word = &b[first..fe];
-    if TAGS.contains(&first_word) || SPECIFIERS.contains(&first_word) || PRIMITIVES.contains(&first_word) {
+    // (`DEFINE_PER_CPU(u8 *, p)`: a name and `*`s is a pointer type)
+    let pointer = top_comma(b, open + 1, close).is_some_and(|c| {
+        let rest = trim(&b[fe..c]);
+        !rest.is_empty() && rest.iter().all(|&x| matches!(x, b'*' | b' ' | b'\t'))
+    });
+    if TAGS.contains(&first_word) || SPECIFIERS.contains(&first_word) || PRIMITIVES.contains(&first_word) || pointer {
         // a type, then the name: the macro's name and parentheses go, the comma too
         let Some(comma) = top_comma(b, open + 1, close) else { return false };
         // (`DEFINE_PER_CPU(struct s[N], x)`: an array type has no such declaration)

@@ -92,3 +92,13 @@ int lookup(int family)
 		r = 0;
 	return r;
 }
+
+/* declarator macros in a body: after `static`, or assigned to (declaration_macros); a
+   pointer type first (`DEFINE_PER_CPU(u8 *, p)`) */
+DEFINE_PER_CPU(u8 *, dstmem);
+int warn_once(void)
+{
+	static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 10);
+	DECLARE_BITMAP(bits, NBITS) = { 0 };
+	return __ratelimit(&rs) + bits[0];
+}
