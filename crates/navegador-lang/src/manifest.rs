@@ -110,7 +110,7 @@ const CLIENT_KEYS: &[&str] = &[
     "library", "calls", "imports", "url", "url_option", "method", "method_arg", "method_option", "factories", "base_option", "base_arg",
     "kind", "tags",
 ];
-const PREPROCESS_KEYS: &[&str] = &["replace", "blank", "blank_calls", "type_arguments", "undefined", "inline_conditionals", "macros", "reserved_attributes", "tagged_type_arguments", "statement_macros", "declaration_macros", "split_conditionals", "all_branches", "specifier_macros", "string_macros"];
+const PREPROCESS_KEYS: &[&str] = &["replace", "blank", "blank_calls", "type_arguments", "undefined", "inline_conditionals", "macros", "reserved_attributes", "tagged_type_arguments", "statement_macros", "declaration_macros", "split_conditionals", "all_branches", "specifier_macros", "string_macros", "defined_attributes", "designators"];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
 const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member", "paths", "arrays"];
 
@@ -318,6 +318,8 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
                     all_branches: r.bool(t, "all_branches")?.unwrap_or(false),
                     specifier_macros: r.bool(t, "specifier_macros")?.unwrap_or(false),
                     string_macros: r.bool(t, "string_macros")?.unwrap_or(false),
+                    defined_attributes: r.bool(t, "defined_attributes")?.unwrap_or(false),
+                    designators: r.strings(t, "designators")?,
                 }
             }
         },

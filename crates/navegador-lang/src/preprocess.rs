@@ -67,6 +67,14 @@ pub(crate) struct Preprocess {
     /// An upper-case macro beside a string literal (`"a" ANSI_BOLD "b"`, `printk(KERN_ERR
     /// PFX "x")`) is a string: blanked.
     pub string_macros: bool,
+    /// The macros the file itself `#define`s as nothing or as an attribute (`#define
+    /// __ALIGNED__ __attribute__((aligned(8)))`, `#define INIT`, `#define dbg(x)`, in every
+    /// branch that defines them) are blanked where the code uses them, a function-like one
+    /// with its arguments: what the preprocessor would leave (or an attribute, blanked anyway).
+    pub defined_attributes: bool,
+    /// Calls whose second argument is a member designator (`offsetof(struct s, a.b[n])`):
+    /// what follows its first name is blanked, the grammar reads a field name there.
+    pub designators: Vec<String>,
 }
 
 /// One `replace` rule of `[preprocess]`.
@@ -137,6 +145,7 @@ impl Preprocess {
         self.replace.is_empty()
             && self.blank.is_empty() && self.blank_calls.is_empty() && self.type_arguments.is_empty() && self.undefined.is_empty() && !self.inline_conditionals && !self.macros
             && !self.reserved_attributes && !self.tagged_type_arguments && !self.statement_macros && !self.declaration_macros && !self.split_conditionals && !self.all_branches && !self.specifier_macros && !self.string_macros
+            && !self.defined_attributes && self.designators.is_empty()
     }
 
     /// `src` with the rules applied, `None` when nothing changed.
@@ -152,7 +161,7 @@ impl Preprocess {
         if !self.undefined.is_empty() || self.inline_conditionals || self.split_conditionals || self.all_branches {
             self.conditionals(src.as_bytes(), &mut b);
         }
-        if !self.blank.is_empty() || !self.blank_calls.is_empty() || !self.type_arguments.is_empty() || self.macros {
+        if !self.blank.is_empty() || !self.blank_calls.is_empty() || !self.type_arguments.is_empty() || self.macros || self.defined_attributes || !self.designators.is_empty() {
             let orig = b.clone();
             self.words(&orig, &mut b);
         }
@@ -265,11 +274,27 @@ impl Preprocess {
     }
 
     fn words(&self, b: &[u8], out: &mut [u8]) {
+        let (object_like, function_like) = if self.defined_attributes { attribute_defines(b) } else { Default::default() };
         each_word(b, |i, e, line_start| {
             let word = &b[i..e];
             let open = skip_ws(b, e);
             let call_end = (b.get(open) == Some(&b'(')).then(|| close_paren(b, open)).flatten();
-            if self.blank.iter().any(|w| w.as_bytes() == word) {
+            if object_like.contains(word) {
+                out[i..e].fill(b' ');
+            } else if let Some(end) = call_end.filter(|_| function_like.contains(word) && !declarator_before(b, i)) {
+                fill_keep_lines(&mut out[i..end]);
+                return end;
+            } else if let Some(end) = call_end.filter(|_| self.designators.iter().any(|w| w.as_bytes() == word)) {
+                // `offsetof(struct s, a.b[n])`: the designator's first name stays
+                if let Some(comma) = top_comma(b, open + 1, end - 1) {
+                    let d = skip_ws_lines(b, comma + 1);
+                    let de = word_end(b, d);
+                    if de > d && matches!(b.get(skip_ws(b, de)), Some(b'.' | b'[')) {
+                        fill_keep_lines(&mut out[de..end - 1]);
+                    }
+                }
+                return end;
+            } else if self.blank.iter().any(|w| w.as_bytes() == word) {
                 out[i..e].fill(b' ');
             } else if let Some(end) = call_end.filter(|_| self.blank_calls.iter().any(|w| w.as_bytes() == word)) {
                 fill_keep_lines(&mut out[i..end]);
@@ -305,7 +330,14 @@ impl Preprocess {
                     let pointer = b.get(t1) == Some(&b'(') && b.get(skip_ws(b, t1 + 1)).is_some_and(|&c| matches!(c, b'*' | b'^' | b'&'));
                     let typed = next_end > open && (pointer || b.get(t1).is_some_and(|&c| is_word(c) || matches!(c, b'*' | b'&' | b':' | b'<')));
                     let lone = matches!(b.get(open), None | Some(b'\n' | b'\r')) && statement_before(b, i) && statement_after(b, open);
-                    if typed || lone {
+                    // (`U32 const x = …`, `BYTE const* p`: a qualifier after the word, then a
+                    // declarator: the word is the type)
+                    let qualified = matches!(&b[open..next_end], b"const" | b"volatile") && {
+                        let d = skip_ws(b, next_end);
+                        let de = word_end(b, d);
+                        b.get(d) == Some(&b'*') || de > d && matches!(b.get(skip_ws(b, de)), Some(b'=' | b';' | b',' | b'[' | b')'))
+                    };
+                    if (typed || lone) && !qualified {
                         out[i..e].fill(b' ');
                     }
                 }
@@ -330,6 +362,41 @@ impl Preprocess {
             e
         });
         if self.macros {
+            // an empty argument of a macro, `f(a, , b)`, `T(, x)`: `0` in its space
+            let (code, comment) = code_mask(b);
+            let directive = directive_mask(b);
+            let mut open: Option<usize> = None;
+            for k in 0..b.len() {
+                if comment[k] || directive[k] {
+                    continue;
+                }
+                if !code[k] {
+                    open = None;
+                    continue;
+                }
+                match b[k] {
+                    b'(' | b',' => {
+                        if b[k] == b',' && out[k] == b',' {
+                            if let Some(o) = open.filter(|&o| out[o] == b[o]) {
+                                if let Some(gap) = (o + 1..k).find(|&g| matches!(b[g], b' ' | b'\t') && code[g]) {
+                                    out[gap] = b'0';
+                                }
+                            }
+                        }
+                        open = Some(k);
+                    }
+                    b')' => {
+                        if let Some(o) = open.filter(|&o| b[o] == b',' && out[o] == b',' && out[k] == b')') {
+                            if let Some(gap) = (o + 1..k).find(|&g| matches!(b[g], b' ' | b'\t') && code[g]) {
+                                out[gap] = b'0';
+                            }
+                        }
+                        open = None;
+                    }
+                    c if c.is_ascii_whitespace() => {}
+                    _ => open = None,
+                }
+            }
             // a field name passed to a macro, `sort_by(list, .symbol, x)`: a name
             let mut i = 0;
             while let Some(k) = b[i..].iter().position(|&c| c == b'.').map(|k| i + k) {
@@ -437,6 +504,8 @@ impl Preprocess {
                     (Some(w), _) if SPECIFIERS.contains(&w) => n0_word && type_then_declarator(b, &skip, n0),
                     // `int __init f`, `char __user *p`: a declarator follows; `bool x
                     // __read_mostly;`: a declarator (a name after a type) came before
+                    // `wint_t __towupper_l(wint_t c)\n{`: a function defined
+                    (Some(_), _) if call_end.is_some() && b.get(n) == Some(&b'{') && !declarator_follows => false,
                     (Some(w), _) => {
                         declarator_follows
                             || matches!(b.get(n), Some(b';' | b'=' | b',' | b')' | b'{'))
@@ -473,12 +542,15 @@ impl Preprocess {
                     return end;
                 }
             }
-            if let Some(end) = call_end.filter(|_| self.declaration_macros && (is_macro(word) || is_reserved_attribute(word)) && (braces.is_empty() || braces.last() == Some(&b'a'))) {
+            // (in a body: `static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 10);`, `DECLARE_BITMAP(m, N)
+            // = { 0 };`: a call is neither `static` nor assigned to)
+            let in_body = || prev_word == Some(b"static".as_slice()) || b.get(next_token(b, &skip, call_end.unwrap_or(e))) == Some(&b'=') && matches!(prev_byte, Some(b';' | b'{' | b'}'));
+            if let Some(end) = call_end.filter(|_| self.declaration_macros && (is_macro(word) || is_reserved_attribute(word)) && (braces.is_empty() || braces.last() == Some(&b'a') || braces.last() == Some(&b'b') && in_body())) {
                 let starts = match (prev_word, prev_byte) {
                     (Some(w), _) => SPECIFIERS.contains(&w),
                     (None, c) => matches!(c, None | Some(b';' | b'{' | b'}')),
                 };
-                if starts && declaration_macro(b, &skip, out, i, open, end, braces.is_empty()) {
+                if starts && declaration_macro(b, &skip, out, i, open, end, braces.last() != Some(&b'a')) {
                     // (the arguments are read on: `SYSCALL_DEFINE1(time, T __user *, p)`)
                     return e;
                 }
@@ -564,6 +636,9 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
     let mut depth = 0;
     let mut at = from;
     let mut last: Option<usize> = None;
+    // the branch's first code line starts with `else`: it goes on with the `if` before the
+    // conditional (`if (a)\n  x();\n#ifdef Y\n else if (b)\n  y();\n#endif`)
+    let mut starts_else = None;
     for line in &lines[idx + 1..] {
         let t = trim(line);
         if let Some(d) = t.strip_prefix(b"#") {
@@ -578,9 +653,17 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
         } else if depth == 0 {
             if let Some(k) = (at..at + line.len()).rev().find(|&k| code[k] && !line[k - at].is_ascii_whitespace()) {
                 last = Some(k);
+                if starts_else.is_none() {
+                    let f = line.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
+                    let w = &line[f..f + line[f..].iter().position(|&c| !is_word(c)).unwrap_or(line.len() - f)];
+                    starts_else = Some(code[at + f] && w == b"else");
+                }
             }
         }
         at += line.len();
+    }
+    if starts_else == Some(true) {
+        return true;
     }
     let Some(k) = last else { return false };
     // the source of `code`: the bytes of `lines` joined
@@ -634,7 +717,9 @@ fn specifier_attributes(b: &[u8], skip: &[bool], out: &mut [u8], i: usize) {
     }
     let Some(&t) = b.get(k) else { return };
     // (attributes after the declarator are not its specifiers: `bool x __read_mostly;`)
-    while words.len() >= 3 && words.last().is_some_and(|&(s, e)| is_reserved_attribute(&b[s..e])) {
+    // (`void noinstr __f(…) {`: a reserved name defined is the declarator)
+    let defined = t == b'(' && close_paren(b, k).is_some_and(|c| b.get(next_token(b, skip, c)) == Some(&b'{'));
+    while !defined && words.len() >= 3 && words.last().is_some_and(|&(s, e)| is_reserved_attribute(&b[s..e])) {
         // (`void __f(` is f: a name after a primitive or a tag's name is the declarator)
         let (s, e) = words[words.len() - 2];
         let (s2, e2) = words[words.len() - 3];
@@ -650,6 +735,7 @@ fn specifier_attributes(b: &[u8], skip: &[bool], out: &mut [u8], i: usize) {
     };
     let text = |&(s, e): &(usize, usize)| &b[s..e];
     if !specifiers.iter().any(|w| PRIMITIVES.contains(&text(w))) {
+        typedef_attributes(b, specifiers, out);
         return;
     }
     let mut tagged = false;
@@ -661,6 +747,111 @@ fn specifier_attributes(b: &[u8], skip: &[bool], out: &mut [u8], i: usize) {
             continue;
         }
         out[w.0..w.1].fill(b' ');
+    }
+}
+
+/// Whether a type or `*` comes before `i`: a name declared there (`extern void f(void);` in
+/// one branch, `#define f()` in the other), not a macro used.
+fn declarator_before(b: &[u8], i: usize) -> bool {
+    b[..i].iter().rposition(|c| !c.is_ascii_whitespace()).is_some_and(|k| is_word(b[k]) || b[k] == b'*')
+}
+
+/// `defined_attributes`: the names the file `#define`s as nothing or an attribute, in every
+/// definition of them, object-like and function-like.
+fn attribute_defines(b: &[u8]) -> (std::collections::HashSet<Vec<u8>>, std::collections::HashSet<Vec<u8>>) {
+    use std::collections::{HashMap, HashSet};
+    // name -> (function-like, every definition an attribute)
+    let mut defs: HashMap<Vec<u8>, (bool, bool)> = HashMap::new();
+    let mut continued = false;
+    for line in b.split(|&c| c == b'\n') {
+        let t = trim(line);
+        let was_continued = continued;
+        continued = t.ends_with(b"\\");
+        if was_continued {
+            continue;
+        }
+        let Some(d) = t.strip_prefix(b"#").map(trim) else { continue };
+        let Some(rest) = d.strip_prefix(b"define") else { continue };
+        let n = skip_ws(rest, 0);
+        if n == 0 {
+            continue;
+        }
+        let ne = word_end(rest, n);
+        if ne == n {
+            continue;
+        }
+        let name = rest[n..ne].to_vec();
+        let function = rest.get(ne) == Some(&b'(');
+        let body_at = if function {
+            match rest[ne..].iter().position(|&c| c == b')') {
+                Some(p) => ne + p + 1,
+                None => continue,
+            }
+        } else {
+            ne
+        };
+        let body = strip_comment(&rest[body_at..]);
+        let head = &body[..word_end(body, 0)];
+        let attribute = !continued
+            && (body.is_empty()
+                || matches!(head, b"__attribute__" | b"__attribute" | b"__declspec") && close_paren(body, skip_ws(body, head.len())) == Some(body.len())
+                // (`#define INIT __init`: an object-like alias of a reserved word; not a call,
+                // `#define readl(a) __raw_readl(a)` is a function)
+                || !function && is_reserved_attribute(head) && head.len() == body.len());
+        let e = defs.entry(name).or_insert((function, true));
+        e.1 &= attribute && e.0 == function;
+    }
+    let (mut object, mut function) = (HashSet::new(), HashSet::new());
+    for (name, (f, attribute)) in defs {
+        if attribute {
+            if f { function.insert(name) } else { object.insert(name) };
+        }
+    }
+    (object, function)
+}
+
+/// `specifier_attributes` of a declaration whose type is not primitive: a C declaration
+/// names one type, so beside a tagged type (`static struct s notrace *f(`) every other
+/// plain word among the specifiers is an attribute macro, and of two plain words (`static
+/// noinline u32 f(`, `static u64 notrace f(`) one is: the one that does not look like a type
+/// (a digit or a `_t` suffix, `u32`, `pid_t`; then a `_`, `word_type`), else the first; an upper-case word after the
+/// type is one too (`UChar32 U_EXPORT2 f(`).
+fn typedef_attributes(b: &[u8], specifiers: &[(usize, usize)], out: &mut [u8]) {
+    let mut plain: Vec<(usize, usize)> = Vec::new();
+    let (mut tagged, mut name) = (false, false);
+    for &(s, e) in specifiers {
+        let word = &b[s..e];
+        if name {
+            name = false;
+            continue;
+        }
+        if TAGS.contains(&word) {
+            tagged = true;
+            name = true;
+            continue;
+        }
+        if is_macro(word) && (tagged || !plain.is_empty()) {
+            // `UChar32 U_EXPORT2\nf(…)`: an upper-case macro after the type
+            out[s..e].fill(b' ');
+            continue;
+        }
+        if SPECIFIERS.contains(&word) || KEYWORDS.contains(&word) || is_reserved_attribute(word) || is_macro(word) || word.starts_with(b"__") {
+            continue;
+        }
+        plain.push((s, e));
+    }
+    let typeish = |&(s, e): &(usize, usize)| b[s..e].ends_with(b"_t") || b[s..e].iter().any(u8::is_ascii_digit);
+    let attributes: Vec<(usize, usize)> = match plain.len() {
+        _ if tagged => plain,
+        2 if typeish(&plain[0]) && !typeish(&plain[1]) => vec![plain[1]],
+        2 if typeish(&plain[1]) && !typeish(&plain[0]) => vec![plain[0]],
+        // (`word_type notrace f(`: then a word with `_`)
+        2 if b[plain[0].0..plain[0].1].contains(&b'_') && !b[plain[1].0..plain[1].1].contains(&b'_') => vec![plain[1]],
+        2 => vec![plain[0]],
+        _ => return,
+    };
+    for (s, e) in attributes {
+        out[s..e].fill(b' ');
     }
 }
 
@@ -695,7 +886,12 @@ fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open:
         return false;
     }
     let first_word = &b[first..fe];
-    if TAGS.contains(&first_word) || SPECIFIERS.contains(&first_word) || PRIMITIVES.contains(&first_word) {
+    // (`DEFINE_PER_CPU(u8 *, p)`: a name and `*`s is a pointer type)
+    let pointer = top_comma(b, open + 1, close).is_some_and(|c| {
+        let rest = trim(&b[fe..c]);
+        !rest.is_empty() && rest.iter().all(|&x| matches!(x, b'*' | b' ' | b'\t'))
+    });
+    if TAGS.contains(&first_word) || SPECIFIERS.contains(&first_word) || PRIMITIVES.contains(&first_word) || pointer {
         // a type, then the name: the macro's name and parentheses go, the comma too
         let Some(comma) = top_comma(b, open + 1, close) else { return false };
         // (`DEFINE_PER_CPU(struct s[N], x)`: an array type has no such declaration)

@@ -221,7 +221,8 @@ impl Registry {
     /// The language of a file from its path and the start of its content:
     /// - an extension one pack claims: that pack;
     /// - an extension several claim (`.h`): the claimant with the most of its `markers`
-    ///   in the first 16 KiB, the first registered one on a tie (none found: C for `.h`);
+    ///   in the code (not comments; a marker starting with a letter starts a word) of the
+    ///   first 16 KiB, the first registered one on a tie (none found: C for `.h`);
     /// - no extension: the interpreter of a `#!` line (`#!/usr/bin/env python3`), matched
     ///   against the packs' `shebangs`.
     ///
@@ -250,8 +251,19 @@ impl Registry {
             }
             1 => Some(claim[0]),
             _ => {
-                let text = String::from_utf8_lossy(&head[..head.len().min(16 * 1024)]);
-                let score = |l: &Language| l.info().markers.iter().map(|m| text.matches(m.as_str()).count()).sum::<usize>();
+                // (markers in code only, each a word of its own: not `/* class of ring */`,
+                // not `ww_class != x`)
+                let head = &head[..head.len().min(16 * 1024)];
+                let (_, comment) = crate::preprocess::code_mask(head);
+                let code: Vec<u8> = head.iter().zip(&comment).map(|(&c, &m)| if m { b' ' } else { c }).collect();
+                let text = String::from_utf8_lossy(&code);
+                let score = |l: &Language| {
+                    l.info()
+                        .markers
+                        .iter()
+                        .map(|m| text.match_indices(m.as_str()).filter(|&(at, _)| !m.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') || at == 0 || !crate::preprocess::is_word(text.as_bytes()[at - 1])).count())
+                        .sum::<usize>()
+                };
                 let best = claim.iter().map(score).max().unwrap_or(0);
                 claim.into_iter().find(|l| score(l) == best)
             }
@@ -474,6 +486,14 @@ mod tests {
             ("a.h", "#import <Foundation/Foundation.h>\n@interface A\n@end\n", "objc"),
             ("a.cpp", "int f(void);\n", "cpp"),
             ("a.c", "class A {};", "c"),
+            // markers in comments or inside a word are not counted
+            ("a.h", "/* the class of a device */
+int ww_class (void);
+// namespace x
+", "c"),
+            ("a.h", "/* a class */
+class A {};
+", "cpp"),
         ];
         for (path, text, want) in cases {
             assert_eq!(r.detect(path, text.as_bytes()).map(|l| l.id()), Some(want), "{path}: {text}");
