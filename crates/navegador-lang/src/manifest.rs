@@ -108,7 +108,7 @@ const EMBED_KEYS: &[&str] = &["default", "map", "component"];
 const OVERLOAD_KEYS: &[&str] = &["top", "primitives", "converts"];
 const CLIENT_KEYS: &[&str] = &[
     "library", "calls", "imports", "url", "url_option", "method", "method_arg", "method_option", "factories", "base_option", "base_arg",
-    "kind", "tags",
+    "kind", "tags", "elements", "url_required",
 ];
 const PREPROCESS_KEYS: &[&str] = &["replace", "blank", "blank_calls", "type_arguments", "undefined", "inline_conditionals", "macros", "reserved_attributes", "tagged_type_arguments", "statement_macros", "declaration_macros", "split_conditionals", "all_branches", "specifier_macros", "string_macros", "defined_attributes", "designators"];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
@@ -363,12 +363,14 @@ pub(crate) fn parse_clients(file: &str, text: &str) -> Result<Vec<ClientRule>, P
             base_arg: index("base_arg")?,
             kind: r.string(t, "kind")?,
             tags: r.strings(t, "tags")?,
+            elements: r.strings(t, "elements")?,
+            url_required: r.bool(t, "url_required")?.unwrap_or(false),
         };
         if let Some(k) = rule.kind.as_deref().filter(|k| *k != "graphql" && *k != "http") {
             return Err(PackError { file: file.into(), line: line_of_value(text, k), message: format!("client `{}`: `kind` must be \"http\" or \"graphql\", not `{k}`", rule.library) });
         }
-        if rule.calls.is_empty() && rule.tags.is_empty() {
-            return Err(PackError { file: file.into(), line: line_of_value(text, &rule.library), message: format!("client `{}` lists no `calls` (nor `tags`)", rule.library) });
+        if rule.calls.is_empty() && rule.tags.is_empty() && rule.elements.is_empty() {
+            return Err(PackError { file: file.into(), line: line_of_value(text, &rule.library), message: format!("client `{}` lists no `calls` (nor `tags`, `elements`)", rule.library) });
         }
         out.push(rule);
     }

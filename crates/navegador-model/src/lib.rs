@@ -133,6 +133,15 @@ pub struct ClientRule {
     /// Tags of template literals holding a GraphQL document (`gql`, `graphql`: also called
     /// as `graphql(`…`)`); `<file>`: the whole file is a document (`.graphql` operations).
     pub tags: Vec<String>,
+    /// JSX elements that send a request (`Form`, `{instance}.Form`, `form`): patterns of the
+    /// element's name as `calls` are of a callee; the URL is the attribute `url_option`
+    /// names, the method the one `method_option` names. A name without `{instance}` must be
+    /// one the file imports from `imports` (a lowercase intrinsic like `form` with no
+    /// `imports` is any file's).
+    pub elements: Vec<String>,
+    /// A call or element without a readable URL is no site (`<form>` without `action`: a
+    /// form a script handles); else it is one, kept unlinked.
+    pub url_required: bool,
 }
 
 impl ClientRule {

@@ -140,6 +140,9 @@ pub(super) fn detect(lang: Language, src: &str, facts: &FileFacts, endpoints: &[
                     Some(t) => resolve_in_file(t, src),
                     None => (None, None, None),
                 };
+                if r.url_required && url.is_none() {
+                    continue;
+                }
                 out.push(ClientCall {
                     library: r.library.clone(),
                     method,
@@ -156,7 +159,208 @@ pub(super) fn detect(lang: Language, src: &str, facts: &FileFacts, endpoints: &[
             }
         }
     }
+    if rules.iter().any(|r| !r.elements.is_empty()) {
+        for e in scan_elements(src) {
+            let segs = segments(&e.name, None);
+            let Some(r) = rules.iter().enumerate().find_map(|(i, r)| {
+                let inst = instances.get(&i).unwrap_or(&empty);
+                let m = r.elements.iter().find_map(|p| matches(p, &segs, inst))?;
+                // a named element is the library's when the file imports that name from it
+                let own = m.instance.is_some() || r.imports.is_empty() || imports_name_from(r, facts, &segs[0]);
+                own.then_some(*r)
+            }) else {
+                continue;
+            };
+            let attr = |name: Option<&str>| name.and_then(|n| e.attrs.iter().find(|(k, _)| k == n)).map(|(_, v)| v.as_str());
+            let method = attr(r.method_option.as_deref()).and_then(verb_in).or_else(|| r.method.clone());
+            // an attribute's value: a string, or an expression with a literal part (not a
+            // bare name: `action={save}` is a function)
+            let t = attr(r.url_option.as_deref()).and_then(|v| match v.strip_prefix('{').and_then(|v| v.strip_suffix('}')) {
+                Some(expr) => template(expr).filter(|t| !t.rest.is_empty()),
+                None => template(v),
+            });
+            let (base, base_expr, url) = match t {
+                Some(t) => resolve_in_file(t, src),
+                None if r.url_required => continue,
+                None => (None, None, None),
+            };
+            out.push(ClientCall {
+                library: r.library.clone(),
+                method,
+                url,
+                base,
+                base_expr,
+                line: e.line,
+                column: column_of(src, e.start),
+                caller: caller_of(facts, e.start),
+                graphql: false,
+                document: None,
+            });
+        }
+    }
     out
+}
+
+/// Whether the file binds `name` by an import of one of the rule's modules.
+fn imports_name_from(r: &ClientRule, facts: &FileFacts, name: &str) -> bool {
+    facts.imports.iter().any(|i| {
+        i.local_name() == Some(name)
+            && r.imports.iter().any(|m| i.module == *m || i.module.starts_with(&format!("{m}/")) || i.module.ends_with(&format!("/{m}")))
+    })
+}
+
+/// A JSX element's opening tag as written: its name (`Form`, `fetcher.Form`), its
+/// attributes with their values as written (`"/users"`, `{`/u/${id}`}`; a bare attribute
+/// `""`), where its `<` is.
+pub(super) struct Element {
+    pub name: String,
+    pub attrs: Vec<(String, String)>,
+    pub start: usize,
+    pub line: u32,
+}
+
+/// The JSX opening tags of a text: a `<` right before a name, not after a name or a closing
+/// bracket (`Array<Form>` is a type argument, `i<n` a comparison), and attributes up to `>`
+/// or `/>`. Strings and comment lines are skipped; a tag that does not parse is no element.
+pub(super) fn scan_elements(src: &str) -> Vec<Element> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut quote: Option<u8> = None;
+    let mut line = 1u32;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\n' {
+            line += 1;
+            if quote.is_some_and(|q| q != b'`') {
+                quote = None;
+            }
+            i += 1;
+            continue;
+        }
+        if let Some(q) = quote {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == q {
+                quote = None;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        match c {
+            b'"' | b'\'' | b'`' => quote = Some(c),
+            b'<' if b.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic() || *n == b'_' || *n == b'$') => {
+                let before = src[..i].trim_end();
+                let word = &before[before.rfind(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '$')).map_or(0, |k| k + 1)..];
+                let keyword = matches!(word, "return" | "yield" | "await" | "case" | "default" | "else" | "do" | "in" | "of");
+                let prev = before.bytes().next_back();
+                if keyword || !prev.is_some_and(|p| p.is_ascii_alphanumeric() || matches!(p, b'_' | b'$' | b')' | b']' | b'.')) {
+                    if let Some((e, end)) = element_at(src, i, line) {
+                        line += src[i..end].matches('\n').count() as u32;
+                        out.push(e);
+                        i = end;
+                        continue;
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The opening tag starting at `<` (byte `at`) and the byte after it.
+fn element_at(src: &str, at: usize, line: u32) -> Option<(Element, usize)> {
+    let b = src.as_bytes();
+    let name_end = (at + 1..b.len()).find(|&k| !(b[k].is_ascii_alphanumeric() || matches!(b[k], b'_' | b'$' | b'.' | b'-'))).unwrap_or(b.len());
+    let name = src[at + 1..name_end].to_string();
+    let mut attrs = Vec::new();
+    let mut k = name_end;
+    loop {
+        while k < b.len() && b[k].is_ascii_whitespace() {
+            k += 1;
+        }
+        match b.get(k)? {
+            b'>' => return Some((Element { name, attrs, start: at, line }, k + 1)),
+            b'/' if b.get(k + 1) == Some(&b'>') => return Some((Element { name, attrs, start: at, line }, k + 2)),
+            b'{' => k = balanced_brace(b, k)?,
+            c if c.is_ascii_alphabetic() || *c == b'_' => {
+                let s = k;
+                while k < b.len() && (b[k].is_ascii_alphanumeric() || matches!(b[k], b'_' | b'-' | b':')) {
+                    k += 1;
+                }
+                let key = src[s..k].to_string();
+                let mut j = k;
+                while j < b.len() && b[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if b.get(j) != Some(&b'=') {
+                    attrs.push((key, String::new()));
+                    continue;
+                }
+                j += 1;
+                while j < b.len() && b[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                let v0 = j;
+                match b.get(j)? {
+                    q @ (b'"' | b'\'') => {
+                        let close = src[j + 1..].find(*q as char)? + j + 1;
+                        k = close + 1;
+                    }
+                    b'{' => k = balanced_brace(b, j)?,
+                    _ => return None,
+                }
+                attrs.push((key, src[v0..k].to_string()));
+            }
+            _ => return None,
+        }
+        if k - at > 4000 {
+            return None;
+        }
+    }
+}
+
+/// The byte after the `}` closing the `{` at `open` (strings skipped), within 2000 bytes.
+fn balanced_brace(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0;
+    let mut quote: Option<u8> = None;
+    let mut i = open;
+    while i < b.len() && i - open < 2000 {
+        let c = b[i];
+        if let Some(q) = quote {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == q {
+                quote = None;
+            }
+        } else {
+            match c {
+                b'"' | b'\'' | b'`' => quote = Some(c),
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The file imports the rule's library (a module starting with one of `imports`), or the
@@ -994,6 +1198,20 @@ mod tests {
         assert!(names.contains(&"this.webClient.get().uri"), "{names:?}");
         assert!(names.contains(&"http.get"), "{names:?}");
         assert!(!names.contains(&"fetch"), "{names:?}");
+    }
+
+    #[test]
+    fn jsx_elements_are_tags_not_types() {
+        let src = "const a: Array<Form> = [];\nif (i<n) x();\nreturn <Form method=\"post\" action={`/u/${id}`} {...rest} disabled>\n// <form action=\"/no\">\nconst s = \"<form action='/no'>\";\n<fetcher.Form\n  action='/x' />";
+        let got: Vec<(String, Vec<(String, String)>, u32)> = scan_elements(src).into_iter().map(|e| (e.name, e.attrs, e.line)).collect();
+        let attrs = |v: &[(&str, &str)]| v.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        assert_eq!(
+            got,
+            vec![
+                ("Form".into(), attrs(&[("method", "\"post\""), ("action", "{`/u/${id}`}"), ("disabled", "")]), 3),
+                ("fetcher.Form".into(), attrs(&[("action", "'/x'")]), 6),
+            ]
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Express (`app.get('/p', h)`, `router.route('/p').get(h)`, `app.use('/prefix', router)`)
-//! and NestJS (`@Controller('base')` classes with `@Get(':id')` methods; `@Resolver`
-//! classes with `@Query`/`@Mutation`/`@Subscription` methods for GraphQL).
+//! and NestJS (`@Controller('base')` classes with `@Get(':id')` methods; a `@Resolver` class's
+//! `@Query`/`@Mutation`/`@Subscription` methods are GraphQL resolvers, `operations.rs`).
 
 use std::collections::HashMap;
 
@@ -8,7 +8,7 @@ use navegador_lang::tree_sitter::Node;
 use navegador_model::{FileFacts, Label, Language};
 
 use super::util::{col_of, descendants, join, last_segment, line_of, named_children, parse_args, text, unquote, Arg};
-use super::{Detected, EndpointFact, Handler, MountFact, GRAPHQL, REST};
+use super::{Detected, EndpointFact, Handler, MountFact, REST};
 
 const VERBS: [&str; 9] = ["get", "post", "put", "patch", "delete", "head", "options", "all", "trace"];
 
@@ -43,8 +43,8 @@ pub(super) fn detect_nest(src: &str, facts: &FileFacts) -> Detected {
             continue;
         }
         let controller = class.decorators.iter().find(|(n, _, _)| last_segment(n) == "Controller");
-        let resolver = class.decorators.iter().any(|(n, _, _)| last_segment(n) == "Resolver");
-        if controller.is_none() && !resolver {
+        // a `@Resolver()` class's `@Query()` methods are GraphQL resolvers (`operations.rs`)
+        if controller.is_none() {
             continue;
         }
         let bases: Vec<String> = controller
@@ -57,23 +57,16 @@ pub(super) fn detect_nest(src: &str, facts: &FileFacts) -> Detected {
             }
             for (dname, dargs, line) in &m.decorators {
                 let d = last_segment(dname);
-                let mk = |kind, method: Option<String>, path: Option<String>| EndpointFact {
-                    router: (kind == REST).then(|| (NEST_GLOBAL.to_string(), String::new())),
+                let mk = |method: Option<String>, path: Option<String>| EndpointFact {
+                    router: Some((NEST_GLOBAL.to_string(), String::new())),
                     name: m.name.clone(),
-                    kind,
+                    kind: REST,
                     method,
                     path,
                     framework: "nestjs",
                     line: *line,
                     handler: Handler::Symbol(mi as u32),
                 };
-                if resolver && matches!(d, "Query" | "Mutation" | "Subscription") {
-                    out.push(mk(GRAPHQL, None, None));
-                    continue;
-                }
-                if controller.is_none() {
-                    continue;
-                }
                 let method = match d {
                     "Get" | "Post" | "Put" | "Patch" | "Delete" | "Head" | "Options" => Some(d.to_uppercase()),
                     "All" => None,
@@ -86,7 +79,7 @@ pub(super) fn detect_nest(src: &str, facts: &FileFacts) -> Detected {
                 }
                 for b in &bases {
                     for p in &paths {
-                        out.push(mk(REST, method.clone(), Some(join(b, p))));
+                        out.push(mk(method.clone(), Some(join(b, p))));
                     }
                 }
             }

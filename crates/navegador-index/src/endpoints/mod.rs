@@ -109,6 +109,20 @@ pub struct MountFact {
     pub line: u32,
 }
 
+/// A GraphQL resolver of a file: the root field it serves and its symbol.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolverFact {
+    /// QUERY / MUTATION / SUBSCRIPTION.
+    pub method: String,
+    pub field: String,
+    pub qname: String,
+    pub line: u32,
+    /// The framework of the endpoint it defines when no schema declares the field.
+    pub framework: &'static str,
+    /// Code-first: without a schema field of its name it is the endpoint.
+    pub defines: bool,
+}
+
 /// What one file's detectors found: endpoints, mounts, and the names its router values
 /// are exported as (`module.exports = router`: `default` -> `router`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -121,8 +135,8 @@ pub struct Detected {
     pub clients: Vec<ClientCall>,
     /// The GraphQL documents the file binds to names: (name, [(operation type, field)]).
     pub documents: Vec<(String, Vec<(String, String)>)>,
-    /// The GraphQL resolvers the file defines: (operation type, field, qualified name, line).
-    pub resolvers: Vec<(String, String, String, u32)>,
+    /// The GraphQL resolvers the file defines (`operations::Resolver`).
+    pub resolvers: Vec<ResolverFact>,
 }
 
 impl Detected {
@@ -160,7 +174,11 @@ impl Detected {
             p.insert("graphql_documents".into(), Value::Object(docs));
         }
         if !self.resolvers.is_empty() {
-            let rs: Vec<Value> = self.resolvers.iter().map(|(m, f, q, l)| json!({"method": m, "field": f, "qname": q, "line": l})).collect();
+            let rs: Vec<Value> = self
+                .resolvers
+                .iter()
+                .map(|r| json!({"method": r.method, "field": r.field, "qname": r.qname, "line": r.line, "framework": r.framework, "defines": r.defines}))
+                .collect();
             p.insert("graphql_resolvers".into(), Value::Array(rs));
         }
         p
@@ -217,7 +235,7 @@ pub fn detect(path: &str, lang: Language, src: &str, facts: &FileFacts) -> Detec
         .into_iter()
         .map(|r| {
             let s = &facts.symbols[r.symbol as usize];
-            (r.op.to_string(), r.field, s.qualified_name.clone(), s.range.start_line)
+            ResolverFact { method: r.op.to_string(), field: r.field, qname: s.qualified_name.clone(), line: s.range.start_line, framework: r.framework, defines: r.defines }
         })
         .collect();
     out
@@ -334,16 +352,25 @@ pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path, changed: Option<&[
     if dj {
         derived.extend(django::derive(root, &files));
     }
-    let redone = |fw: Option<&str>| match fw {
-        Some("react-router") => rr,
-        Some("django") => dj,
-        _ => false,
+    // code-first GraphQL endpoints: from every file's resolvers and the schemas' fields,
+    // redone on every ingest (one read of the files carrying resolvers)
+    let endpoints = tx.endpoint_nodes()?;
+    derived.extend(code_first(tx, &endpoints)?);
+    let redone = |p: &Map<String, Value>| {
+        if p.get("code_first").and_then(Value::as_bool) == Some(true) {
+            return true;
+        }
+        match p.get("framework").and_then(Value::as_str) {
+            Some("react-router") => rr,
+            Some("django") => dj,
+            _ => false,
+        }
     };
     tracing::info!(elapsed = ?started.elapsed(), endpoints = derived.len(), "endpoints derived");
     // Stored derived endpoints by (file, line, name), each with its properties.
     let mut stored: HashMap<(String, u32, String), Vec<(i64, Map<String, Value>)>> = HashMap::new();
-    for e in if rr || dj { tx.endpoint_nodes()? } else { Vec::new() } {
-        if e.props.get("derived").and_then(Value::as_bool) == Some(true) && redone(e.props.get("framework").and_then(Value::as_str)) {
+    for e in endpoints {
+        if e.props.get("derived").and_then(Value::as_bool) == Some(true) && redone(&e.props) {
             let key = (e.file_path.clone().unwrap_or_default(), e.line_start.unwrap_or(0), e.name.clone().unwrap_or_default());
             stored.entry(key).or_default().push((e.id, e.props));
         }
@@ -358,7 +385,10 @@ pub(crate) fn derive_and_link(tx: &IngestTx<'_>, root: &Path, changed: Option<&[
             (None, Handler::Expr { text, line, column }) => expr_props(text, *line, *column),
             _ => Map::new(),
         };
-        let props = props_of(&d.fact, &d.file, language, handler, true);
+        let mut props = props_of(&d.fact, &d.file, language, handler, true);
+        if d.fact.kind == GRAPHQL {
+            props.insert("code_first".into(), json!(true));
+        }
         let key = (d.file.clone(), d.fact.line, d.fact.name.clone());
         if let Some(same) = stored.get_mut(&key) {
             if let Some(i) = same.iter().position(|(_, p)| *p == props) {
@@ -404,7 +434,9 @@ fn link(tx: &IngestTx<'_>) -> Result<u64, StoreError> {
             Some(GRPC) => grpc::handlers(tx, &mut cache, &e)?,
             _ => handler_of(tx, &mut cache, &e)?.into_iter().collect(),
         };
-        if e.props.get("kind").and_then(Value::as_str) == Some(GRAPHQL) {
+        // a schema's field: each resolver of its name serves it (a code-first endpoint is its
+        // own resolver's)
+        if e.props.get("kind").and_then(Value::as_str) == Some(GRAPHQL) && e.props.get("code_first").is_none() {
             let method = e.props.get("method").and_then(Value::as_str).unwrap_or_default();
             let field = e.props.get("path").and_then(Value::as_str).unwrap_or_default();
             for (file, qname, line) in resolvers.get(&(method.to_string(), operations::field_key(field))).into_iter().flatten() {
@@ -432,6 +464,44 @@ fn link(tx: &IngestTx<'_>) -> Result<u64, StoreError> {
         tx.delete_exposes(src, dst)?;
     }
     Ok(edges)
+}
+
+/// The endpoints code-first GraphQL servers define: each resolver that declares its root
+/// field (`ResolverFact::defines`) when no schema of the graph has a field of that operation
+/// type and name (compared as `operations::field_key`); then the schema's endpoint is the
+/// one, the resolver linked to it (`link`). Written into the resolver's file, handled by it.
+fn code_first(tx: &IngestTx<'_>, endpoints: &[NodeRow]) -> Result<Vec<Derived>, StoreError> {
+    let declared: std::collections::HashSet<(String, String)> = endpoints
+        .iter()
+        .filter(|e| e.props.get("kind").and_then(Value::as_str) == Some(GRAPHQL) && e.props.get("code_first").is_none())
+        .filter_map(|e| {
+            let s = |k: &str| e.props.get(k).and_then(Value::as_str).map(str::to_string);
+            Some((s("method")?, operations::field_key(&s("path")?)))
+        })
+        .collect();
+    let frameworks = navegador_lang::registry().frameworks();
+    let mut out = Vec::new();
+    for (_, file, props) in tx.files_with_prop("graphql_resolvers")? {
+        for r in props.get("graphql_resolvers").and_then(Value::as_array).into_iter().flatten() {
+            if r.get("defines").and_then(Value::as_bool) != Some(true) {
+                continue;
+            }
+            let s = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+            let (method, field, qname) = (s("method"), s("field"), s("qname"));
+            if field.is_empty() || declared.contains(&(method.clone(), operations::field_key(&field))) {
+                continue;
+            }
+            let fw = s("framework");
+            let framework = frameworks.iter().map(|(f, _)| *f).find(|f| *f == fw).unwrap_or("graphql");
+            let line = r.get("line").and_then(Value::as_u64).unwrap_or(0) as u32;
+            out.push(Derived {
+                file: file.clone(),
+                fact: EndpointFact { name: field.clone(), kind: GRAPHQL, method: Some(method), path: Some(field), framework, line, handler: Handler::None, router: None },
+                symbol: Some((qname, line)),
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// The GraphQL resolvers of the graph's files, by (operation type, `field_key` of the

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use navegador_model::{ClientRule, FileFacts, Label, Language};
+use navegador_model::{ClientRule, FileFacts, Label, Language, RefKind};
 
 use super::clients::{caller_of, imported, matches, scan_calls, segments, ClientCall};
 use super::util::{last_segment, parse_args, Arg};
@@ -411,8 +411,16 @@ pub(super) fn detect(lang: Language, src: &str, facts: &FileFacts) -> Found {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Resolver {
     pub op: &'static str,
+    /// The field as the schema names it (a Python resolver's name camel-cased, as strawberry
+    /// and graphene do by default, unless a `name` says it).
     pub field: String,
     pub symbol: u32,
+    /// The `framework` of the endpoint it defines in a code-first server.
+    pub framework: &'static str,
+    /// Code-first: the resolver declares the field itself (an annotation, a decorator, a
+    /// graphene `ObjectType`), so without a schema field it is the endpoint. A resolver map's
+    /// key only serves a field a schema declares.
+    pub defines: bool,
 }
 
 /// The root type an operation type's fields belong to, and back.
@@ -428,13 +436,34 @@ fn root_op(type_name: &str) -> Option<&'static str> {
 const MAPPINGS: [(&str, &str); 3] = [("QueryMapping", "QUERY"), ("MutationMapping", "MUTATION"), ("SubscriptionMapping", "SUBSCRIPTION")];
 const SERVER_IMPORTS: [&str; 3] = ["type-graphql", "@nestjs/graphql", "graphql"];
 
-/// The resolvers of one file (the module comment's rules).
+/// `user_by_id` -> `userById` (strawberry's and graphene's default field names).
+fn camel(name: &str) -> String {
+    let mut out = String::new();
+    let mut up = false;
+    for (i, c) in name.chars().enumerate() {
+        if c == '_' && i > 0 {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The resolvers of one file (the module comment's rules). Each rule asks what its
+/// framework asks of the class too: a Spring `@Controller`, a `@Resolver()` class
+/// (TypeGraphQL, NestJS), a class decorated `@<pkg>.type` for `@<pkg>.field` (strawberry),
+/// a graphene `ObjectType` named for a root type for `resolve_<field>`.
 pub(crate) fn resolvers(src: &str, facts: &FileFacts) -> Vec<Resolver> {
     if !ROOTS.iter().any(|(t, _)| src.contains(t)) {
         return Vec::new();
     }
     let mut out = Vec::new();
     let server = facts.imports.iter().any(|i| SERVER_IMPORTS.iter().any(|m| i.module == *m || i.module.starts_with(&format!("{m}/"))));
+    let nest = facts.imports.iter().any(|i| i.module == "@nestjs/graphql");
     let string_of = |a: Option<&Arg>| match a {
         Some(Arg::Str(s)) => Some(s.clone()),
         _ => None,
@@ -443,34 +472,41 @@ pub(crate) fn resolvers(src: &str, facts: &FileFacts) -> Vec<Resolver> {
         if !matches!(s.label, Label::Function | Label::Method) {
             continue;
         }
-        let class = s.parent.map(|p| &facts.symbols[p as usize]).filter(|p| p.label == Label::Class);
+        let ci = s.parent.filter(|p| facts.symbols[*p as usize].label == Label::Class);
+        let class = ci.map(|p| &facts.symbols[p as usize]);
         let class_op = class.and_then(|c| root_op(&c.name));
+        let class_has = |want: &dyn Fn(&str) -> bool| class.is_some_and(|c| c.decorators.iter().any(|(n, _, _)| want(n)));
         let mut found = None;
         for (dname, dargs, _) in &s.decorators {
             let last = last_segment(dname);
             let args = parse_args(dargs.as_deref().unwrap_or(""));
             let named = || string_of(args.get("name")).or_else(|| string_of(args.get("field")));
+            let controller = || class_has(&|n| matches!(last_segment(n), "Controller" | "RestController"));
             if let Some((_, op)) = MAPPINGS.iter().find(|(m, _)| *m == last) {
-                found = Some((*op, named().or_else(|| string_of(args.get("value"))).or_else(|| string_of(args.positional.first()))));
+                if controller() {
+                    found = Some((*op, named().or_else(|| string_of(args.get("value"))).or_else(|| string_of(args.positional.first())), "spring", false));
+                }
             } else if matches!(last, "SchemaMapping" | "BatchMapping") {
                 let op = string_of(args.get("typeName")).and_then(|t| root_op(&t));
-                if let Some(op) = op {
-                    found = Some((op, named().or_else(|| string_of(args.get("value")))));
+                if let (Some(op), true) = (op, controller()) {
+                    found = Some((op, named().or_else(|| string_of(args.get("value"))), "spring", false));
                 }
-            } else if server && root_op(last).is_some() && dname == last {
+            } else if server && root_op(last).is_some() && dname == last && class_has(&|n| last_segment(n) == "Resolver") {
                 let opt = args.positional.iter().find_map(|a| match a {
                     Arg::Obj(fs) => fs.iter().find(|(k, _)| k == "name").and_then(|(_, v)| string_of(Some(v))),
+                    Arg::Str(s) => Some(s.clone()),
                     _ => None,
                 });
-                found = root_op(last).map(|op| (op, opt));
-            } else if dname.contains('.') && matches!(last, "field" | "mutation" | "subscription") {
+                found = root_op(last).map(|op| (op, opt, if nest { "nestjs" } else { "graphql" }, false));
+            } else if let Some(pkg) = dname.strip_suffix(&format!(".{last}")).filter(|_| matches!(last, "field" | "mutation" | "subscription")) {
                 let op = match last {
                     "mutation" => Some("MUTATION"),
                     "subscription" => Some("SUBSCRIPTION"),
                     _ => class_op,
                 };
-                if let Some(op) = op {
-                    found = Some((op, named()));
+                let typed = class_has(&|n| n == format!("{pkg}.type"));
+                if let (Some(op), true) = (op, typed) {
+                    found = Some((op, named(), "graphql", true));
                 }
             }
             if found.is_some() {
@@ -478,12 +514,14 @@ pub(crate) fn resolvers(src: &str, facts: &FileFacts) -> Vec<Resolver> {
             }
         }
         if found.is_none() {
-            if let (Some(op), Some(f)) = (class_op, s.name.strip_prefix("resolve_")) {
-                found = Some((op, Some(f.to_string())));
+            let object_type = ci.is_some_and(|c| facts.refs.iter().any(|r| r.kind == RefKind::Inherits && r.from == Some(c) && last_segment(&r.name) == "ObjectType"));
+            if let (Some(op), Some(f), true) = (class_op, s.name.strip_prefix("resolve_"), object_type) {
+                found = Some((op, Some(camel(f)), "graphql", false));
             }
         }
-        if let Some((op, field)) = found {
-            out.push(Resolver { op, field: field.unwrap_or_else(|| s.name.clone()), symbol: i as u32 });
+        if let Some((op, field, framework, camel_case)) = found {
+            let field = field.unwrap_or_else(|| if camel_case { camel(&s.name) } else { s.name.clone() });
+            out.push(Resolver { op, field, symbol: i as u32, framework, defines: true });
         }
     }
     out.extend(resolver_maps(src, facts));
@@ -567,7 +605,7 @@ fn key(src: &str, from: usize, to: usize, op: &'static str, facts: &FileFacts, o
     let at = from + src[from..to].find(name).unwrap_or(0);
     let (line, _) = position(src, at);
     if let Some(i) = facts.symbols.iter().position(|s| matches!(s.label, Label::Function | Label::Method) && s.name == name && s.range.start_line == line) {
-        out.push(Resolver { op, field: name.to_string(), symbol: i as u32 });
+        out.push(Resolver { op, field: name.to_string(), symbol: i as u32, framework: "graphql", defines: false });
     }
 }
 

@@ -133,7 +133,7 @@ pub(super) fn detect(src: &str, facts: &FileFacts) -> Vec<EndpointFact> {
                     handler: Handler::Symbol(mi as u32),
                 };
                 if kind == GRAPHQL {
-                    out.push(mk(None, None));
+                    // a resolver: the schema's field's endpoint, or its own (`operations.rs`)
                     continue;
                 }
                 for base in &bases {
