@@ -77,6 +77,9 @@ LANGS = {
     # Haskell: types (data, newtype, type, class), constructors, functions (ctags' `module`
     # tags name a header's first segment, `Data` of `module Data.Aeson`: not compared)
     "haskell": (f"{CORPUS}/haskell", "Haskell", {"type", "constructor", "function"}, ("hs",)),
+    # Perl: Debian's core modules (perl-modules-5.36) and the libwww stack; ctags' packages and
+    # subroutines (its constants, formats, labels and heredocs are not definitions here)
+    "perl": (f"{CORPUS}/perl-modules", "Perl", {"package", "subroutine"}, ("pm", "pl")),
     # single-file components: ctags reads neither, so it reads their `<script>` blocks, cut out
     # in place (the rest blanked, lines kept) as `.js` / `.ts` files (see script_blocks)
     "svelte": (f"{CORPUS}/svelte-npm", "Svelte", {"class", "function", "interface", "enum", "method", "getter", "setter", "generator"}, ("svelte",)),

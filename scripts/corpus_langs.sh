@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lays out the corpora of the languages added in issue 19 (Lua, Bash, Erlang, OCaml, Elixir, ...) under
+# Lays out the corpora of the languages added in issue 19 (Lua, Bash, Erlang, OCaml, Elixir, Perl, ...) under
 # ${NAVEGADOR_CORPUS:-~/.cache/navegador-corpus}, from Debian packages that ship sources
 # (`apt-get download` + `dpkg -x`: no root, nothing installed) and npm tarballs (`npm pack`). Never committed; a
 # benchmark reads them (scripts/bench_languages.py), no test does. Re-running is a no-op
@@ -167,7 +167,15 @@ vue_npm() {
   npm_packs vue-npm primevue@5.0.2 element-ui@2.15.14 view-design@4.7.0
 }
 
-ALL=(luarocks bash_completion otp ocaml zig_std elixir r_debian julia_pypi protos haskell svelte_npm vue_npm)
+# perl-modules: the core Perl modules Debian ships as .pm sources (usr/share/perl/5.36:
+# Pod::, CPAN::, Test::, TAP::, Module::, ExtUtils::, ...) and the Moose-free libwww stack
+perl_modules() {
+  deb perl-modules perl-modules-5.36 libwww-perl liburi-perl libhttp-message-perl
+  mkdir -p "$CORPUS/perl-modules"
+  (cd "$WORK/perl-modules/x/usr/share" && find . -type f -name '*.pm' -exec cp --parents {} "$CORPUS/perl-modules" \;)
+}
+
+ALL=(luarocks bash_completion otp ocaml zig_std elixir r_debian julia_pypi protos haskell svelte_npm vue_npm perl_modules)
 for c in "${@:-${ALL[@]}}"; do
   dir=${c//_/-}
   if [ -d "$CORPUS/$dir" ]; then echo "$dir: laid out already"; continue; fi

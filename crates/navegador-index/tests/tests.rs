@@ -735,7 +735,7 @@ impl Rng {
 /// The line comment of a source file, by extension (`None`: data files, left alone).
 fn line_comment(path: &str) -> Option<&'static str> {
     match path.rsplit('.').next()? {
-        "py" | "rb" | "sh" | "bash" => Some("#"),
+        "py" | "rb" | "sh" | "bash" | "pm" | "pl" => Some("#"),
         "lua" => Some("--"),
         "json" | "toml" | "mod" => None,
         _ => Some("//"),
@@ -745,7 +745,7 @@ fn line_comment(path: &str) -> Option<&'static str> {
 /// Names a file defines (`def x`, `function x`, `class X`, `fn x`, `func x`, …).
 fn defined_names(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for kw in ["def ", "function ", "class ", "fn ", "func ", "interface ", "struct "] {
+    for kw in ["def ", "function ", "class ", "fn ", "func ", "interface ", "struct ", "sub "] {
         for (i, _) in text.match_indices(kw) {
             if i > 0 && text.as_bytes()[i - 1].is_ascii_alphanumeric() {
                 continue;

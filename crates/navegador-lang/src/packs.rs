@@ -35,6 +35,8 @@ mod kotlin;
 mod objc;
 #[path = "../languages/ocaml/hooks.rs"]
 mod ocaml;
+#[path = "../languages/perl/hooks.rs"]
+mod perl;
 #[path = "../languages/php/hooks.rs"]
 mod php;
 #[path = "../languages/proto/hooks.rs"]
@@ -91,4 +93,5 @@ pub(crate) static PACKS: &[PackDef] = &[
     PackDef { id: "haskell", grammar: || tree_sitter_haskell::LANGUAGE.into(), hooks: &haskell::HOOKS },
     PackDef { id: "svelte", grammar: || tree_sitter_svelte_ng::LANGUAGE.into(), hooks: &Hooks::NONE },
     PackDef { id: "vue", grammar: || tree_sitter_vue_next::LANGUAGE.into(), hooks: &Hooks::NONE },
+    PackDef { id: "perl", grammar: || ts_parser_perl::LANGUAGE.into(), hooks: &perl::HOOKS },
 ];

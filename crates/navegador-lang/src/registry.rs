@@ -537,7 +537,7 @@ class A {};
         for (p, head, want) in cases {
             assert_eq!(id(p, head), want, "{p}");
         }
-        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c", "kotlin", "swift", "cpp", "csharp", "php", "ruby", "bash", "lua", "erlang", "ocaml", "scala", "zig", "elixir", "objc", "graphql", "dart", "julia", "r", "proto", "haskell", "svelte", "vue"]);
+        assert_eq!(r.names(), ["typescript", "javascript", "java", "python", "go", "rust", "c", "kotlin", "swift", "cpp", "csharp", "php", "ruby", "bash", "lua", "erlang", "ocaml", "scala", "zig", "elixir", "objc", "graphql", "dart", "julia", "r", "proto", "haskell", "svelte", "vue", "perl"]);
         assert_eq!(r.extensions_of("typescript"), ["ts", "mts", "cts", "tsx"]);
         assert_eq!(r.by_name("typescript").map(|l| l.id()), Some("typescript"));
         assert_eq!(r.by_name("tsx"), None, "a pack id is not a graph name");

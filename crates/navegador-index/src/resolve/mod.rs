@@ -4,7 +4,7 @@
 //! `table.rs` holds the symbol table and the generic rules (scopes, class hierarchies,
 //! dotted paths, the by-name fallback); each language family's module system is one file
 //! implementing [`system::ModuleSystem`] (`python.rs`, `js.rs`, `jvm.rs`, `go.rs`,
-//! `rust.rs`, `c.rs` for C and C++, `swift.rs`, `dotnet.rs` for C#, `php.rs`, `ruby.rs`;
+//! `rust.rs`, `c.rs` for C and C++, `swift.rs`, `dotnet.rs` for C#, `php.rs`, `ruby.rs`, `perl.rs`;
 //! Kotlin shares `jvm.rs`); `structural.rs` derives Go's implicit `IMPLEMENTS` edges from
 //! method sets after every site is resolved. This file decides which sites an ingest re-resolves and writes
 //! what they bind to.
@@ -27,6 +27,7 @@ mod julia;
 mod jvm;
 mod lua;
 mod ocaml;
+mod perl;
 mod php;
 mod proto;
 mod python;

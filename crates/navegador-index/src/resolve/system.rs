@@ -229,6 +229,7 @@ pub(crate) fn systems(cfg: &Config) -> Vec<Box<dyn ModuleSystem>> {
         Box::new(super::r::R),
         Box::new(super::proto::Proto),
         Box::new(super::haskell::Haskell),
+        Box::new(super::perl::Perl),
     ]
 }
 
