@@ -332,35 +332,7 @@ fn element_at(src: &str, at: usize, line: u32) -> Option<(Element, usize)> {
 
 /// The byte after the `}` closing the `{` at `open` (strings skipped), within 2000 bytes.
 fn balanced_brace(b: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0;
-    let mut quote: Option<u8> = None;
-    let mut i = open;
-    while i < b.len() && i - open < 2000 {
-        let c = b[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 2;
-                continue;
-            }
-            if c == q {
-                quote = None;
-            }
-        } else {
-            match c {
-                b'"' | b'\'' | b'`' => quote = Some(c),
-                b'{' => depth += 1,
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(i + 1);
-                    }
-                }
-                _ => {}
-            }
-        }
-        i += 1;
-    }
-    None
+    matching(b, open, (b'{', b'}'), 2000).map(|i| i + 1)
 }
 
 /// The file imports the rule's library (a module starting with one of `imports`), or the
@@ -864,10 +836,16 @@ fn matching_open(b: &[u8], end: usize, (open, close): (u8, u8), stop: &[u8], lim
 
 /// The `)` closing the `(` at `open` (strings skipped), within 4000 bytes.
 fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
+    matching(b, open, (b'(', b')'), 4000)
+}
+
+/// Where the bracket `pair.1` closes the `pair.0` at `open`, strings (`"`, `'`, `` ` ``, with
+/// `\` escapes) skipped, looking at most `window` bytes ahead.
+fn matching(b: &[u8], open: usize, pair: (u8, u8), window: usize) -> Option<usize> {
     let mut depth = 0;
     let mut quote: Option<u8> = None;
     let mut i = open;
-    while i < b.len() && i - open < 4000 {
+    while i < b.len() && i - open < window {
         let c = b[i];
         if let Some(q) = quote {
             if c == b'\\' {
@@ -877,17 +855,14 @@ fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
             if c == q {
                 quote = None;
             }
-        } else {
-            match c {
-                b'"' | b'\'' | b'`' => quote = Some(c),
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(i);
-                    }
-                }
-                _ => {}
+        } else if matches!(c, b'"' | b'\'' | b'`') {
+            quote = Some(c);
+        } else if c == pair.0 {
+            depth += 1;
+        } else if c == pair.1 {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
             }
         }
         i += 1;
