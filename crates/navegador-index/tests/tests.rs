@@ -199,6 +199,42 @@ fn incremental_ingest_equals_clean_rebuild() {
     }
 }
 
+/// A graph of the previous schema (7: no typed columns) is refused by a reader and
+/// migrated in place by a writer's open, on both backends: the same graph, its typed
+/// columns what `props` says, and an incremental ingest on it equal to a clean build.
+#[test]
+fn a_graph_of_the_previous_schema_is_migrated_in_place() {
+    for (i, p) in projects().iter().enumerate() {
+        let files = parse_fixture(&std::fs::read_to_string(p).unwrap());
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("ws");
+        write_tree(&root, &files);
+        let mut dbs = vec![tmp.path().join("g.db")];
+        dbs.extend(navegador_store::testing::fresh_postgres(&format!("migrate{i}")));
+        for db in &dbs {
+            let before = {
+                let store = index(&root, db);
+                let dump = store.canonical_dump().unwrap();
+                navegador_store::testing::downgrade_to_previous_schema(&store).unwrap();
+                dump
+            };
+            let refused = Store::open_read_only(db).err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(refused.contains("schema version 7"), "{}: a reader of schema 7: {refused}", p.display());
+            let store = Store::open(db).unwrap();
+            assert_eq!(store.typed_drift().unwrap(), 0, "{}: typed columns after the migration", p.display());
+            assert_eq!(store.canonical_dump().unwrap(), before, "{}: the migration changed the graph", p.display());
+            drop(store);
+            let (path, _) = &files[0];
+            std::fs::remove_file(root.join(path)).unwrap();
+            let inc = index(&root, db).canonical_dump().unwrap();
+            let clean = index(&root, &tmp.path().join("clean.db")).canonical_dump().unwrap();
+            assert!(inc == clean, "{}: an ingest after the migration != clean", p.display());
+            std::fs::remove_file(tmp.path().join("clean.db")).unwrap();
+            write_tree(&root, &files);
+        }
+    }
+}
+
 /// A comment or a body edit keeps a file's definitions as they were, and their node ids:
 /// the edges other files' sites bound into it are kept, not re-resolved (an edge's row id
 /// survives), while a rename rebinds them.
@@ -699,6 +735,7 @@ fn postgres_backend_builds_the_same_graph_as_sqlite() {
             for (backend, mut store) in [("SQLite", a), ("PostgreSQL", b)] {
                 let drift = store.catalog_drift().unwrap();
                 assert!(drift.is_empty(), "{} after {what}: the {backend} catalog drifted\n{drift:#?}", p.display());
+                assert_eq!(store.typed_drift().unwrap(), 0, "{} after {what}: {backend} typed columns differ from props", p.display());
             }
         };
         same("a clean index");
@@ -955,6 +992,7 @@ fn random_edits_keep_incremental_equal_to_clean() {
             for (what, store) in [("clean", &mut clean_store), ("live", &mut live), ("incremental", &mut Store::open(&inc_db).unwrap())] {
                 let drift = store.catalog_drift().unwrap();
                 assert!(drift.is_empty(), "{} (EDIT_SEED={seed}), step {step}: {what} catalog drifted after\n{}\n{drift:#?}", p.display(), done.join("\n"));
+                assert_eq!(store.typed_drift().unwrap(), 0, "{} (EDIT_SEED={seed}), step {step}: {what} typed columns differ from props", p.display());
             }
             drop(clean_store);
             std::fs::remove_file(&clean_db).unwrap();

@@ -277,6 +277,14 @@ impl Store {
         Ok(true)
     }
 
+    /// Recomputes a node's typed columns (schema v8, `schema::TYPED`) from its label and
+    /// `props` after a Cypher write changed either.
+    fn typed(&self, id: i64) -> Result<(), GraphError> {
+        static SQL: std::sync::LazyLock<String> =
+            std::sync::LazyLock::new(|| format!("UPDATE nodes SET {} WHERE id = ?1", crate::schema::typed_set()));
+        self.conn().execute(&SQL, params![id]).map(drop).map_err(sql_err)
+    }
+
     /// Counts (`sign` 1) or uncounts (-1) node `id` (`nodes`) or relationship `id` in the
     /// catalog: after it is made, around a change, before it goes (`catalog.rs`).
     fn count(&self, nodes: bool, id: i64, sign: i64) -> Result<(), GraphError> {
@@ -608,6 +616,7 @@ impl GraphWrite for Store {
                 seen.push(l.clone());
             }
         }
+        self.typed(id)?;
         self.count(true, id, 1)?;
         self.counted()?;
         Ok(NodeId(id))
@@ -662,6 +671,7 @@ impl GraphWrite for Store {
         } else {
             self.set_json_prop("nodes", id.0, key, &value)?
         };
+        self.typed(id.0)?;
         self.count(true, id.0, 1)?;
         self.counted()?;
         if found { Ok(()) } else { Err(GraphError::NodeNotFound(id)) }
@@ -696,6 +706,7 @@ impl GraphWrite for Store {
                 .execute("INSERT INTO node_labels (node, label) VALUES (?1, ?2)", params![id.0, label])
                 .map_err(sql_err)?;
         }
+        self.typed(id.0)?;
         self.count(true, id.0, 1)?;
         self.counted()?;
         Ok(true)
@@ -715,6 +726,7 @@ impl GraphWrite for Store {
         } else {
             c.execute("DELETE FROM node_labels WHERE node = ?1 AND label = ?2", params![id.0, label]).map_err(sql_err)?;
         }
+        self.typed(id.0)?;
         self.count(true, id.0, 1)?;
         self.counted()?;
         Ok(true)

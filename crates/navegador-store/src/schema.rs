@@ -1,14 +1,56 @@
-//! The SQLite schema. Bump `VERSION` on any change; an older file is refused with a
-//! message that names the fix (re-ingest with `--clear`).
+//! The SQLite schema. Bump `VERSION` on any change; the previous version is migrated in
+//! place by a writer's open ([`MIGRATE_FROM`], one transaction), an older file is refused
+//! with a message that names the fix (re-ingest with `--clear`).
 
-pub const VERSION: i64 = 7;
+pub const VERSION: i64 = 8;
+
+/// The version a writer's open migrates to [`VERSION`] (adds the [`TYPED`] columns and
+/// fills them from `props`); readers refuse it until a writer has opened it.
+pub const MIGRATE_FROM: i64 = 7;
+
+/// Version 8: what resolution reads of a definition or an import, as typed columns of
+/// `nodes` beside `props` (which stays the source of truth, and what every other reader
+/// reads): the symbol table is read without a `json_extract` per row. Each is (column,
+/// SQL type, its value as an expression over the row's `label` and `props`): the
+/// migration and the Cypher writers fill them with the expression, ingest from the same
+/// properties in Rust (`sqlite.rs::Typed`); a row of another label has them `NULL`.
+pub const TYPED: &[(&str, &str, &str)] = &[
+    ("sym_kind", "TEXT", "CASE WHEN label IN ('Class', 'Function', 'Method', 'Variable', 'Module') AND json_type(props, '$.kind') = 'text' THEN json_extract(props, '$.kind') END"),
+    ("sym_class", "TEXT", "CASE WHEN label IN ('Class', 'Function', 'Method', 'Variable', 'Module') AND json_type(props, '$.class_name') = 'text' THEN json_extract(props, '$.class_name') END"),
+    ("sym_exported", "INTEGER", "CASE WHEN label IN ('Class', 'Function', 'Method', 'Variable', 'Module') AND json_type(props, '$.is_exported') = 'true' THEN 1 END"),
+    ("sym_default_export", "INTEGER", "CASE WHEN label IN ('Class', 'Function', 'Method', 'Variable', 'Module') AND json_type(props, '$.is_default_export') = 'true' THEN 1 END"),
+    ("sym_signature", "TEXT", "CASE WHEN label IN ('Function', 'Method') AND json_type(props, '$.signature') = 'text' THEN json_extract(props, '$.signature') END"),
+    ("imp_module", "TEXT", "CASE WHEN label = 'Import' AND json_type(props, '$.module') = 'text' THEN json_extract(props, '$.module') END"),
+    ("imp_name", "TEXT", "CASE WHEN label = 'Import' AND json_type(props, '$.imported') = 'text' THEN json_extract(props, '$.imported') END"),
+    ("imp_alias", "TEXT", "CASE WHEN label = 'Import' AND json_type(props, '$.alias') = 'text' THEN json_extract(props, '$.alias') END"),
+];
+
+/// Version 8: a column that is not a property but resolution's own record (an import's
+/// target, `IngestTx::set_import_target`), added by the migration empty.
+pub const RESOLVED: &[(&str, &str)] = &[("imp_target", "TEXT")];
+
+/// `SET` clause that recomputes every [`TYPED`] column from `label` and `props`.
+pub fn typed_set() -> String {
+    TYPED.iter().map(|(c, _, e)| format!("{c} = {e}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The rows whose [`TYPED`] columns disagree with their `props`: none, in a graph any
+/// writer left (the tests check it after every ingest they make).
+pub fn typed_drift_sql() -> String {
+    let cond: Vec<String> = TYPED.iter().map(|(c, _, e)| format!("{c} IS DISTINCT FROM ({e})")).collect();
+    format!("SELECT count(*) FROM nodes WHERE {}", cond.join(" OR "))
+}
 
 pub const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 -- Every node of the graph. Core properties are columns (indexed lookups), the rest is a
--- JSON object in `props`. Code nodes carry the workspace-relative `file_path` of the file
--- that defines them; knowledge nodes have none and survive code re-ingest.
+-- JSON object in `props`. Version 8: `sym_*` and `imp_*` but `imp_target` are `TYPED`,
+-- what resolution reads, copied from `props`; `imp_target` is what resolution found an
+-- import to denote (`RESOLVED`, not a property). (No comments between the columns: an
+-- `ALTER TABLE ... DROP COLUMN` edits this text.) Code nodes carry the workspace-relative
+-- `file_path` of the file that defines them; knowledge nodes have none and survive code
+-- re-ingest.
 CREATE TABLE IF NOT EXISTS nodes (
     id INTEGER PRIMARY KEY,
     label TEXT NOT NULL,
@@ -18,7 +60,16 @@ CREATE TABLE IF NOT EXISTS nodes (
     parent INTEGER,
     line_start INTEGER,
     line_end INTEGER,
-    props TEXT NOT NULL DEFAULT '{}'
+    props TEXT NOT NULL DEFAULT '{}',
+    sym_kind TEXT,
+    sym_class TEXT,
+    sym_exported INTEGER,
+    sym_default_export INTEGER,
+    sym_signature TEXT,
+    imp_module TEXT,
+    imp_name TEXT,
+    imp_alias TEXT,
+    imp_target TEXT
 );
 
 -- Relationships. `ref_id` ties an edge produced by resolution to its reference site, so

@@ -14,19 +14,58 @@ use crate::db::{params, Batch, ColType, Db, OptionalExtension, Row, TxKind};
 // The hot writes of an ingest, batched on PostgreSQL (see `db::Batch`).
 use ColType::{Int as I, Text as T};
 const INSERT_NODE: Batch = Batch {
-    row_sql: "INSERT INTO nodes(label, name, qualified_name, file_path, parent, line_start, line_end, props)
-              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    pg_sql: "INSERT INTO nodes(id, label, name, qualified_name, file_path, parent, line_start, line_end, props)
-             SELECT id, label, name, qname, file, parent, ls, le, props::jsonb
+    row_sql: "INSERT INTO nodes(label, name, qualified_name, file_path, parent, line_start, line_end, props,
+                                sym_kind, sym_class, sym_exported, sym_default_export, sym_signature, imp_module, imp_name, imp_alias)
+              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+    pg_sql: "INSERT INTO nodes(id, label, name, qualified_name, file_path, parent, line_start, line_end, props,
+                               sym_kind, sym_class, sym_exported, sym_default_export, sym_signature, imp_module, imp_name, imp_alias)
+             SELECT id, label, name, qname, file, parent, ls, le, props::jsonb, kind, class, ex, dex, sig, module, imported, alias
              FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
-                         $7::bigint[], $8::bigint[], $9::text[]) AS u(id, label, name, qname, file, parent, ls, le, props)",
-    columns: &[I, T, T, T, T, I, I, I, T],
+                         $7::bigint[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[],
+                         $14::text[], $15::text[], $16::text[], $17::text[])
+                  AS u(id, label, name, qname, file, parent, ls, le, props, kind, class, ex, dex, sig, module, imported, alias)",
+    columns: &[I, T, T, T, T, I, I, I, T, T, T, I, I, T, T, T, T],
     last_per_key: false,
     site_status: false,
 };
 /// [`INSERT_NODE`]'s SQLite row with the id given (a node rewritten in place).
-const INSERT_NODE_AT: &str = "INSERT INTO nodes(id, label, name, qualified_name, file_path, parent, line_start, line_end, props)
-              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+const INSERT_NODE_AT: &str = "INSERT INTO nodes(id, label, name, qualified_name, file_path, parent, line_start, line_end, props,
+                                  sym_kind, sym_class, sym_exported, sym_default_export, sym_signature, imp_module, imp_name, imp_alias)
+              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+
+/// The [`crate::schema::TYPED`] columns of a node, taken from the properties ingest writes
+/// to `props` (the same values as the schema's SQL expressions: a string where the property
+/// is a string, `1` where a flag is `true`, else `NULL`).
+struct Typed<'a> {
+    kind: Option<&'a str>,
+    class: Option<&'a str>,
+    exported: Option<i64>,
+    default_export: Option<i64>,
+    signature: Option<&'a str>,
+    module: Option<&'a str>,
+    imported: Option<&'a str>,
+    alias: Option<&'a str>,
+}
+
+impl<'a> Typed<'a> {
+    fn of(label: Option<Label>, props: &'a serde_json::Map<String, serde_json::Value>) -> Typed<'a> {
+        let text = |k: &str| props.get(k).and_then(serde_json::Value::as_str);
+        let flag = |k: &str| (props.get(k) == Some(&serde_json::Value::Bool(true))).then_some(1);
+        let symbol = matches!(label, Some(Label::Class | Label::Function | Label::Method | Label::Variable | Label::Module));
+        let callable = matches!(label, Some(Label::Function | Label::Method));
+        let import = label == Some(Label::Import);
+        Typed {
+            kind: text("kind").filter(|_| symbol),
+            class: text("class_name").filter(|_| symbol),
+            exported: flag("is_exported").filter(|_| symbol),
+            default_export: flag("is_default_export").filter(|_| symbol),
+            signature: text("signature").filter(|_| callable),
+            module: text("module").filter(|_| import),
+            imported: text("imported").filter(|_| import),
+            alias: text("alias").filter(|_| import),
+        }
+    }
+}
 const INSERT_REF: Batch = Batch {
     row_sql: "INSERT INTO refs(file_path, from_node, kind, name, receiver, receiver_root, receiver_type, line, col, arity, arg_types)
               VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
@@ -56,6 +95,13 @@ const INSERT_EDGE_PROPS: Batch = Batch {
     last_per_key: false,
     site_status: false,
 };
+const SET_IMPORT_TARGET: Batch = Batch {
+    row_sql: "UPDATE nodes SET imp_target = ?2 WHERE id = ?1",
+    pg_sql: "UPDATE nodes SET imp_target = u.t FROM unnest($1::bigint[], $2::text[]) AS u(id, t) WHERE nodes.id = u.id",
+    columns: &[I, T],
+    last_per_key: true,
+    site_status: false,
+};
 const SET_REF_STATUS: Batch = Batch {
     row_sql: "UPDATE refs SET status = ?2 WHERE id = ?1",
     pg_sql: "UPDATE refs SET status = u.s FROM unnest($1::bigint[], $2::text[]) AS u(id, s) WHERE refs.id = u.id",
@@ -64,7 +110,7 @@ const SET_REF_STATUS: Batch = Batch {
     site_status: true,
 };
 
-use crate::schema::{FTS_DROP_TRIGGERS, FTS_FILL, FTS_TRIGGERS, INDEXES, SCHEMA, VERSION};
+use crate::schema::{typed_set, FTS_DROP_TRIGGERS, FTS_FILL, FTS_TRIGGERS, INDEXES, MIGRATE_FROM, RESOLVED, SCHEMA, TYPED, VERSION};
 use crate::search::SEARCH_VERSION;
 use crate::{Result, StoreError};
 
@@ -372,9 +418,11 @@ impl Store {
         let conn = Connection::open(path).map_err(open_err)?;
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
         let mut store = Store { conn: Db::sqlite(conn), path: path.to_path_buf(), graph_stats: Default::default(), integrity: Integrity::default() };
+        let mut migrate = false;
         if existing {
             match store.schema_version().map_err(|e| store.recognise(e))? {
                 Some(VERSION) => {}
+                Some(MIGRATE_FROM) => migrate = true,
                 Some(found) => return Err(StoreError::SchemaMismatch { path: store.path.clone(), found, expected: VERSION }),
                 None if store.has_tables().map_err(|e| store.recognise(e))? => {
                     return Err(StoreError::NotOurs { path: store.path.clone() })
@@ -389,11 +437,16 @@ impl Store {
         conn.pragma_update(None, "mmap_size", 256_i64 << 20).map_err(open_err)?;
         conn.pragma_update(None, "temp_store", "MEMORY").map_err(open_err)?;
         register_functions(conn).map_err(open_err)?;
-        store.check_or_init_schema().map_err(|e| store.recognise(e))?;
         let identity = if existing { file_identity(path) } else { None };
         if existing && !identity.is_some_and(verified) {
             store.integrity.pending = Some((path.to_path_buf(), identity));
         }
+        if migrate {
+            // nothing is committed onto a damaged graph: the check first, waited for
+            store.integrity_verdict()?;
+            store.migrate().map_err(|e| store.recognise(e))?;
+        }
+        store.check_or_init_schema().map_err(|e| store.recognise(e))?;
         Ok(store)
     }
 
@@ -507,6 +560,31 @@ impl Store {
                 made
             }
         }
+    }
+
+    /// Migrates a graph of schema [`MIGRATE_FROM`] to [`VERSION`] in one transaction (a
+    /// crash leaves the old version whole): adds the typed columns and fills them from
+    /// `props`. The full-text triggers are off meanwhile: no text they index changes.
+    fn migrate(&self) -> Result<()> {
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let done = (|| -> Result<()> {
+            if self.schema_version()? != Some(MIGRATE_FROM) {
+                return Ok(()); // another writer did it while we waited
+            }
+            for (col, ty) in TYPED.iter().map(|(c, t, _)| (c, t)).chain(RESOLVED.iter().map(|(c, t)| (c, t))) {
+                self.conn.execute_batch(&format!("ALTER TABLE nodes ADD COLUMN {col} {ty};"))?;
+            }
+            self.conn.execute_batch(FTS_DROP_TRIGGERS)?;
+            self.conn.execute_batch(&format!(
+                "UPDATE nodes SET {} WHERE label IN ('Class', 'Function', 'Method', 'Variable', 'Module', 'Import');",
+                typed_set()
+            ))?;
+            self.conn.execute_batch(FTS_TRIGGERS)?;
+            self.conn.execute("UPDATE meta SET value = ?1 WHERE key = 'schema_version'", params![VERSION.to_string()])?;
+            Ok(())
+        })();
+        self.conn.execute_batch(if done.is_ok() { "COMMIT" } else { "ROLLBACK" })?;
+        done
     }
 
     /// The schema check and creation of a new file, inside `BEGIN IMMEDIATE`.
@@ -758,6 +836,12 @@ impl Store {
 }
 
 impl Store {
+    /// How many nodes' typed columns (schema v8, `schema::TYPED`) differ from what their
+    /// label and `props` say: 0 when every writer kept them.
+    pub fn typed_drift(&self) -> Result<i64> {
+        self.conn.query_row(&crate::schema::typed_drift_sql(), params![], |r| r.get(0))
+    }
+
     /// Where the catalog the writers kept differs from the tables counted afresh (`COUNT(*)`
     /// grouped, [`crate::catalog::fill`] in a transaction rolled back), as `kind name key
     /// kept counted` lines: empty when exact.
@@ -1037,6 +1121,7 @@ impl IngestTx<'_> {
                 id = Some(self.ceiling.get() + 1);
             }
         }
+        let t = Typed::of(n.label, &n.props);
         let values = params![
             n.label.map(|l| l.as_str()),
             n.name,
@@ -1045,7 +1130,15 @@ impl IngestTx<'_> {
             n.parent,
             n.line_start,
             n.line_end,
-            props
+            props,
+            t.kind,
+            t.class,
+            t.exported,
+            t.default_export,
+            t.signature,
+            t.module,
+            t.imported,
+            t.alias
         ];
         match id {
             Some(id) => {
@@ -1299,11 +1392,9 @@ impl IngestTx<'_> {
     }
 
     fn symbol_rows(&self, path: Option<&str>) -> Result<Vec<SymbolRow>> {
+        // the typed columns of schema v8, not `json_extract` per row
         const SQL: &str = "SELECT id, label, name, qualified_name, file_path, parent,
-                    json_extract(props, '$.kind'), json_extract(props, '$.class_name'),
-                    json_type(props, '$.is_exported') = 'true',
-                    json_type(props, '$.is_default_export') = 'true',
-                    CASE WHEN label IN ('Function', 'Method') THEN json_extract(props, '$.signature') END
+                    sym_kind, sym_class, sym_exported, sym_default_export, sym_signature
              FROM nodes WHERE label IN ('Class', 'Function', 'Method', 'Variable', 'Module')";
         let mut st = match path {
             None => self.tx.prepare(&format!("{SQL} AND file_path IS NOT NULL ORDER BY id"))?,
@@ -1320,8 +1411,8 @@ impl IngestTx<'_> {
                 parent: r.get(5)?,
                 kind: r.get(6)?,
                 class_name: r.get(7)?,
-                is_exported: r.get::<Option<bool>>(8)?.unwrap_or(false),
-                is_default_export: r.get::<Option<bool>>(9)?.unwrap_or(false),
+                is_exported: r.get::<Option<i64>>(8)?.is_some(),
+                is_default_export: r.get::<Option<i64>>(9)?.is_some(),
                 signature: r.get(10)?,
             })
         };
@@ -1341,8 +1432,7 @@ impl IngestTx<'_> {
     }
 
     fn import_rows(&self, path: Option<&str>) -> Result<Vec<ImportRow>> {
-        const SQL: &str = "SELECT id, file_path, json_extract(props, '$.module'), json_extract(props, '$.imported'),
-                    json_extract(props, '$.alias'), line_start
+        const SQL: &str = "SELECT id, file_path, imp_module, imp_name, imp_alias, line_start
              FROM nodes WHERE label = 'Import'";
         let mut st = match path {
             None => self.tx.prepare(&format!("{SQL} ORDER BY file_path, line_start, id"))?,
@@ -1363,6 +1453,22 @@ impl IngestTx<'_> {
             None => st.query_map(params![], map)?.collect(),
             Some(p) => st.query_map(params![p], map)?.collect(),
         }
+    }
+
+    /// What resolution found each import to denote, as the last ingest wrote it
+    /// ([`IngestTx::set_import_target`]): (Import node id, the resolver's key), imports
+    /// of files written since (their rows are new) having none.
+    pub fn stored_import_targets(&self) -> Result<Vec<(i64, String)>> {
+        let mut st = self.tx.prepare("SELECT id, imp_target FROM nodes WHERE label = 'Import' AND imp_target IS NOT NULL")?;
+        let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect()
+    }
+
+    /// Records what an import was resolved to (the resolver's key of the target, opaque
+    /// here), so a later ingest without the table in memory re-resolves only the imports
+    /// an edit may have moved.
+    pub fn set_import_target(&self, import: i64, key: &str) -> Result<()> {
+        self.tx.defer(&SET_IMPORT_TARGET, params![import, key])
     }
 
     /// One file's row of the files table: (node id, language, declared module).
@@ -1693,11 +1799,12 @@ impl IngestTx<'_> {
     /// the keys before and after an edit tells which names elsewhere may resolve differently.
     pub fn defs_in_file(&self, path: &str) -> Result<Vec<(String, String)>> {
         let mut st = self.tx.prepare_cached(
-            "SELECT coalesce(json_extract(props, '$.alias'), name),
-                    label || ':' || coalesce(qualified_name, '') || ':' || coalesce(json_extract(props, '$.kind'), '')
-                    || ':' || coalesce(json_extract(props, '$.module'), '') || ':' || coalesce(json_extract(props, '$.imported'), '')
-                    || ':' || coalesce(json_extract(props, '$.is_exported'), '') || ':' || coalesce(json_extract(props, '$.is_default_export'), '')
-                    || ':' || coalesce(json_extract(props, '$.class_name'), '')
+            "SELECT coalesce(imp_alias, name),
+                    label || ':' || coalesce(qualified_name, '') || ':' || coalesce(sym_kind, '')
+                    || ':' || coalesce(imp_module, '') || ':' || coalesce(imp_name, '')
+                    || ':' || CASE WHEN sym_exported IS NULL THEN '' ELSE '1' END
+                    || ':' || CASE WHEN sym_default_export IS NULL THEN '' ELSE '1' END
+                    || ':' || coalesce(sym_class, '')
              FROM nodes
              WHERE file_path = ?1 AND label IN ('Class', 'Function', 'Method', 'Variable', 'Module', 'Import')",
         )?;

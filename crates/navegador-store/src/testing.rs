@@ -22,3 +22,19 @@ pub fn fresh_postgres(name: &str) -> Option<PathBuf> {
 pub fn skipped(test: &str) {
     eprintln!("{test}: skipped, no PostgreSQL test server ({TEST_SERVER_VAR} unset; `bash scripts/test.sh` starts one)");
 }
+
+/// Turns a graph of the current schema back into the previous one (`schema::MIGRATE_FROM`:
+/// the typed columns of version 8 dropped, the version row set back), as that navegador
+/// left it, for the migration tests. Either backend.
+pub fn downgrade_to_previous_schema(store: &crate::Store) -> crate::Result<()> {
+    let db = store.conn();
+    let cols = crate::schema::TYPED.iter().map(|(c, _, _)| c).chain(crate::schema::RESOLVED.iter().map(|(c, _)| c));
+    for col in cols {
+        db.execute_batch(&format!("ALTER TABLE nodes DROP COLUMN {col};"))?;
+    }
+    db.execute(
+        "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
+        crate::db::params![crate::schema::MIGRATE_FROM.to_string()],
+    )?;
+    Ok(())
+}

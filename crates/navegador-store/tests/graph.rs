@@ -228,3 +228,39 @@ fn a_graph_of_the_schema_before_the_catalog_names_the_fix() {
     assert!(aside.is_none());
     assert!(s.catalog_drift().unwrap().is_empty());
 }
+
+/// The typed columns resolution reads (schema v8) follow every Cypher write that changes
+/// a node's label or properties, on both backends: `props` stays the source of truth.
+#[test]
+fn cypher_writes_keep_the_typed_columns() {
+    let mut stores = vec![("SQLite", fresh())];
+    if let Some(url) = navegador_store::testing::fresh_postgres("typed_columns") {
+        stores.push(("PostgreSQL", Store::open(&url).unwrap()));
+    }
+    for (backend, mut s) in stores {
+        let props = BTreeMap::from([
+            ("name".to_string(), Value::String("f".into())),
+            ("file_path".to_string(), Value::String("a.py".into())),
+            ("kind".to_string(), Value::String("method".into())),
+            ("signature".to_string(), Value::String("def f(x)".into())),
+            ("is_exported".to_string(), Value::Bool(true)),
+        ]);
+        let id = s.create_node(&["Function".to_string()], props).unwrap();
+        assert_eq!(s.typed_drift().unwrap(), 0, "{backend}: after CREATE");
+        s.set_node_property(id, "kind", Value::String("function".into())).unwrap();
+        s.set_node_property(id, "is_exported", Value::Bool(false)).unwrap();
+        assert_eq!(s.typed_drift().unwrap(), 0, "{backend}: after SET");
+        s.set_node_property(id, "signature", Value::Null).unwrap();
+        assert_eq!(s.typed_drift().unwrap(), 0, "{backend}: after REMOVE");
+        s.add_label(id, "Extra").unwrap();
+        s.remove_label(id, "Function").unwrap();
+        assert_eq!(s.typed_drift().unwrap(), 0, "{backend}: after a label change");
+        let imp = BTreeMap::from([
+            ("name".to_string(), Value::String("os".into())),
+            ("module".to_string(), Value::String("os.path".into())),
+            ("alias".to_string(), Value::String("p".into())),
+        ]);
+        s.create_node(&["Import".to_string()], imp).unwrap();
+        assert_eq!(s.typed_drift().unwrap(), 0, "{backend}: after CREATE of an import");
+    }
+}
