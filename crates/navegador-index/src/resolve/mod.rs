@@ -122,7 +122,23 @@ pub(crate) fn resolve(
             tracing::info!(elapsed = ?t0.elapsed(), files = changes.files.len(), "resident symbol table patched");
             t
         }
-        _ => Table::load(tx, cfg)?,
+        _ => {
+            let mut t = Table::load(tx, cfg)?;
+            // Without a resident table, the targets the last ingest recorded stand in for
+            // the kept ones after an edit that moved no interface (valid while its
+            // `table_stamp` stands: a Cypher write drops it). (Also taking them as the
+            // targets before an edit that moved one, as a resident table does, broke
+            // incremental == clean on the Ruby project's renames: not done.)
+            if !full && stamp.is_some() && changes.reshaped.is_empty() {
+                let stored: HashMap<i64, TargetKey> =
+                    tx.stored_import_targets()?.into_iter().filter_map(|(id, k)| Some((id, TargetKey::decode(&k)?))).collect();
+                seed_targets(&mut t, &stored);
+                let paths: Vec<&String> = changes.files.iter().collect();
+                t.forget_targets(&paths);
+            }
+            tracing::info!(elapsed = ?t0.elapsed(), known = t.import_targets.len(), "symbol table loaded from the store");
+            t
+        }
     };
     let stamp = new_stamp();
     tx.set_meta("table_stamp", &stamp)?;
@@ -135,6 +151,14 @@ pub(crate) fn resolve(
     write_derived_implements(tx, &t, &mut stats)?;
     tracing::info!(elapsed = ?t0.elapsed(), "structural interfaces derived");
     Ok((stats, Resident { kept: Some((stamp, fingerprint, t)), walk_skipped: Vec::new() }))
+}
+
+/// Takes the targets recorded for the table's imports where the table still holds what
+/// they name (the rest are resolved again).
+fn seed_targets(t: &mut Table, stored: &HashMap<i64, TargetKey>) {
+    let found: Vec<(i64, Option<Target>)> =
+        t.imports.values().flatten().filter_map(|imp| Some((imp.id, stored.get(&imp.id)?.target(t)?))).collect();
+    t.import_targets.extend(found);
 }
 
 /// A value no other ingest wrote: the process, the clock and a counter.
@@ -156,6 +180,45 @@ enum TargetKey {
 }
 
 impl TargetKey {
+    /// The stored form (`IngestTx::set_import_target`): a tag, then tab-separated values.
+    fn encode(&self) -> String {
+        match self {
+            TargetKey::None => "n".into(),
+            TargetKey::External => "x".into(),
+            TargetKey::File(f) => format!("f\t{f}"),
+            TargetKey::Symbol(id) => format!("s\t{id}"),
+            TargetKey::Package(fs) => format!("p\t{}", fs.join("\t")),
+        }
+    }
+
+    fn decode(s: &str) -> Option<TargetKey> {
+        let (tag, rest) = s.split_once('\t').unwrap_or((s, ""));
+        Some(match tag {
+            "n" => TargetKey::None,
+            "x" => TargetKey::External,
+            "f" => TargetKey::File(rest.to_string()),
+            "s" => TargetKey::Symbol(rest.parse().ok()?),
+            "p" => TargetKey::Package(rest.split('\t').map(str::to_string).collect()),
+            _ => return None,
+        })
+    }
+
+    /// The target this key names in `t`, if `t` still holds it (`None`: resolve again).
+    fn target(&self, t: &Table) -> Option<Option<Target>> {
+        Some(match self {
+            TargetKey::None => None,
+            TargetKey::External => Some(Target::External),
+            TargetKey::File(f) => Some(Target::File(t.files.contains_key(f).then(|| f.clone())?)),
+            TargetKey::Symbol(id) => Some(Target::Symbol(*t.by_id.get(id)?)),
+            TargetKey::Package(fs) => {
+                if !fs.iter().all(|f| t.files.contains_key(f)) {
+                    return None;
+                }
+                Some(Target::Package(fs.clone()))
+            }
+        })
+    }
+
     fn of(t: &Table, target: &Option<Target>) -> TargetKey {
         match target {
             None => TargetKey::None,
@@ -188,6 +251,7 @@ fn resolve_with(
     for imp in &imports {
         if !t.import_targets.contains_key(&imp.id) {
             let target = t.resolve_import(imp, 0);
+            tx.set_import_target(imp.id, &TargetKey::of(t, &target).encode())?;
             t.import_targets.insert(imp.id, target);
             redone.insert(imp.id);
             redone.insert(t.files[&imp.file_path].node);

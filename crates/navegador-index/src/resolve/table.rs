@@ -158,21 +158,7 @@ impl Table {
         let mut paths: Vec<&String> = paths.iter().collect();
         paths.sort();
         paths.dedup();
-        // Import targets stay known but those of the files' own imports and those leading
-        // into the files (a definition's slot is taken again below): see `import_targets`.
-        let touched: HashSet<&str> = paths.iter().map(|p| p.as_str()).collect();
-        for p in &paths {
-            for imp in self.imports.get(p.as_str()).into_iter().flatten() {
-                self.import_targets.remove(&imp.id);
-            }
-        }
-        let syms = &self.syms;
-        self.import_targets.retain(|_, t| match t {
-            Some(Target::File(f)) => !touched.contains(f.as_str()),
-            Some(Target::Symbol(i)) => !touched.contains(syms[*i].file_path.as_str()),
-            Some(Target::Package(fs)) => !fs.iter().any(|f| touched.contains(f.as_str())),
-            Some(Target::External) | None => true,
-        });
+        self.forget_targets(&paths);
         for p in &paths {
             self.remove_file(p);
         }
@@ -205,6 +191,26 @@ impl Table {
         }
         self.outside = Default::default();
         Ok(())
+    }
+
+    /// The one rule of which known import targets an edit of `paths` leaves standing (a
+    /// patched table's, or those a loaded table took from the store): all but those of
+    /// the files' own imports and those leading into the files (a definition's slot may be
+    /// taken again). An edit that moves a file's interface clears them all (`resolve`).
+    pub(crate) fn forget_targets(&mut self, paths: &[&String]) {
+        let touched: HashSet<&str> = paths.iter().map(|p| p.as_str()).collect();
+        for p in paths {
+            for imp in self.imports.get(p.as_str()).into_iter().flatten() {
+                self.import_targets.remove(&imp.id);
+            }
+        }
+        let syms = &self.syms;
+        self.import_targets.retain(|_, t| match t {
+            Some(Target::File(f)) => !touched.contains(f.as_str()),
+            Some(Target::Symbol(i)) => !touched.contains(syms[*i].file_path.as_str()),
+            Some(Target::Package(fs)) => !fs.iter().any(|f| touched.contains(f.as_str())),
+            Some(Target::External) | None => true,
+        });
     }
 
     /// Slots of removed definitions not yet reused: a patched table past a limit of them
