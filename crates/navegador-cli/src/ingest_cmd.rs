@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use navegador_index::{ingest, IngestConfig, Progress};
+use navegador_index::{ingest_resident, IngestConfig, Progress, Resident};
 use serde_json::json;
 
 use crate::db;
@@ -94,7 +94,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         ProgressBar::hidden()
     };
     let progress = Bar(bar.clone());
-    let report = ingest(&root, &mut store, &cfg, &progress, Some(&cancel))?;
+    let mut table = Resident::default();
+    let report = ingest_resident(&root, &mut store, &cfg, &progress, Some(&cancel), &mut table)?;
+    // The process ends after the report: freeing a symbol table of every definition one
+    // allocation at a time cost 6.5% of a one-file re-ingest's CPU on Django (`perf`), for
+    // memory the exit returns at once.
+    std::mem::forget(table);
     bar.finish_and_clear();
     let stats = store.stats()?;
     let count = |label: &str| stats.labels.iter().find(|(l, _)| l == label).map_or(0, |(_, n)| *n);

@@ -1511,8 +1511,12 @@ impl IngestTx<'_> {
     #[allow(clippy::type_complexity)]
     pub fn derived_implements(&self) -> Result<Vec<(i64, i64, i64, Option<u32>, Option<u32>)>> {
         let mut st = self.tx.prepare(
+            // `edges_bases` (the partial index of base-class edges), and the unary `+` keeps
+            // `ref_id IS NULL` off `edges_ref`, which walks every site-less edge of the
+            // graph (Django: 165k, ~0.02 s CPU per ingest; see `rewrite_file`)
             "SELECT e.id, e.src, e.dst, e.line, n.line_start FROM edges e LEFT JOIN nodes n ON n.id = e.src
-             WHERE e.type = 'IMPLEMENTS' AND e.ref_id IS NULL AND e.resolution IS NOT NULL",
+             WHERE e.type IN ('INHERITS', 'IMPLEMENTS') AND e.type = 'IMPLEMENTS' AND +e.ref_id IS NULL
+               AND e.resolution IS NOT NULL",
         )?;
         let rows = st.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
         rows.collect()
