@@ -418,13 +418,71 @@ fn resolve_with(
     };
     tracing::info!(elapsed = ?t0.elapsed(), refs = refs.len(), "sites selected");
     // Bases first: method lookups through `self` walk the hierarchy.
-    let (bases, other): (Vec<RefRow>, Vec<RefRow>) = refs.into_iter().partition(is_base);
+    let (bases, mut other): (Vec<RefRow>, Vec<RefRow>) = refs.into_iter().partition(is_base);
     resolve_bases(tx, t, stats, &bases)?;
+    other.extend(through_moved_bases(tx, t, changes, &bases, &other)?);
     for r in &other {
         let b = bound(t, r);
         write(tx, stats, r, &b)?;
     }
     Ok(())
+}
+
+/// The sites an incremental ingest must redo besides `selected` because a base of a class
+/// in an unchanged file came or went (a file defining it was added or deleted: the class's
+/// base site was picked by the name it writes), which no import need tell (Perl's
+/// `use parent -norequire`, `@ISA`): the sites that reach members through the hierarchy of
+/// that class or of its descendants — in the files declaring them, and those naming one of
+/// them (by name, qualified name or its root, or as a receiver's type). Their resolution is
+/// cleared here.
+fn through_moved_bases(
+    tx: &IngestTx<'_>,
+    t: &Table,
+    changes: &Changes,
+    bases: &[RefRow],
+    selected: &[RefRow],
+) -> Result<Vec<RefRow>, StoreError> {
+    let changed: HashSet<&str> = changes.files.iter().map(String::as_str).collect();
+    let mut classes: Vec<i64> = bases.iter().filter(|r| !changed.contains(r.file_path.as_str())).filter_map(|r| r.from_node).collect();
+    if classes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut below: HashMap<i64, Vec<i64>> = HashMap::default();
+    for (&c, bs) in &t.bases {
+        for &b in bs {
+            below.entry(b).or_default().push(c);
+        }
+    }
+    let mut seen: HashSet<i64> = classes.iter().copied().collect();
+    let mut at = 0;
+    while at < classes.len() {
+        for &d in below.get(&classes[at]).into_iter().flatten() {
+            if seen.insert(d) {
+                classes.push(d);
+            }
+        }
+        at += 1;
+    }
+    let (mut files, mut names) = (Vec::new(), Vec::new());
+    for c in &classes {
+        let Some(&i) = t.by_id.get(c) else { continue };
+        let s = &t.syms[i];
+        files.push(s.file_path.clone());
+        names.push(s.name.clone());
+        names.push(s.qualified_name.clone());
+        // (a receiver's root, as the store keeps it: `Shop` of `Shop::Cart`)
+        let end = s.qualified_name.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(s.qualified_name.len());
+        names.push(s.qualified_name[..end].to_string());
+    }
+    files.sort();
+    files.dedup();
+    names.sort();
+    names.dedup();
+    let named = tx.ref_ids_named(&names)?;
+    let have: HashSet<i64> = bases.iter().chain(selected).map(|r| r.id).collect();
+    let more: Vec<RefRow> = tx.refs(Some(&files), &named)?.into_iter().filter(|r| !is_base(r) && !have.contains(&r.id)).collect();
+    tx.clear_resolution(&more.iter().map(|r| r.id).collect::<Vec<_>>())?;
+    Ok(more)
 }
 
 /// Makes the stored import edges (Import -> target, File -> File) exactly `want`

@@ -156,11 +156,18 @@ pub(crate) trait ModuleSystem: Send + Sync {
     fn qualified_candidates(&self, _t: &Table, _file: &str, _scope: Option<&str>, _written: &str) -> Vec<String> {
         Vec::new()
     }
+
+    /// Of several classes (indexes into `t.syms`) one qualified name names as seen from
+    /// `file`, the one the language means, where its module loading picks one file (Perl:
+    /// the file `use A::B` loads, not the `blib/lib` copy); `None`: they stay candidates.
+    fn canonical_class(&self, _t: &Table, _file: &str, _qname: &str, _classes: &[usize]) -> Option<usize> {
+        None
+    }
 }
 
 /// Bumped whenever resolution rules change, so the next ingest re-resolves every site of a
 /// graph built by an older version.
-const RESOLVER_VERSION: u32 = 4;
+const RESOLVER_VERSION: u32 = 5;
 
 /// Workspace configuration the module systems read: JS/TS path aliases and packages, PHP's
 /// PSR-4 autoload prefixes, Dart's packages (`pubspec.yaml`), Rust's crates (`Cargo.toml`), Go's modules (`go.mod`), Python's projects (`pyproject.toml`).

@@ -1335,10 +1335,23 @@ impl Table {
         let scope = from_class.map(|c| self.syms[c].qualified_name.as_str());
         for q in sys.qualified_candidates(self, &r.file_path, scope, name) {
             if let Some(v) = self.by_qname.get(&q) {
-                return Some(v.clone());
+                return Some(self.canonical(fi.fam, &r.file_path, &q, v.clone()));
             }
         }
         None
+    }
+
+    /// Several classes of one qualified name: the one the family's module loading picks
+    /// from `file` ([`ModuleSystem::canonical_class`]), if it picks one.
+    fn canonical(&self, fam: Fam, file: &str, qname: &str, v: Vec<usize>) -> Vec<usize> {
+        let classes: Vec<usize> = v.iter().copied().filter(|&i| self.syms[i].label == Label::Class).collect();
+        if classes.len() < 2 {
+            return v;
+        }
+        match self.sys(fam).canonical_class(self, file, qname, &classes) {
+            Some(c) => vec![c],
+            None => v,
+        }
     }
 
     /// What a local name bound by an import denotes.
@@ -1376,6 +1389,11 @@ impl Table {
         for q in self.sys(fi.fam).qualified_candidates(self, file, scope, path) {
             if let Some(c) = self.unique_class(&q) {
                 return Some(Target::Symbol(c));
+            }
+            if let [c] = self.canonical(fi.fam, file, &q, self.by_qname.get(&q).cloned().unwrap_or_default())[..] {
+                if self.syms[c].label == Label::Class {
+                    return Some(Target::Symbol(c));
+                }
             }
             if let Some(files) = self.module_files(fi.fam, &q) {
                 return Some(Target::Package(files.clone()));

@@ -1,11 +1,15 @@
 //! Perl: a package is a class-like of kind `package`. `package A::B { … }` is its block;
 //! `package A::B;` runs to the next package statement of the same block or file (or its
 //! end), and the subs written there are its methods (`A::B::f`, `new` the constructor), as
-//! are the sites of its top-level code; subs before any package are functions (`main`). A
-//! word list base (`use parent qw(A B)`) is one base a word; `$x->SUPER::m()` is `m` of the
-//! bases (receiver `super`).
+//! are the sites of its top-level code; subs before any package are functions (`main`).
+//! A base (`use parent`/`use base` word lists, `@ISA = (…)`, `push @ISA, …`) is named by
+//! the package's whole name (`Shop::Base`, the key `package Shop::Base;` defines), one a
+//! word; `$x->SUPER::m()` is `m` of the bases (receiver `super`), `$x->A::B::m()` is `m`
+//! looked up from package `A::B`. `use A::B qw(f g)` imports `f` and `g` from module `A::B`
+//! (one import a name; sigils, `:tags` and `-options` name no sub); `require "x.pl"` sees
+//! the file's `main` subs (a wildcard import).
 
-use navegador_model::{FileFacts, Label, RefFact, RefKind, Span, SymbolIdx};
+use navegador_model::{FileFacts, ImportFact, Label, RefFact, RefKind, Span, SymbolIdx};
 use tree_sitter::Node;
 
 use crate::extract::span;
@@ -77,11 +81,19 @@ fn perl_post(root: Node, src: &str, facts: &mut FileFacts) {
         }
     }
     bases(root, src.as_bytes(), facts);
+    imports(root, src.as_bytes(), facts);
+    let b = src.as_bytes();
     for r in &mut facts.refs {
-        // `$self->SUPER::new(…)`: the bases' `new`
-        if let Some(m) = r.name.strip_prefix("SUPER::") {
-            r.name = m.to_string();
-            r.receiver = Some("super".to_string());
+        // `$self->SUPER::new(…)`: the bases' `new`; `$self->A::B::m(…)`: `m` from package
+        // `A::B` (the method's own path, which the invocant's capture hid)
+        if r.kind == RefKind::Call && r.receiver.is_some() {
+            let at = ref_byte(root, r) as usize;
+            let written = root.descendant_for_byte_range(at, at).and_then(|n| {
+                std::iter::successors(Some(n), |n| n.parent()).take(3).find(|n| n.kind() == "method")
+            });
+            if let Some(path) = written.map(|m| text(m, b)).and_then(|t| t.rsplit_once("::")).map(|(p, _)| p) {
+                r.receiver = Some(if path == "SUPER" { "super".to_string() } else { path.to_string() });
+            }
         }
         // a sigil left on a name (`&f` without parentheses read as a value)
         if let Some(n) = r.name.strip_prefix('&') {
@@ -90,54 +102,122 @@ fn perl_post(root: Node, src: &str, facts: &mut FileFacts) {
     }
 }
 
+/// `use A::B qw(f &g $v :tag);`, `use A::B ('f');`, `use A::B 'f', 'g';`: one import of
+/// module `A::B` a sub it names (`f`, `g`); a list naming no sub (`()`, `qw(:all $x)`, an
+/// expression) keeps the query's import of the module. `require "x.pl";` imports every sub
+/// of the file's `main` (`*`).
+fn imports(root: Node, b: &[u8], facts: &mut FileFacts) {
+    let mut named: Vec<(u32, u32, Vec<String>)> = Vec::new();
+    walk(root, &mut |n| {
+        if n.kind() != "use_statement" {
+            return;
+        }
+        let module = n.child_by_field_name("module");
+        let mut names = Vec::new();
+        for c in named_children(n) {
+            if Some(c) == module || Some(c) == n.child_by_field_name("version") {
+                continue;
+            }
+            walk(c, &mut |s| {
+                if s.kind() == "string_content" {
+                    for w in text(s, b).split_whitespace() {
+                        // `&f` is the sub `f`; `$x` `@x` `%x` `*x` variables, `:tag` a group,
+                        // `-opt` an option, `!x` and `/re/` exclusions and patterns
+                        let w = w.strip_prefix('&').unwrap_or(w);
+                        if w.starts_with(|c: char| c.is_alphabetic() || c == '_') && w.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                            names.push(w.to_string());
+                        }
+                    }
+                }
+            });
+        }
+        if !names.is_empty() {
+            let p = n.start_position();
+            named.push((p.row as u32 + 1, p.column as u32, names));
+        }
+    });
+    let mut out: Vec<ImportFact> = Vec::with_capacity(facts.imports.len());
+    for imp in std::mem::take(&mut facts.imports) {
+        match named.iter().find(|(l, c, _)| *l == imp.line && *c == imp.column) {
+            Some((_, _, names)) => out.extend(names.iter().map(|n| ImportFact { name: Some(n.clone()), ..imp.clone() })),
+            // a file named by a path: its `main` subs
+            None if imp.name.is_none() && (imp.module.contains('/') || imp.module.ends_with(".pl")) => {
+                out.push(ImportFact { name: Some("*".to_string()), ..imp })
+            }
+            None => out.push(imp),
+        }
+    }
+    facts.imports = out;
+}
+
 /// A site's byte offset, from its line and column.
 fn ref_byte(root: Node, r: &RefFact) -> u32 {
     let p = tree_sitter::Point { row: r.line.saturating_sub(1) as usize, column: r.column as usize };
     root.descendant_for_point_range(p, p).map_or(0, |n| n.start_byte() as u32)
 }
 
-/// `use parent -norequire, 'A::B';`, `use base qw(A B);`, `our @ISA = ('A', 'B');`: the
-/// bases of the package the statement is in (its innermost by extent), one a word.
+/// `use parent -norequire, 'A::B';`, `use base qw(A B);`, `our @ISA = ('A', 'B');`,
+/// `push @ISA, 'A'` (`unshift` too): the bases of the package the statement is in (its
+/// innermost by extent; `@A::B::ISA` names it), one a word, each by its whole name.
 fn bases(root: Node, b: &[u8], facts: &mut FileFacts) {
-    let mut found: Vec<(u32, Node)> = Vec::new();
+    // (the statement's offset, the package its `@X::ISA` names, a string of the list)
+    let mut found: Vec<(u32, Option<&str>, Node)> = Vec::new();
+    // `@ISA` or `@A::B::ISA`: the package it names, if any
+    let isa = |a: Node| -> Option<Option<&str>> {
+        let t = text(a, b);
+        (a.kind() == "array" && (t == "@ISA" || t.ends_with("::ISA"))).then(|| t.strip_prefix('@')?.strip_suffix("::ISA"))
+    };
     walk(root, &mut |n| {
         let list = match n.kind() {
-            "use_statement" if matches!(n.child_by_field_name("module").map(|m| text(m, b)), Some("parent" | "base")) => Some(n),
+            "use_statement" if matches!(n.child_by_field_name("module").map(|m| text(m, b)), Some("parent" | "base")) => Some((None, n)),
             "assignment_expression" => n
                 .child_by_field_name("left")
-                .filter(|l| {
-                    let arr = if l.kind() == "variable_declaration" { l.named_child(0) } else { Some(*l) };
-                    arr.is_some_and(|a| a.kind() == "array" && text(a, b) == "@ISA")
-                })
-                .and_then(|_| n.child_by_field_name("right")),
+                .and_then(|l| if l.kind() == "variable_declaration" { l.child_by_field_name("variable") } else { Some(l) })
+                .and_then(isa)
+                .and_then(|pkg| Some((pkg, n.child_by_field_name("right")?))),
+            // `push @ISA, 'A'`, `push(@ISA, 'A')`
+            "function_call_expression" | "ambiguous_function_call_expression"
+                if matches!(n.child_by_field_name("function").map(|f| text(f, b)), Some("push" | "unshift")) =>
+            {
+                let args = n.child_by_field_name("arguments");
+                let first = args.and_then(|a| if a.kind() == "list_expression" { a.named_child(0) } else { Some(a) });
+                first.and_then(isa).and_then(|pkg| Some((pkg, args?)))
+            }
             _ => None,
         };
-        let Some(list) = list else { return };
+        let Some((pkg, list)) = list else { return };
         walk(list, &mut |s| {
             if s.kind() == "string_content" {
-                found.push((n.start_byte() as u32, s));
+                found.push((n.start_byte() as u32, pkg, s));
             }
         });
     });
-    for (at, s) in found {
-        // the innermost package whose extent holds the statement
-        let owner = facts
-            .symbols
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.kind == Some("package") && p.range.start_byte <= at && at < p.range.end_byte)
-            .max_by_key(|(_, p)| p.range.start_byte)
-            .map(|(i, _)| i as SymbolIdx);
+    for (at, pkg, s) in found {
+        // the package `@A::B::ISA` names, else the innermost package whose extent holds
+        // the statement
+        let named = pkg.and_then(|q| facts.symbols.iter().position(|p| p.kind == Some("package") && p.qualified_name == q));
+        let owner = named.map(|i| i as SymbolIdx).or_else(|| {
+            facts
+                .symbols
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.kind == Some("package") && p.range.start_byte <= at && at < p.range.end_byte)
+                .max_by_key(|(_, p)| p.range.start_byte)
+                .map(|(i, _)| i as SymbolIdx)
+        });
         let Some(owner) = owner else { continue };
         let text = text(s, b);
         let mut off = 0;
         for w in text.split_whitespace() {
             let col = text[off..].find(w).map_or(off, |i| off + i);
             off = col + w.len();
-            let (receiver, name) = match w.rsplit_once("::") {
-                Some((r, n)) => (Some(r.to_string()), n.to_string()),
-                None => (None, w.to_string()),
-            };
+            // `-norequire` is an option of `parent`, no base
+            if !w.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == ':') {
+                continue;
+            }
+            // a package's key is its whole name (`Shop::Base`), never a member `Base` of
+            // a package `Shop`
+            let (receiver, name) = (None, w.to_string());
             // a word list may span lines
             let p = s.start_position();
             let before = &text[..col];
