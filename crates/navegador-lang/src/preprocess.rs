@@ -390,6 +390,13 @@ impl Preprocess {
                     fill_keep_lines(&mut out[comma..end - 1]);
                 }
                 return end;
+            } else if self.macros && b[..i].iter().rposition(|&c| c != b' ' && c != b'\t').is_some_and(|k| {
+                // `128 KB`, `(1 KB - h)`: a number followed by a word is no C; the word is a
+                // unit macro (`#define KB *(1 << 10)`)
+                let s = (0..=k).rev().take_while(|&j| is_word(b[j]) || b[j] == b'.').last().unwrap_or(k);
+                is_word(b[k]) && b[s].is_ascii_digit() && k + 1 < i
+            }) && call_end.is_none() && matches!(b.get(open), Some(b')' | b';' | b',' | b'-' | b'+' | b'*' | b'/' | b'\n' | b'\r') | None) {
+                out[i..e].fill(b' ');
             } else if self.macros && is_macro(word) {
                 if let Some(end) = call_end {
                     let after = skip_ws(b, end);
@@ -399,7 +406,10 @@ impl Preprocess {
                         && statement_before(b, i)
                         && b[after..].iter().find(|c| !c.is_ascii_whitespace()).is_none_or(|&c| is_word(c) || matches!(c, b'}' | b'#' | b'/'));
                     let cast = b.get(after).is_some_and(|&c| is_word(c)) && after == end;
-                    if alone || cast {
+                    // `TARGET_ATTRIBUTE("bmi2") static size_t f(`: an attribute before a
+                    // declaration's specifiers
+                    let specifiers = line_start && statement_before(b, i) && matches!(&b[after..word_end(b, after)], b"static" | b"extern" | b"inline");
+                    if alone || cast || specifiers {
                         fill_keep_lines(&mut out[i..end]);
                         return end;
                     }
@@ -430,18 +440,26 @@ impl Preprocess {
                 // `static INLINE_IF_POSSIBLE void f()`, `extern RN_EXPORT std::mutex m;`,
                 // `class JSI_EXPORT Name {`: an annotation macro after the keyword
                 let m1 = word_end(b, open);
+                // (`static TARGET_ATTRIBUTE("bmi2") size_t f(`: the macro with its arguments)
+                let a = skip_ws(b, m1);
+                let call = (!matches!(word, b"class" | b"struct" | b"union") && b.get(a) == Some(&b'(')).then(|| close_paren(b, a)).flatten();
+                let m1 = call.unwrap_or(m1);
                 let n0 = skip_ws(b, m1);
                 let tagged = matches!(word, b"class" | b"struct" | b"union");
                 let n1 = word_end(b, n0);
-                let name_follows = if tagged {
+                // (a call after `static` is no type: a type follows, the declarator maybe on the next line)
+                // (`static DECLARE_BITMAP(b, N) __initdata;` declares b: no type and declarator follow)
+                let name_follows = if call.is_some() {
+                    n1 > n0 && !is_reserved_attribute(&b[n0..n1]) && b.get(skip_ws_lines(b, n1)).is_some_and(|&c| is_word(c) || c == b'*')
+                } else if tagged {
                     let after = skip_ws_lines(b, n1);
                     n1 > n0 && matches!(b.get(after), Some(b'{' | b':' | b'f'))
                 } else {
                     // a type, then a declarator: `static MACRO void f`, not `static BOOL x;`
                     n1 > n0 && b.get(skip_ws(b, n1)).is_some_and(|&c| is_word(c) || matches!(c, b'*' | b'&' | b':' | b'<'))
                 };
-                if m1 > open && is_macro(&b[open..m1]) && name_follows {
-                    out[open..m1].fill(b' ');
+                if m1 > open && is_macro(&b[open..word_end(b, open)]) && name_follows {
+                    fill_keep_lines(&mut out[open..m1]);
                 }
             }
             e

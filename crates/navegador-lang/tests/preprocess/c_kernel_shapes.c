@@ -107,6 +107,19 @@ int count(struct list *head)
 	return n + (&container_of(head, struct owner, list)->base != 0);
 }
 
+/* an attribute macro with arguments before or after `static`, a unit macro after a number
+ * (macros) */
+TARGET_ATTRIBUTE("bmi2") static size_t read_body(const void *src)
+{
+	return bound(src) <= 128 KB;
+}
+static DECLARE_BITMAP(seen, 64) __initdata;
+static TARGET_ATTRIBUTE("bmi2") size_t
+write_body(void *dst)
+{
+	return 3 + (size(dst) >= (1 KB - 4));
+}
+
 /* macro lines at the top level without `;` (declaration_macros) */
 DECLARE_TEST(0)
 DECLARE_TEST(1)
