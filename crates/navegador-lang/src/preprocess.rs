@@ -3,6 +3,8 @@
 //! column stays), after the pack's `prepare` hook and before parsing. Rules are data; this
 //! applies them the same way for every pack that declares them.
 
+use navegador_model::brackets::{matching, Brackets};
+
 /// `[preprocess]` of a manifest.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Preprocess {
@@ -75,6 +77,21 @@ pub(crate) struct Preprocess {
     /// Calls whose second argument is a member designator (`offsetof(struct s, a.b[n])`):
     /// what follows its first name is blanked, the grammar reads a field name there.
     pub designators: Vec<String>,
+    /// A label with no statement after it (`out:` before `}` or a directive line, which
+    /// C before C23 does not allow and the grammar does not read): blanked (a label is no
+    /// fact; `goto out;` stays).
+    pub bare_labels: bool,
+    /// An item of an initializer that is a macro expanding to a list (`{ "a", LIST("b")
+    /// LIST("c") }`, `{ &a, MORE_OPS &b }`: a call or an upper-case word followed by the
+    /// next item without a comma) gets a `,` in the space before the next item.
+    pub list_macros: bool,
+    /// A `/* … */` comment inside a directive line with more of the directive after it
+    /// (`#define BITS (8 /* CHAR_BIT */ * sizeof(int))`): blanked, as the preprocessor
+    /// itself reads it (a space).
+    pub directive_comments: bool,
+    /// A preprocessing number that is no C number (`1000baseT_Full`, `82801AA_3`, `1k`:
+    /// a macro's argument pasted into a name): its first digit reads `_`, a name.
+    pub pp_numbers: bool,
 }
 
 /// One `replace` rule of `[preprocess]`.
@@ -146,6 +163,7 @@ impl Preprocess {
             && self.blank.is_empty() && self.blank_calls.is_empty() && self.type_arguments.is_empty() && self.undefined.is_empty() && !self.inline_conditionals && !self.macros
             && !self.reserved_attributes && !self.tagged_type_arguments && !self.statement_macros && !self.declaration_macros && !self.split_conditionals && !self.all_branches && !self.specifier_macros && !self.string_macros
             && !self.defined_attributes && self.designators.is_empty()
+            && !self.bare_labels && !self.list_macros && !self.directive_comments && !self.pp_numbers
     }
 
     /// `src` with the rules applied, `None` when nothing changed.
@@ -158,6 +176,10 @@ impl Preprocess {
             let orig = b.clone();
             self.replacements(&orig, &mut b);
         }
+        if self.directive_comments || self.pp_numbers {
+            let orig = b.clone();
+            self.tokens(&orig, &mut b);
+        }
         if !self.undefined.is_empty() || self.inline_conditionals || self.split_conditionals || self.all_branches {
             self.conditionals(src.as_bytes(), &mut b);
         }
@@ -165,7 +187,7 @@ impl Preprocess {
             let orig = b.clone();
             self.words(&orig, &mut b);
         }
-        if self.reserved_attributes || self.tagged_type_arguments || self.statement_macros || self.declaration_macros || self.specifier_macros || self.string_macros {
+        if self.reserved_attributes || self.tagged_type_arguments || self.statement_macros || self.declaration_macros || self.specifier_macros || self.string_macros || self.bare_labels || self.list_macros {
             let orig = b.clone();
             self.declarations(&orig, &mut b);
         }
@@ -199,6 +221,43 @@ impl Preprocess {
         }
     }
 
+    /// `directive_comments` and `pp_numbers`.
+    fn tokens(&self, b: &[u8], out: &mut [u8]) {
+        let (code, comment) = code_mask(b);
+        let directive = directive_mask(b);
+        let mut k = 0;
+        while k < b.len() {
+            if self.directive_comments && directive[k] && comment[k] && b[k..].starts_with(b"/*") {
+                let end = (k..b.len()).find(|&j| !comment[j]).unwrap_or(b.len());
+                // (one line; what follows it up to the directive's end is more than spaces)
+                let eol = b[end..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| end + p);
+                let rest = trim(&b[end..eol]);
+                if !b[k..end].contains(&b'\n') && !rest.is_empty() && !rest.starts_with(b"//") {
+                    out[k..end].fill(b' ');
+                }
+                k = end;
+                continue;
+            }
+            if self.pp_numbers && code[k] && !directive[k] && b[k].is_ascii_digit() && (k == 0 || !(is_word(b[k - 1]) || b[k - 1] == b'.')) {
+                let hex = b[k..].starts_with(b"0x") || b[k..].starts_with(b"0X");
+                let mut e = k;
+                while e < b.len() {
+                    let sign = matches!(b[e], b'+' | b'-') && if hex { matches!(b[e - 1], b'p' | b'P') } else { matches!(b[e - 1], b'e' | b'E') };
+                    if !(is_word(b[e]) || b[e] == b'.' || sign) {
+                        break;
+                    }
+                    e += 1;
+                }
+                if !c_number(&b[k..e]) {
+                    out[k] = b'_';
+                }
+                k = e;
+                continue;
+            }
+            k += 1;
+        }
+    }
+
     fn conditionals(&self, src: &[u8], out: &mut [u8]) {
         struct Group {
             inline: bool,
@@ -211,13 +270,18 @@ impl Preprocess {
         let mut continued = false;
         let mut at = 0;
         let lines: Vec<&[u8]> = src.split_inclusive(|&c| c == b'\n').collect();
-        let code = if self.split_conditionals { code_mask(src).0 } else { Vec::new() };
+        let code = if self.split_conditionals || self.inline_conditionals { code_mask(src).0 } else { Vec::new() };
+        // `(` and `[` open before this line (an argument list, an array's size), read on
+        // the code the grammar sees
+        let mut open = 0i32;
         for (idx, line) in lines.iter().copied().enumerate() {
             let t = trim(line);
             let len = line.len() - line.iter().rev().take_while(|c| c.is_ascii_whitespace()).count();
             let blank = |out: &mut [u8]| out[at..at + len].fill(b' ');
             let skipping = groups.iter().any(|g| g.skipping);
-            let directive = t.strip_prefix(b"#").map(|d| {
+            // (a `#` inside a string or a comment that runs over lines starts no directive)
+            let hash = at + line.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
+            let directive = t.strip_prefix(b"#").filter(|_| code.get(hash) != Some(&false)).map(|d| {
                 let d = trim(d);
                 let e = d.iter().position(|c| !c.is_ascii_alphabetic()).unwrap_or(d.len());
                 (&d[..e], trim(&d[e..]))
@@ -229,7 +293,7 @@ impl Preprocess {
                 blank(out);
                 continued = t.ends_with(b"\\");
             } else if let Some((word, rest)) = directive {
-                let unfinished = last.is_ascii_alphanumeric() || b"_,(={".contains(&last);
+                let unfinished = last.is_ascii_alphanumeric() || b"_,(={".contains(&last) || open > 0;
                 match word {
                     b"if" | b"ifdef" | b"ifndef" => {
                         let dead = (word == b"ifdef" && self.undefined.iter().any(|m| rest == m.as_bytes()))
@@ -260,14 +324,35 @@ impl Preprocess {
                             blank(out);
                         }
                     }
-                    b"include" if self.inline_conditionals && unfinished || skipping => blank(out),
+                    // (a `#define` inside an initializer: macros are no facts)
+                    b"include" | b"define" | b"undef" if self.inline_conditionals && unfinished || skipping => {
+                        blank(out);
+                        continued = t.ends_with(b"\\");
+                    }
                     _ if skipping => blank(out),
                     _ => last = b';',
                 }
             } else if skipping {
                 blank(out);
-            } else if let Some(&c) = strip_comment(t).last() {
-                last = c;
+            } else {
+                if let Some(&c) = strip_comment(t).last() {
+                    last = c;
+                }
+                if self.inline_conditionals {
+                    // (a declaration at the line's start, or a body's end: nothing is open)
+                    if line.first().is_some_and(|&c| is_word(c) || c == b'}') && code.get(at) == Some(&true) {
+                        open = 0;
+                    }
+                    for (k, &c) in line.iter().enumerate() {
+                        if code[at + k] {
+                            match c {
+                                b'(' | b'[' => open += 1,
+                                b')' | b']' => open = (open - 1).max(0),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
             }
             at += line.len();
         }
@@ -305,6 +390,13 @@ impl Preprocess {
                     fill_keep_lines(&mut out[comma..end - 1]);
                 }
                 return end;
+            } else if self.macros && b[..i].iter().rposition(|&c| c != b' ' && c != b'\t').is_some_and(|k| {
+                // `128 KB`, `(1 KB - h)`: a number followed by a word is no C; the word is a
+                // unit macro (`#define KB *(1 << 10)`)
+                let s = (0..=k).rev().take_while(|&j| is_word(b[j]) || b[j] == b'.').last().unwrap_or(k);
+                is_word(b[k]) && b[s].is_ascii_digit() && k + 1 < i
+            }) && call_end.is_none() && matches!(b.get(open), Some(b')' | b';' | b',' | b'-' | b'+' | b'*' | b'/' | b'\n' | b'\r') | None) {
+                out[i..e].fill(b' ');
             } else if self.macros && is_macro(word) {
                 if let Some(end) = call_end {
                     let after = skip_ws(b, end);
@@ -314,7 +406,10 @@ impl Preprocess {
                         && statement_before(b, i)
                         && b[after..].iter().find(|c| !c.is_ascii_whitespace()).is_none_or(|&c| is_word(c) || matches!(c, b'}' | b'#' | b'/'));
                     let cast = b.get(after).is_some_and(|&c| is_word(c)) && after == end;
-                    if alone || cast {
+                    // `TARGET_ATTRIBUTE("bmi2") static size_t f(`: an attribute before a
+                    // declaration's specifiers
+                    let specifiers = line_start && statement_before(b, i) && matches!(&b[after..word_end(b, after)], b"static" | b"extern" | b"inline");
+                    if alone || cast || specifiers {
                         fill_keep_lines(&mut out[i..end]);
                         return end;
                     }
@@ -345,18 +440,26 @@ impl Preprocess {
                 // `static INLINE_IF_POSSIBLE void f()`, `extern RN_EXPORT std::mutex m;`,
                 // `class JSI_EXPORT Name {`: an annotation macro after the keyword
                 let m1 = word_end(b, open);
+                // (`static TARGET_ATTRIBUTE("bmi2") size_t f(`: the macro with its arguments)
+                let a = skip_ws(b, m1);
+                let call = (!matches!(word, b"class" | b"struct" | b"union") && b.get(a) == Some(&b'(')).then(|| close_paren(b, a)).flatten();
+                let m1 = call.unwrap_or(m1);
                 let n0 = skip_ws(b, m1);
                 let tagged = matches!(word, b"class" | b"struct" | b"union");
                 let n1 = word_end(b, n0);
-                let name_follows = if tagged {
+                // (a call after `static` is no type: a type follows, the declarator maybe on the next line)
+                // (`static DECLARE_BITMAP(b, N) __initdata;` declares b: no type and declarator follow)
+                let name_follows = if call.is_some() {
+                    n1 > n0 && !is_reserved_attribute(&b[n0..n1]) && b.get(skip_ws_lines(b, n1)).is_some_and(|&c| is_word(c) || c == b'*')
+                } else if tagged {
                     let after = skip_ws_lines(b, n1);
                     n1 > n0 && matches!(b.get(after), Some(b'{' | b':' | b'f'))
                 } else {
                     // a type, then a declarator: `static MACRO void f`, not `static BOOL x;`
                     n1 > n0 && b.get(skip_ws(b, n1)).is_some_and(|&c| is_word(c) || matches!(c, b'*' | b'&' | b':' | b'<'))
                 };
-                if m1 > open && is_macro(&b[open..m1]) && name_follows {
-                    out[open..m1].fill(b' ');
+                if m1 > open && is_macro(&b[open..word_end(b, open)]) && name_follows {
+                    fill_keep_lines(&mut out[open..m1]);
                 }
             }
             e
@@ -425,7 +528,7 @@ impl Preprocess {
         if self.specifier_macros {
             named_variadics(b, &directive, out);
         }
-        each_word(b, |i, e, _| {
+        each_word(b, |i, e, line_start| {
             for k in scanned..i {
                 if !code[k] || directive[k] {
                     continue;
@@ -458,6 +561,62 @@ impl Preprocess {
             let prev_text = prev.filter(|&(s, t)| is_word(out[s]) && t > s).map(|(s, t)| out[s..t].to_vec());
             let prev_word = prev_text.as_deref();
             let prev_byte = prev.map(|(_, t)| out[t - 1]);
+            // (a statement or declaration starts here: after `;` a brace, a label or a
+            // directive line)
+            let starts_statement = prev_word.is_none() && matches!(prev_byte, None | Some(b';' | b'{' | b'}' | b':'));
+            if self.bare_labels && braces.last() == Some(&b'b') && starts_statement && !KEYWORDS.contains(&word) && !EXPRESSION_WORDS[..2].contains(&word) {
+                // `out:` then `}` or a directive line: no statement for the label
+                let colon = skip_ws(b, e);
+                if b.get(colon) == Some(&b':') && b.get(colon + 1) != Some(&b':') {
+                    let n = next_token(b, &comment, colon + 1);
+                    let line_begins = b[..n].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+                    let directive_next = b.get(n) == Some(&b'#') && trim(&b[line_begins..n]).is_empty();
+                    if b.get(n) == Some(&b'}') || directive_next {
+                        out[i..=colon].fill(b' ');
+                        return colon + 1;
+                    }
+                }
+            }
+            if let Some(end) = call_end.filter(|_| self.declaration_macros && braces.is_empty() && line_start && starts_statement && prev_byte != Some(b':') && !KEYWORDS.contains(&word)) {
+                // a macro line at the top level without `;` (`module_init(f)`, `DECLARE(x)`):
+                // it expands to declarations or to nothing; blanked. Not a function's head
+                // (`f(a, b)\n int a, b;\n{`: a body comes before any other `(` or `=`)
+                let eol = b[end..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| end + p);
+                let rest = strip_comment(&b[end..eol]);
+                let n = next_token(b, &skip, end);
+                let body_next = (n..b.len()).find(|&k| code[k] && !directive[k] && matches!(b[k], b'(' | b'{' | b'=')).is_some_and(|k| b[k] == b'{');
+                if rest.is_empty() && !matches!(b.get(n), Some(b';' | b',' | b'=' | b'{' | b'[' | b'(' | b')')) && !body_next && !is_reserved_attribute(&b[n..word_end(b, n)]) {
+                    fill_keep_lines(&mut out[i..end]);
+                    return end;
+                }
+            }
+            if self.list_macros && braces.last() == Some(&b'i') && prev_word.is_none() && matches!(prev_byte, Some(b',' | b'{')) && !KEYWORDS.contains(&word) && (call_end.is_some() || is_macro(word)) {
+                // `{ "a", LIST("b")\n LIST("c") }`: the next item follows without a comma
+                let end = call_end.unwrap_or(e);
+                let n = next_token(b, &skip, end);
+                let item = b.get(n).is_some_and(|&c| c.is_ascii_alphabetic() || matches!(c, b'_' | b'"' | b'&' | b'{'));
+                // (an item of the braces, not a call's argument: `{ F(0, NAME "-0") }`)
+                let in_call = || {
+                    let (mut parens, mut braces) = (0i32, 0i32);
+                    for k in (0..i).rev().filter(|&k| code[k] && !directive[k]) {
+                        match out[k] {
+                            b')' => parens += 1,
+                            b'(' if parens == 0 => return true,
+                            b'(' => parens -= 1,
+                            b'}' => braces += 1,
+                            b'{' if braces == 0 => return false,
+                            b'{' => braces -= 1,
+                            _ => {}
+                        }
+                    }
+                    false
+                };
+                if item && !(end..n).any(|k| directive[k]) && !in_call() {
+                    if let Some(gap) = (end..n).find(|&k| matches!(b[k], b' ' | b'\t') && !comment[k]) {
+                        out[gap] = b',';
+                    }
+                }
+            }
             if self.string_macros && is_macro(word) && !directive[i] {
                 // `"a" MACRO "b"`, `printk(KERN_ERR PFX "x")`: a macro beside a string literal
                 // (through other upper-case words) is one
@@ -560,6 +719,11 @@ impl Preprocess {
                     (Some(w), _) => EXPRESSION_WORDS.contains(&w) || w == b"static" || w == b"extern",
                     // (a label `err:`, not `a::f`)
                     (None, Some(b':')) => prev.is_some_and(|(s, _)| s == 0 || out[s - 1] != b':'),
+                    // (`&container_of(…)->m`, `*list_entry(…)`: a unary operator, no declarator's `*`)
+                    (None, Some(b'*' | b'&')) => prev.and_then(|(s, _)| prev_token(out, &comment, &directive, s)).is_some_and(|(s2, t2)| {
+                        let w2 = &out[s2..t2];
+                        if is_word(w2[0]) { EXPRESSION_WORDS.contains(&w2) } else { !matches!(w2, b")" | b"]") }
+                    }),
                     (None, Some(c)) => !matches!(c, b'*' | b'&' | b'.' | b'>' | b':'),
                     (None, None) => true,
                 };
@@ -578,7 +742,8 @@ impl Preprocess {
                     let statement = match (prev_word, prev_byte) {
                         (Some(w), _) => w == b"else" || w == b"do",
                         (None, Some(c)) => matches!(c, b';' | b'{' | b'}' | b')' | b':'),
-                        (None, None) => false,
+                        // (in a body: a directive line came before)
+                        (None, None) => true,
                     };
                     let n = next_token(b, &skip, end);
                     let runs_on = b.get(n).is_some_and(|&c| c == b'{' || c.is_ascii_alphabetic() || c == b'_');
@@ -639,19 +804,46 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
     // the branch's first code line starts with `else`: it goes on with the `if` before the
     // conditional (`if (a)\n  x();\n#ifdef Y\n else if (b)\n  y();\n#endif`)
     let mut starts_else = None;
+    // each branch's brace and paren depth, and whether one went below 0: a branch that
+    // closes what the code before opened (`} else {`), or leaves open what the code after
+    // closes, is read alone
+    let (mut braces, mut parens, mut unbalanced) = (0i32, 0i32, false);
+    let (mut first, mut continued) = (true, false);
     for line in &lines[idx + 1..] {
         let t = trim(line);
-        if let Some(d) = t.strip_prefix(b"#") {
+        let was_continued = continued;
+        continued = t.ends_with(b"\\") && (was_continued || t.starts_with(b"#"));
+        if was_continued {
+            // a directive's continuation line
+        } else if let Some(d) = t.strip_prefix(b"#") {
             let d = trim(d);
             let word = &d[..d.iter().position(|c| !c.is_ascii_alphabetic()).unwrap_or(d.len())];
             match word {
                 b"if" | b"ifdef" | b"ifndef" => depth += 1,
                 b"endif" if depth > 0 => depth -= 1,
-                b"endif" | b"else" | b"elif" | b"elifdef" | b"elifndef" if depth == 0 => break,
+                b"endif" if depth == 0 => break,
+                b"else" | b"elif" | b"elifdef" | b"elifndef" if depth == 0 => {
+                    unbalanced |= braces != 0 || parens != 0;
+                    braces = 0;
+                    parens = 0;
+                    first = false;
+                }
                 _ => {}
             }
         } else if depth == 0 {
-            if let Some(k) = (at..at + line.len()).rev().find(|&k| code[k] && !line[k - at].is_ascii_whitespace()) {
+            for (k, &c) in line.iter().enumerate() {
+                if code[at + k] {
+                    match c {
+                        b'{' => braces += 1,
+                        b'}' => braces -= 1,
+                        b'(' => parens += 1,
+                        b')' => parens -= 1,
+                        _ => {}
+                    }
+                    unbalanced |= braces < 0 || parens < 0;
+                }
+            }
+            if let Some(k) = (at..at + line.len()).rev().find(|&k| first && code[k] && !line[k - at].is_ascii_whitespace()) {
                 last = Some(k);
                 if starts_else.is_none() {
                     let f = line.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
@@ -662,7 +854,7 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
         }
         at += line.len();
     }
-    if starts_else == Some(true) {
+    if starts_else == Some(true) || unbalanced || braces != 0 || parens != 0 {
         return true;
     }
     let Some(k) = last else { return false };
@@ -1092,7 +1284,8 @@ fn statement_before(b: &[u8], i: usize) -> bool {
             continue;
         }
         if let Some(&c) = strip_comment(t).last() {
-            return matches!(c, b';' | b'{' | b'}' | b')') || is_word(c);
+            // (`\`: a directive's continuation line)
+            return matches!(c, b';' | b'{' | b'}' | b')' | b'\\') || is_word(c);
         }
         if line_start == 0 {
             return true;
@@ -1186,23 +1379,11 @@ fn skip_ws_lines(b: &[u8], from: usize) -> usize {
     from + b[from..].iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len() - from)
 }
 
-/// After the `)` matching the `(` at `open` (within 4 KiB), if any.
+/// After the `)` matching the `(` at `open` (within 4 KiB, strings and comments skipped), if
+/// any: a call's arguments hold no `;`, `{` or `}`.
 fn close_paren(b: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0;
-    for (k, &c) in b[open..].iter().enumerate().take(4096) {
-        match c {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + k + 1);
-                }
-            }
-            b';' | b'{' | b'}' => return None,
-            _ => {}
-        }
-    }
-    None
+    let how = Brackets { quotes: true, comments: true, window: 4096, stop: b";{}", ..Default::default() };
+    matching(b, open, &how).map(|k| k + 1)
 }
 
 fn fill_keep_lines(s: &mut [u8]) {
@@ -1214,6 +1395,41 @@ fn fill_keep_lines(s: &mut [u8]) {
 /// An upper-case macro name: three or more of `A-Z 0-9 _`, starting with a letter.
 pub(crate) fn is_macro(w: &[u8]) -> bool {
     w.len() >= 3 && w[0].is_ascii_uppercase() && w.iter().all(|&c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+}
+
+/// A C integer or floating constant (`0x1fUL`, `1.5e-3f`, `077`, `0b101`), not a
+/// preprocessing number only a macro can use (`1000baseT_Full`, `1k`).
+fn c_number(t: &[u8]) -> bool {
+    let (digits, mut k): (fn(u8) -> bool, usize) = match t {
+        [b'0', b'x' | b'X', ..] => (|c: u8| c.is_ascii_hexdigit(), 2),
+        [b'0', b'b' | b'B', ..] => (|c: u8| c == b'0' || c == b'1', 2),
+        _ => (|c: u8| c.is_ascii_digit(), 0),
+    };
+    let hex = k == 2 && matches!(t[1], b'x' | b'X');
+    let start = k;
+    while k < t.len() && (digits(t[k]) || t[k] == b'.') {
+        k += 1;
+    }
+    if k == start {
+        return false;
+    }
+    // an exponent: `e` (`p` after hexadecimal digits), a sign, digits
+    let exponent = |c: u8| if hex { matches!(c, b'p' | b'P') } else { start == 0 && matches!(c, b'e' | b'E') };
+    if k < t.len() && exponent(t[k]) {
+        k += 1;
+        if matches!(t.get(k), Some(b'+' | b'-')) {
+            k += 1;
+        }
+        let d = k;
+        while k < t.len() && t[k].is_ascii_digit() {
+            k += 1;
+        }
+        if k == d {
+            return false;
+        }
+    }
+    let suffix = &t[k..];
+    suffix.len() <= 3 && suffix.iter().all(|c| b"uUlLfFzZ".contains(c))
 }
 
 #[cfg(test)]
@@ -1252,6 +1468,16 @@ mod tests {
             let out = p.apply(c).unwrap_or_else(|| c.to_string());
             assert_eq!(out, want, "{c}");
             assert_eq!(out.len(), c.len());
+        }
+    }
+
+    #[test]
+    fn c_numbers_and_preprocessing_numbers() {
+        for n in ["0", "42", "077", "0x1fUL", "0XABCDEFull", "0b101", "1.5e-3f", "1e10", "2.", "0x1p-3", "10u", "3LL"] {
+            assert!(super::c_number(n.as_bytes()), "{n} is a C number");
+        }
+        for n in ["1000baseT_Full", "82801AA_3", "4222PCIE", "1k", "1e", "0x", "0b2", "12abc"] {
+            assert!(!super::c_number(n.as_bytes()), "{n} is no C number");
         }
     }
 }

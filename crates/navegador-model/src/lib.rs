@@ -5,6 +5,7 @@
 //! these types, so they are the one place where the graph model (`graph-model.md`) is
 //! spelled out in code.
 
+pub mod brackets;
 mod facts;
 pub mod path;
 mod testpaths;

@@ -332,7 +332,7 @@ fn element_at(src: &str, at: usize, line: u32) -> Option<(Element, usize)> {
 
 /// The byte after the `}` closing the `{` at `open` (strings skipped), within 2000 bytes.
 fn balanced_brace(b: &[u8], open: usize) -> Option<usize> {
-    matching(b, open, (b'{', b'}'), 2000).map(|i| i + 1)
+    matching(b, open, 2000).map(|i| i + 1)
 }
 
 /// The file imports the rule's library (a module starting with one of `imports`), or the
@@ -836,38 +836,13 @@ fn matching_open(b: &[u8], end: usize, (open, close): (u8, u8), stop: &[u8], lim
 
 /// The `)` closing the `(` at `open` (strings skipped), within 4000 bytes.
 fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
-    matching(b, open, (b'(', b')'), 4000)
+    matching(b, open, 4000)
 }
 
-/// Where the bracket `pair.1` closes the `pair.0` at `open`, strings (`"`, `'`, `` ` ``, with
-/// `\` escapes) skipped, looking at most `window` bytes ahead.
-fn matching(b: &[u8], open: usize, pair: (u8, u8), window: usize) -> Option<usize> {
-    let mut depth = 0;
-    let mut quote: Option<u8> = None;
-    let mut i = open;
-    while i < b.len() && i - open < window {
-        let c = b[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 2;
-                continue;
-            }
-            if c == q {
-                quote = None;
-            }
-        } else if matches!(c, b'"' | b'\'' | b'`') {
-            quote = Some(c);
-        } else if c == pair.0 {
-            depth += 1;
-        } else if c == pair.1 {
-            depth -= 1;
-            if depth == 0 {
-                return Some(i);
-            }
-        }
-        i += 1;
-    }
-    None
+/// Where the bracket at `open` closes, strings (`"`, `'`, `` ` ``, with `\` escapes)
+/// skipped, looking at most `window` bytes ahead.
+fn matching(b: &[u8], open: usize, window: usize) -> Option<usize> {
+    navegador_model::brackets::matching(b, open, &navegador_model::brackets::Brackets { quotes: true, window, ..Default::default() })
 }
 
 /// `/users/{}`-form segments of a path: a parameter in any framework's syntax (`{id}`,

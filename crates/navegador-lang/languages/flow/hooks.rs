@@ -240,35 +240,10 @@ fn object_type(s: &[u8]) -> bool {
 /// The end (exclusive) of the bracket opened at `open` (`(`, `<`, `{`, `[`): after its
 /// matching close, within 8 KiB, skipping comments and strings (`=>` is no bracket).
 fn matching(b: &[u8], code: &[bool], open: usize) -> Option<usize> {
-    let mut depth = 0i32;
-    let angle = b[open] == b'<';
-    for k in open..b.len().min(open + 8192) {
-        if !code[k] {
-            continue;
-        }
-        match b[k] {
-            b'(' | b'[' | b'{' => depth += 1,
-            b'<' if angle => depth += 1,
-            b'>' if angle && b[k - 1] != b'=' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k + 1);
-                }
-            }
-            b')' | b']' | b'}' => {
-                depth -= 1;
-                if depth == 0 && !angle {
-                    return Some(k + 1);
-                }
-                if depth < 0 {
-                    return None;
-                }
-            }
-            b';' if angle => return None,
-            _ => {}
-        }
-    }
-    None
+    // (a type's `<…>` holds no `;`)
+    let stop: &[u8] = if b[open] == b'<' { b";" } else { b"" };
+    let how = navegador_model::brackets::Brackets { code: Some(code), window: 8192, stop, all_kinds: true, ..Default::default() };
+    navegador_model::brackets::matching(b, open, &how).map(|k| k + 1)
 }
 
 /// The items of the list `b[from..to]` split at its top-level commas: (start, end).

@@ -322,22 +322,6 @@ fn cpp_scopes(b: &[u8], out: &mut [u8]) -> bool {
 
 /// After the `)` matching the `(` at `open`, in code (strings, comments and blocks inside).
 fn matching_paren(b: &[u8], code: &[bool], open: usize) -> Option<usize> {
-    let mut depth = 0;
-    for k in open..b.len() {
-        if !code[k] {
-            continue;
-        }
-        match b[k] {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k + 1);
-                }
-            }
-            b'@' if b[k..].starts_with(b"@end") => return None,
-            _ => {}
-        }
-    }
-    None
+    let how = navegador_model::brackets::Brackets { code: Some(code), stop_words: &[b"@end"], ..Default::default() };
+    navegador_model::brackets::matching(b, open, &how).map(|k| k + 1)
 }
