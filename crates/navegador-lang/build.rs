@@ -6,16 +6,22 @@
 use std::fmt::Write;
 use std::path::Path;
 
+//
+// Paths are relative to the crate, not absolute: `rerun-if-changed` takes them relative to
+// the package root, and the generated `include_str!`s name their file through the
+// compiling crate's own `CARGO_MANIFEST_DIR`, so a `target/` copied into another checkout
+// (a git worktree) builds that checkout's packs, not the ones it was copied from.
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("languages");
-    println!("cargo:rerun-if-changed={}", root.display());
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("languages");
+    println!("cargo:rerun-if-changed=languages");
     let mut files = Vec::new();
     for pack in std::fs::read_dir(&root).expect("languages/ is readable") {
         let pack = pack.expect("languages/ is readable").path();
         if !pack.is_dir() {
             continue;
         }
-        println!("cargo:rerun-if-changed={}", pack.display());
+        println!("cargo:rerun-if-changed=languages/{}", pack.file_name().unwrap().to_string_lossy());
         for f in std::fs::read_dir(&pack).expect("a pack folder is readable") {
             let f = f.expect("a pack folder is readable").path();
             // (a pack's project.txt is the index crate's cross-file fixture, not pack data)
@@ -23,16 +29,16 @@ fn main() {
                 && f.extension().is_some_and(|e| e == "toml" || e == "scm" || e == "txt")
                 && f.file_name().is_some_and(|n| n != "project.txt");
             if embedded {
-                println!("cargo:rerun-if-changed={}", f.display());
                 let rel = f.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
-                files.push((rel, f));
+                println!("cargo:rerun-if-changed=languages/{rel}");
+                files.push(rel);
             }
         }
     }
     files.sort();
     let mut out = String::from("/// Every embedded pack file: (path under `languages/`, text).\npub(crate) static PACK_FILES: &[(&str, &str)] = &[\n");
-    for (rel, abs) in &files {
-        let _ = writeln!(out, "    ({rel:?}, include_str!({:?})),", abs.display().to_string());
+    for rel in &files {
+        let _ = writeln!(out, "    ({rel:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/languages/\", {rel:?}))),");
     }
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("pack_files.rs");
