@@ -703,6 +703,19 @@ impl Db {
         Ok(())
     }
 
+    /// Runs `f` in a transaction of `kind`: committed when it returns `Ok`, rolled back
+    /// (and its error returned) when it fails.
+    pub fn in_transaction<T>(&self, kind: TxKind, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        self.begin(kind)?;
+        match f() {
+            Ok(v) => self.commit().map(|()| v),
+            Err(e) => {
+                let _ = self.rollback();
+                Err(e)
+            }
+        }
+    }
+
     /// Commits; on PostgreSQL a write also moves the graph's generation (what tells a
     /// reader's caches that the graph changed).
     pub fn commit(&self) -> Result<()> {

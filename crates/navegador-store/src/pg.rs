@@ -188,8 +188,7 @@ fn init_schema(store: &Store) -> Result<()> {
         None => {}
     }
     let db = store.conn();
-    db.begin(crate::db::TxKind::Write)?;
-    let made = (|| -> Result<()> {
+    db.in_transaction(crate::db::TxKind::Write, || {
         match store.schema_version()? {
             Some(VERSION) => return Ok(()),
             Some(found) => {
@@ -216,14 +215,7 @@ fn init_schema(store: &Store) -> Result<()> {
         db.execute("INSERT INTO meta(key, value) VALUES ('generation', '0')", params![])?;
         db.execute("INSERT INTO meta(key, value) VALUES ('search', ?1)", params![crate::search::SEARCH_VERSION])?;
         Ok(())
-    })();
-    match made {
-        Ok(()) => db.commit(),
-        Err(e) => {
-            let _ = db.rollback();
-            Err(e)
-        }
-    }
+    })
 }
 
 /// Migrates a graph of schema `MIGRATE_FROM` to `VERSION` in one transaction (see the
@@ -231,8 +223,7 @@ fn init_schema(store: &Store) -> Result<()> {
 /// text columns) and filled from `props`, the full-text trigger off meanwhile.
 fn migrate(store: &Store) -> Result<()> {
     let db = store.conn();
-    db.begin(crate::db::TxKind::Write)?;
-    let done = (|| -> Result<()> {
+    db.in_transaction(crate::db::TxKind::Write, || {
         // under the lock of the table, so two writers opening at once migrate once
         db.execute_batch("LOCK TABLE meta IN EXCLUSIVE MODE")?;
         if store.schema_version()? != Some(crate::schema::MIGRATE_FROM) {
@@ -251,14 +242,7 @@ fn migrate(store: &Store) -> Result<()> {
         db.execute_batch(FTS_TRIGGERS)?;
         db.execute("UPDATE meta SET value = ?1 WHERE key = 'schema_version'", params![VERSION.to_string()])?;
         Ok(())
-    })();
-    match done {
-        Ok(()) => db.commit(),
-        Err(e) => {
-            let _ = db.rollback();
-            Err(e)
-        }
-    }
+    })
 }
 
 /// Rebuilds the full-text index when an older navegador made it (see the SQLite twin,
@@ -272,8 +256,7 @@ fn refresh_search(store: &Store) -> Result<()> {
     if current()? {
         return Ok(());
     }
-    db.begin(crate::db::TxKind::Write)?;
-    let done = (|| -> Result<()> {
+    db.in_transaction(crate::db::TxKind::Write, || {
         if current()? {
             return Ok(());
         }
@@ -285,14 +268,7 @@ fn refresh_search(store: &Store) -> Result<()> {
             params![crate::search::SEARCH_VERSION],
         )?;
         Ok(())
-    })();
-    match done {
-        Ok(()) => db.commit(),
-        Err(e) => {
-            let _ = db.rollback();
-            Err(e)
-        }
-    }
+    })
 }
 
 /// Drops navegador's tables and functions from the database (`ingest --clear` after a
