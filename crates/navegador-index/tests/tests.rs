@@ -222,6 +222,8 @@ fn a_graph_of_the_previous_schema_is_migrated_in_place() {
             assert!(refused.contains("schema version 7"), "{}: a reader of schema 7: {refused}", p.display());
             let store = Store::open(db).unwrap();
             assert_eq!(store.typed_drift().unwrap(), 0, "{}: typed columns after the migration", p.display());
+            let outdated = navegador_store::testing::outdated_within_version(&store).unwrap();
+            assert_eq!(outdated, (Vec::new(), false), "{}: indexes missing, a trigger on every column", p.display());
             assert_eq!(store.canonical_dump().unwrap(), before, "{}: the migration changed the graph", p.display());
             drop(store);
             let (path, _) = &files[0];

@@ -468,7 +468,7 @@ impl IngestTx<'_> {
 
     /// Drops every edge materialized from a link (they carry `link` in their props).
     pub fn clear_materialized(&self) -> Result<()> {
-        const FILTER: &str = "props IS NOT NULL AND json_extract(props, '$.link') IS NOT NULL";
+        const FILTER: &str = crate::schema::LINK_EDGES;
         crate::catalog::edges(self.tx, FILTER, params![], -1)?;
         self.tx.execute(&format!("DELETE FROM edges WHERE {FILTER}"), params![])?;
         Ok(())

@@ -177,9 +177,13 @@ fn tls_connector(url: &str, root: Option<&Path>) -> Result<tokio_postgres_rustls
 /// on one new database do not both create it).
 fn init_schema(store: &Store) -> Result<()> {
     match store.schema_version()? {
-        Some(VERSION) => return refresh_search(store),
+        Some(VERSION) => {
+            refresh_within_version(store)?;
+            return refresh_search(store);
+        }
         Some(crate::schema::MIGRATE_FROM) => {
             migrate(store)?;
+            refresh_within_version(store)?;
             return refresh_search(store);
         }
         Some(found) => {
@@ -207,6 +211,7 @@ fn init_schema(store: &Store) -> Result<()> {
         db.execute_batch(SCHEMA)?;
         db.execute_batch(FUNCTIONS)?;
         db.execute_batch(FTS)?;
+        db.execute_batch(FTS_TRIGGERS)?;
         // `schema::INDEXES` as written: `COLLATE NOCASE` names the ICU collation `nocase`
         for (name, on) in crate::schema::INDEXES {
             db.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
@@ -245,6 +250,39 @@ fn migrate(store: &Store) -> Result<()> {
     })
 }
 
+/// What a writer's open brings up to date in a graph an older navegador of this schema
+/// version made (the SQLite twins: the `CREATE INDEX IF NOT EXISTS` loop and
+/// `Store::refresh_triggers`): indexes added since, and the full-text trigger's events. The
+/// catalogs are read first: a DDL statement would wait for every open write transaction.
+fn refresh_within_version(store: &Store) -> Result<()> {
+    let db = store.conn();
+    let have: Vec<String> =
+        db.prepare("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")?.query_map(params![], |r| r.get(0))?.collect::<Result<_>>()?;
+    let trigger: Option<String> = db
+        .query_row(
+            "SELECT pg_get_triggerdef(t.oid) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+             WHERE t.tgname = 'nodes_fts' AND c.relname = 'nodes' AND c.relnamespace = current_schema()::regnamespace",
+            params![],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let missing: Vec<&(&str, &str)> = crate::schema::INDEXES.iter().filter(|(name, _)| !have.iter().any(|h| h == name)).collect();
+    // (no trigger: a bulk load dropped it and makes it again at its end)
+    let stale_trigger = trigger.is_some_and(|t| !t.contains("UPDATE OF"));
+    if missing.is_empty() && !stale_trigger {
+        return Ok(());
+    }
+    db.in_transaction(crate::db::TxKind::Write, || {
+        for (name, on) in &missing {
+            db.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
+        }
+        if stale_trigger {
+            db.execute_batch(FTS_TRIGGERS)?;
+        }
+        Ok(())
+    })
+}
+
 /// Rebuilds the full-text index when an older navegador made it (see the SQLite twin,
 /// `Store::refresh_search`): the functions and trigger replaced, every row re-made.
 fn refresh_search(store: &Store) -> Result<()> {
@@ -261,6 +299,7 @@ fn refresh_search(store: &Store) -> Result<()> {
             return Ok(());
         }
         db.execute_batch(FTS)?;
+        db.execute_batch(FTS_TRIGGERS)?;
         db.execute_batch("DELETE FROM search_fts;")?;
         db.execute_batch(FTS_FILL)?;
         db.execute(
@@ -464,16 +503,19 @@ BEGIN
     END IF;
     RETURN NULL;
 END $$;
-CREATE OR REPLACE TRIGGER nodes_fts AFTER INSERT OR UPDATE OR DELETE ON nodes
-    FOR EACH ROW EXECUTE FUNCTION navegador_nodes_fts();
 "#;
 
 /// The triggers a bulk load drops (`IngestTx::drop_indexes`) and `FTS_FILL` replaces.
 /// (`NOT EXISTS`, not `NOT IN (SELECT ...)`: PostgreSQL runs the latter as a nested loop
 /// once the ids outgrow `work_mem`, 40 s on Django.)
 pub const FTS_DROP_TRIGGERS: &str = "DROP TRIGGER IF EXISTS nodes_fts ON nodes;";
-pub const FTS_TRIGGERS: &str = "CREATE OR REPLACE TRIGGER nodes_fts AFTER INSERT OR UPDATE OR DELETE ON nodes
-    FOR EACH ROW EXECUTE FUNCTION navegador_nodes_fts();";
+/// (An update fires it only for the columns the index reads, as in SQLite:
+/// `schema::FTS_UPDATE_OF`.)
+pub const FTS_TRIGGERS: &str = concat!(
+    "CREATE OR REPLACE TRIGGER nodes_fts ",
+    crate::schema::fts_update_of!(),
+    " OR INSERT OR DELETE ON nodes FOR EACH ROW EXECUTE FUNCTION navegador_nodes_fts();"
+);
 pub const FTS_FILL: &str = "DELETE FROM search_fts f WHERE NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = f.rowid);
     INSERT INTO search_fts(rowid, doc)
       SELECT n.id, navegador_fts_doc(n.name, n.qualified_name, n.props) FROM nodes n

@@ -110,7 +110,7 @@ const SET_REF_STATUS: Batch = Batch {
     site_status: true,
 };
 
-use crate::schema::{typed_set, FTS_DROP_TRIGGERS, FTS_FILL, FTS_TRIGGERS, INDEXES, MIGRATE_FROM, RESOLVED, SCHEMA, TYPED, VERSION};
+use crate::schema::{typed_set, FTS_DROP_TRIGGERS, FTS_FILL, FTS_TRIGGERS, FTS_UPDATE_OF, INDEXES, MIGRATE_FROM, RESOLVED, SCHEMA, TYPED, VERSION};
 use crate::search::SEARCH_VERSION;
 use crate::{Result, StoreError};
 
@@ -547,6 +547,7 @@ impl Store {
                 for (name, on) in INDEXES {
                     self.conn.execute_batch(&format!("CREATE INDEX IF NOT EXISTS {name} ON {on};"))?;
                 }
+                self.refresh_triggers()?;
                 self.refresh_search()
             }
             Some(found) => Err(StoreError::SchemaMismatch { path: self.path.clone(), found, expected: VERSION }),
@@ -606,6 +607,33 @@ impl Store {
         self.conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?1)", params![VERSION.to_string()])?;
         self.conn.execute("INSERT INTO meta(key, value) VALUES ('search', ?1)", params![SEARCH_VERSION])?;
         Ok(())
+    }
+
+    /// Replaces the full-text triggers an older navegador made within this schema version
+    /// (their update trigger fired for every column; `FTS_TRIGGERS`) by the current ones,
+    /// once, by the first writer that opens the graph. What they index is unchanged.
+    fn refresh_triggers(&self) -> Result<()> {
+        let current = |s: &Self| -> Result<bool> {
+            let sql: Option<String> = s
+                .conn
+                .query_row("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'nodes_fts_update'", params![], |r| r.get(0))
+                .optional()?;
+            // (none: a bulk load dropped them and recreates them at its end)
+            Ok(sql.is_none_or(|sql| sql.contains(FTS_UPDATE_OF)))
+        };
+        if current(self)? {
+            return Ok(());
+        }
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let done = (|| -> Result<()> {
+            if !current(self)? {
+                self.conn.execute_batch(FTS_DROP_TRIGGERS)?;
+                self.conn.execute_batch(FTS_TRIGGERS)?;
+            }
+            Ok(())
+        })();
+        self.conn.execute_batch(if done.is_ok() { "COMMIT" } else { "ROLLBACK" })?;
+        done
     }
 
     /// Rebuilds the full-text index when it was made by an older navegador (what

@@ -24,10 +24,21 @@ pub fn skipped(test: &str) {
 }
 
 /// Turns a graph of the current schema back into the previous one (`schema::MIGRATE_FROM`:
-/// the typed columns of version 8 dropped, the version row set back), as that navegador
-/// left it, for the migration tests. Either backend.
+/// the typed columns of version 8 dropped, the version row set back, and what was added
+/// within version 8 undone: the indexes since and the full-text trigger that fired on
+/// every column), as that navegador left it, for the migration tests. Either backend.
 pub fn downgrade_to_previous_schema(store: &crate::Store) -> crate::Result<()> {
     let db = store.conn();
+    for name in ADDED_WITHIN_VERSION {
+        db.execute_batch(&format!("DROP INDEX IF EXISTS {name};"))?;
+    }
+    let (drop, create) = if db.is_pg() {
+        (crate::pg::FTS_DROP_TRIGGERS, crate::pg::FTS_TRIGGERS)
+    } else {
+        (crate::schema::FTS_DROP_TRIGGERS, crate::schema::FTS_TRIGGERS)
+    };
+    db.execute_batch(drop)?;
+    db.execute_batch(&create.replace(crate::schema::FTS_UPDATE_OF, "AFTER UPDATE"))?;
     let cols = crate::schema::TYPED.iter().map(|(c, _, _)| c).chain(crate::schema::RESOLVED.iter().map(|(c, _)| c));
     for col in cols {
         db.execute_batch(&format!("ALTER TABLE nodes DROP COLUMN {col};"))?;
@@ -37,4 +48,30 @@ pub fn downgrade_to_previous_schema(store: &crate::Store) -> crate::Result<()> {
         crate::db::params![crate::schema::MIGRATE_FROM.to_string()],
     )?;
     Ok(())
+}
+
+/// The indexes of `schema::INDEXES` added within the current schema version (a writer's
+/// open of an older file builds them).
+const ADDED_WITHIN_VERSION: &[&str] = &["edges_links", "edges_graphql_calls"];
+
+/// What a writer's open must have brought up to date in a graph an older navegador made:
+/// the indexes of `schema::INDEXES` missing, and whether the full-text trigger still
+/// fires on an update of any column (`schema::FTS_UPDATE_OF`). Empty and false when current.
+pub fn outdated_within_version(store: &crate::Store) -> crate::Result<(Vec<String>, bool)> {
+    let db = store.conn();
+    let (indexes, trigger) = if db.is_pg() {
+        (
+            "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()",
+            "SELECT pg_get_triggerdef(t.oid) FROM pg_trigger t WHERE t.tgname = 'nodes_fts'",
+        )
+    } else {
+        (
+            "SELECT name FROM sqlite_master WHERE type = 'index'",
+            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'nodes_fts_update'",
+        )
+    };
+    let have: Vec<String> = db.prepare(indexes)?.query_map(crate::db::params![], |r| r.get(0))?.collect::<crate::Result<_>>()?;
+    let missing = crate::schema::INDEXES.iter().map(|(n, _)| n.to_string()).filter(|n| !have.contains(n)).collect();
+    let def: String = db.query_row(trigger, crate::db::params![], |r| r.get(0))?;
+    Ok((missing, !def.contains("UPDATE OF")))
 }
