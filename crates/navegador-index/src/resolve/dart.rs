@@ -12,7 +12,7 @@ use navegador_model::Language;
 use navegador_store::ImportRow;
 
 use super::c::by_path;
-use super::system::{ModuleSystem, Rules};
+use super::system::{dirs_above, ModuleSystem, Rules};
 use super::table::{Table, Target};
 
 pub(crate) struct Dart {
@@ -26,11 +26,19 @@ pub(crate) struct DartConfig {
 }
 
 impl DartConfig {
-    /// Reads the `pubspec.yaml` files at the root and up to three directories below it
-    /// (a mono-repo's `packages/x/`), skipping hidden and build directories.
-    pub(crate) fn read(root: &Path) -> DartConfig {
+    /// Reads the `pubspec.yaml` of every directory above a Dart file of the workspace (a
+    /// package holds its libraries under it; a mono-repo's `packages/x/`): the files the
+    /// ingest knows, so no walk of its own.
+    pub(crate) fn read<'a>(root: &Path, files: impl IntoIterator<Item = &'a str>) -> DartConfig {
         let mut packages = Vec::new();
-        find_pubspecs(root, "", 0, &mut packages);
+        for d in dirs_above(files.into_iter().filter(|f| f.ends_with(".dart"))) {
+            let manifest = if d.is_empty() { "pubspec.yaml".to_string() } else { format!("{d}/pubspec.yaml") };
+            let Ok(text) = std::fs::read_to_string(root.join(manifest)) else { continue };
+            let name = text.lines().find_map(|l| l.strip_prefix("name:")).map(|n| n.trim().trim_matches(['"', '\'']).to_string());
+            if let Some(n) = name.filter(|n| !n.is_empty()) {
+                packages.push((n, d.to_string()));
+            }
+        }
         packages.sort();
         DartConfig { packages }
     }
@@ -42,27 +50,6 @@ impl DartConfig {
     /// The directory (relative to the root, `""` for the root) of the package `name`.
     fn dir_of(&self, name: &str) -> Option<&str> {
         self.packages.iter().find(|(n, _)| n == name).map(|(_, d)| d.as_str())
-    }
-}
-
-fn find_pubspecs(dir: &Path, rel: &str, depth: u32, out: &mut Vec<(String, String)>) {
-    if let Ok(text) = std::fs::read_to_string(dir.join("pubspec.yaml")) {
-        let name = text.lines().find_map(|l| l.strip_prefix("name:")).map(|n| n.trim().trim_matches(['"', '\'']).to_string());
-        if let Some(n) = name.filter(|n| !n.is_empty()) {
-            out.push((n, rel.to_string()));
-        }
-    }
-    if depth >= 3 {
-        return;
-    }
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let name = e.file_name().to_string_lossy().to_string();
-        if name.starts_with('.') || matches!(name.as_str(), "build" | "node_modules" | "target") || !e.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        let sub = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
-        find_pubspecs(&e.path(), &sub, depth + 1, out);
     }
 }
 

@@ -9,13 +9,13 @@
 //! file inside a module is outside the workspace. A file under no `go.mod` (a GOPATH tree)
 //! matches an import path's longest suffix that is a workspace directory.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use navegador_model::Language;
 use navegador_store::ImportRow;
 
-use super::system::{ModuleSystem, Rules};
+use super::system::{dirs_above, ModuleSystem, Rules};
 use super::table::{Table, Target};
 
 pub(crate) struct Go {
@@ -35,15 +35,8 @@ pub(crate) struct GoConfig {
 impl GoConfig {
     pub(crate) fn read<'a>(root: &Path, files: impl IntoIterator<Item = &'a str>) -> GoConfig {
         // Every directory above a Go file may hold a go.mod; each is looked at once.
-        let mut dirs: BTreeSet<&str> = BTreeSet::new();
-        for f in files.into_iter().filter(|f| f.ends_with(".go")) {
-            let mut d = dir_of(f);
-            while dirs.insert(d) && !d.is_empty() {
-                d = dir_of(d);
-            }
-        }
         let mut cfg = GoConfig::default();
-        for d in dirs {
+        for d in dirs_above(files.into_iter().filter(|f| f.ends_with(".go"))) {
             let Ok(text) = std::fs::read_to_string(root.join(join(d, "go.mod"))) else { continue };
             cfg.roots.push(d.to_string());
             if let Some(m) = module_path(&text) {

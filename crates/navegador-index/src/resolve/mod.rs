@@ -247,11 +247,22 @@ fn resolve_with(
     let mut imports: Vec<ImportRow> = t.imports.values().flatten().cloned().collect();
     imports.sort_by(|a, b| (&a.file_path, a.line, a.id).cmp(&(&b.file_path, b.line, b.id)));
     let every = t.import_targets.is_empty();
+    // What the store holds for each import (`imp_target`) when all are resolved again
+    // after an edit: a target that did not move is not written again. (A resident table's
+    // targets before the edit are what the last ingest wrote; else the stored ones are
+    // read, for this comparison only.)
+    let stored: Option<HashMap<i64, TargetKey>> = (every && !full && targets_before.is_none()).then(|| {
+        tx.stored_import_targets().map(|rows| rows.into_iter().filter_map(|(id, k)| Some((id, TargetKey::decode(&k)?))).collect())
+    }).transpose()?;
+    let written = targets_before.or(stored.as_ref());
     let mut redone: HashSet<i64> = HashSet::default();
     for imp in &imports {
         if !t.import_targets.contains_key(&imp.id) {
             let target = t.resolve_import(imp, 0);
-            tx.set_import_target(imp.id, &TargetKey::of(t, &target).encode())?;
+            let key = TargetKey::of(t, &target);
+            if written.and_then(|w| w.get(&imp.id)) != Some(&key) {
+                tx.set_import_target(imp.id, &key.encode())?;
+            }
             t.import_targets.insert(imp.id, target);
             redone.insert(imp.id);
             redone.insert(t.files[&imp.file_path].node);

@@ -189,7 +189,7 @@ impl Config {
         Config {
             js: JsConfig::read(root, files.iter().copied()),
             php: PhpConfig::read(root),
-            dart: DartConfig::read(root),
+            dart: DartConfig::read(root, files.iter().copied()),
             rust: RustConfig::read(root, files.iter().copied()),
             go: GoConfig::read(root, files.iter().copied()),
             python: PythonConfig::read(root, files.iter().copied()),
@@ -209,6 +209,21 @@ impl Config {
             self.python.fingerprint()
         )
     }
+}
+
+/// Every directory above one of `files` (workspace-relative paths; `""` is the root), each
+/// once, in order: where a module system looks for its manifests (`go.mod`,
+/// `pubspec.yaml`) without a walk of its own.
+pub(crate) fn dirs_above<'a>(files: impl IntoIterator<Item = &'a str>) -> std::collections::BTreeSet<&'a str> {
+    let dir_of = |p: &'a str| p.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut dirs = std::collections::BTreeSet::new();
+    for f in files {
+        let mut d = dir_of(f);
+        while dirs.insert(d) && !d.is_empty() {
+            d = dir_of(d);
+        }
+    }
+    dirs
 }
 
 /// Every module system, one per family; a file's [`Fam`] indexes this list.
