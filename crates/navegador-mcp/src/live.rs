@@ -182,7 +182,18 @@ impl LiveIndex {
             }
         };
         match notify::recommended_watcher(handler).and_then(|mut w| w.watch(&self.root, RecursiveMode::Recursive).map(|_| w)) {
-            Ok(w) => {
+            Ok(mut w) => {
+                // The trees no ingest reads, at the root, are not watched: among them the
+                // index's own (every commit writes the graph's WAL page by page, an event
+                // each, ~10% of a live edit's CPU on Django). The barriers' folder in it is
+                // watched again, alone.
+                for name in HARD_IGNORED {
+                    let dir = self.root.join(name);
+                    if dir.is_dir() {
+                        let _ = w.unwatch(&dir);
+                    }
+                }
+                let barriers_ok = barriers_ok && w.watch(&self.barrier_dir, RecursiveMode::NonRecursive).is_ok();
                 *self.watcher.lock().unwrap() = Some(w);
                 self.watching.store(true, Ordering::SeqCst);
                 if !barriers_ok {
