@@ -347,11 +347,12 @@ impl IngestTx<'_> {
     }
 
     /// File nodes carrying a property (`graphql_resolvers`, `graphql_documents`): (id, path,
-    /// properties).
+    /// properties). (The predicate is the one of the `files_*` partial indexes of
+    /// `schema::INDEXES`, spelled the same, so the planner reads the few.)
     pub fn files_with_prop(&self, key: &str) -> Result<Vec<(i64, String, serde_json::Map<String, serde_json::Value>)>> {
         debug_assert!(key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
         let mut st = self.tx.prepare_cached(&format!(
-            "SELECT {NODE_COLS} FROM nodes n WHERE n.label = 'File' AND json_type(n.props, '$.{key}') IS NOT NULL ORDER BY n.file_path"
+            "SELECT {NODE_COLS} FROM nodes n WHERE label = 'File' AND json_type(props, '$.{key}') IS NOT NULL ORDER BY n.file_path"
         ))?;
         let rows = st.query_map(params![], node_row)?;
         let rows: Vec<NodeRow> = rows.collect::<Result<_>>()?;
@@ -360,12 +361,7 @@ impl IngestTx<'_> {
 
     /// File nodes carrying HTTP client call sites (`http_calls`): (id, path, properties).
     pub fn files_with_http_calls(&self) -> Result<Vec<(i64, String, serde_json::Map<String, serde_json::Value>)>> {
-        let mut st = self.tx.prepare(&format!(
-            "SELECT {NODE_COLS} FROM nodes n WHERE n.label = 'File' AND json_type(n.props, '$.http_calls') IS NOT NULL ORDER BY n.file_path"
-        ))?;
-        let rows = st.query_map(params![], node_row)?;
-        let rows: Vec<NodeRow> = rows.collect::<Result<_>>()?;
-        Ok(rows.into_iter().filter_map(|n| Some((n.id, n.file_path?, n.props))).collect())
+        self.files_with_prop("http_calls")
     }
 
     /// Every edge of one type with its site and properties: (src, dst, (line, column), props).

@@ -218,6 +218,13 @@ pub const INDEXES: &[(&str, &str)] = &[
     ("edges_exposes", "edges(src, dst, resolution) WHERE type = 'EXPOSES'"),
     ("edges_http_calls", "edges(src, dst, line) WHERE type = 'HTTP_CALLS'"),
     ("edges_graphql_calls", "edges(src, dst, line) WHERE type = 'GRAPHQL_CALLS'"),
+    // the files whose recorded sites the link passes of every ingest read
+    // (`IngestTx::files_with_prop`): a partial index of the few, not a parse of every
+    // File node's props (keyed by the label too: without statistics, SQLite's planner
+    // otherwise takes `nodes_label` for the `label = 'File'` the queries also say)
+    ("files_http_calls", "nodes(label, file_path) WHERE label = 'File' AND json_type(props, '$.http_calls') IS NOT NULL"),
+    ("files_graphql_documents", "nodes(label, file_path) WHERE label = 'File' AND json_type(props, '$.graphql_documents') IS NOT NULL"),
+    ("files_graphql_resolvers", "nodes(label, file_path) WHERE label = 'File' AND json_type(props, '$.graphql_resolvers') IS NOT NULL"),
     // classes with a base outside the workspace, likewise (schema v5)
     ("refs_external_bases", "refs(from_node) WHERE status = 'external' AND kind IN ('inherits', 'implements')"),
     ("refs_file", "refs(file_path)"),

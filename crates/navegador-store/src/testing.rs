@@ -52,7 +52,8 @@ pub fn downgrade_to_previous_schema(store: &crate::Store) -> crate::Result<()> {
 
 /// The indexes of `schema::INDEXES` added within the current schema version (a writer's
 /// open of an older file builds them).
-const ADDED_WITHIN_VERSION: &[&str] = &["edges_links", "edges_graphql_calls"];
+const ADDED_WITHIN_VERSION: &[&str] =
+    &["edges_links", "edges_graphql_calls", "files_http_calls", "files_graphql_documents", "files_graphql_resolvers"];
 
 /// What a writer's open must have brought up to date in a graph an older navegador made:
 /// the indexes of `schema::INDEXES` missing, and whether the full-text trigger still
