@@ -92,6 +92,17 @@ pub(crate) struct Preprocess {
     /// A preprocessing number that is no C number (`1000baseT_Full`, `82801AA_3`, `1k`:
     /// a macro's argument pasted into a name): its first digit reads `_`, a name.
     pub pp_numbers: bool,
+    /// Calls that are types (`typeof(x)`, `__typeof__(*p)`), which the grammar reads only
+    /// with a type inside: one on a line reads as one type name of its length, the word
+    /// then `_`s (`typeof(x) y`, `offsetof(typeof(*p), m)`, `(typeof(v))x`).
+    pub type_calls: Vec<String>,
+    /// Arguments of a call inside another call's arguments that are no expressions (what a
+    /// macro like `TRACE_EVENT(name, TP_PROTO(struct s *p, int n), …)` takes): a parameter
+    /// declaration reads as its name (`TP_PROTO(           p,     n)`); one call right
+    /// after another without a comma gets one (`F(__field(int, a)\n __field(int, b))`); a
+    /// call whose arguments are statements (`TP_fast_assign(e->a = a; f(e);)`) reads as a
+    /// block, the argument the grammar allows (`{ e->a = a; f(e);}`).
+    pub argument_shapes: bool,
 }
 
 /// One `replace` rule of `[preprocess]`.
@@ -164,6 +175,7 @@ impl Preprocess {
             && !self.reserved_attributes && !self.tagged_type_arguments && !self.statement_macros && !self.declaration_macros && !self.split_conditionals && !self.all_branches && !self.specifier_macros && !self.string_macros
             && !self.defined_attributes && self.designators.is_empty()
             && !self.bare_labels && !self.list_macros && !self.directive_comments && !self.pp_numbers
+            && self.type_calls.is_empty() && !self.argument_shapes
     }
 
     /// `src` with the rules applied, `None` when nothing changed.
@@ -179,6 +191,14 @@ impl Preprocess {
         if self.directive_comments || self.pp_numbers {
             let orig = b.clone();
             self.tokens(&orig, &mut b);
+        }
+        if !self.type_calls.is_empty() {
+            let orig = b.clone();
+            self.type_names(&orig, &mut b);
+        }
+        if self.argument_shapes {
+            let orig = b.clone();
+            argument_shapes(&orig, &mut b);
         }
         if !self.undefined.is_empty() || self.inline_conditionals || self.split_conditionals || self.all_branches {
             self.conditionals(src.as_bytes(), &mut b);
@@ -256,6 +276,26 @@ impl Preprocess {
             }
             k += 1;
         }
+    }
+
+    /// `type_calls`: `typeof(x)` on one line reads `typeof___` (what the grammar parses as
+    /// a type name wherever a type stands, and as a name where a macro takes a type).
+    fn type_names(&self, b: &[u8], out: &mut [u8]) {
+        let (code, _) = code_mask(b);
+        each_word(b, |i, e, _| {
+            let word = &b[i..e];
+            if !code[i] || !self.type_calls.iter().any(|w| w.as_bytes() == word) {
+                return e;
+            }
+            let open = skip_ws(b, e);
+            match (b.get(open) == Some(&b'(')).then(|| close_paren(b, open)).flatten() {
+                Some(end) if !b[e..end].contains(&b'\n') => {
+                    out[e..end].fill(b'_');
+                    end
+                }
+                _ => e,
+            }
+        });
     }
 
     fn conditionals(&self, src: &[u8], out: &mut [u8]) {
@@ -692,6 +732,16 @@ impl Preprocess {
                         n0_word && cast_follows(b, n0)
                             || b.get(ns).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_') && type_then_declarator(b, &skip, ns)
                     }
+                    // `struct s *a, __percpu *b;`, `u64 a, __maybe_unused b;`: before the next
+                    // declarator of a declaration (a word after `*`s, or one a declarator's end follows)
+                    (None, Some(b',')) if braces.last() != Some(&b'i') && !in_parens(out, &code, &directive, i) && {
+                        let mut d = n;
+                        while b.get(d) == Some(&b'*') {
+                            d = skip_ws(b, d + 1);
+                        }
+                        let de = word_end(b, d);
+                        de > d && (d > n || matches!(b.get(skip_ws(b, de)), Some(b';' | b',' | b'=' | b'[')))
+                    } => true,
                     // a line's start: `__init int f(void)`, `__printf(2, 3) void f(…)`
                     (None, None | Some(b';' | b'{' | b'}' | b',')) => next_is_word && type_then_declarator(b, &skip, n),
                     _ => false,
@@ -720,11 +770,14 @@ impl Preprocess {
                     // (a label `err:`, not `a::f`)
                     (None, Some(b':')) => prev.is_some_and(|(s, _)| s == 0 || out[s - 1] != b':'),
                     // (`&container_of(…)->m`, `*list_entry(…)`: a unary operator, no declarator's `*`)
+                    // (`8 * sizeof_field(struct s, m)`: after a number, a product)
                     (None, Some(b'*' | b'&')) => prev.and_then(|(s, _)| prev_token(out, &comment, &directive, s)).is_some_and(|(s2, t2)| {
                         let w2 = &out[s2..t2];
-                        if is_word(w2[0]) { EXPRESSION_WORDS.contains(&w2) } else { !matches!(w2, b")" | b"]") }
+                        if is_word(w2[0]) { EXPRESSION_WORDS.contains(&w2) || w2[0].is_ascii_digit() } else { !matches!(w2, b")" | b"]") }
                     }),
-                    (None, Some(c)) => !matches!(c, b'*' | b'&' | b'.' | b'>' | b':'),
+                    // (`p->f(…)` is a member; `a > f(…)` a comparison)
+                    (None, Some(b'>')) => prev.is_some_and(|(s, _)| s == 0 || out[s - 1] != b'-'),
+                    (None, Some(c)) => !matches!(c, b'*' | b'&' | b'.' | b':'),
                     (None, None) => true,
                 };
                 // (`Array(char) chars;`: a macro used as a type, which the grammar reads)
@@ -769,14 +822,16 @@ const SPECIFIERS: &[&[u8]] = &[b"static", b"extern", b"inline", b"typedef", b"co
 /// Primitive types: a name after one is a declarator.
 const PRIMITIVES: &[&[u8]] = &[b"void", b"char", b"int", b"float", b"double", b"bool", b"_Bool", b"size_t", b"long", b"short", b"unsigned", b"signed"];
 
-/// `__init`, `__user`, `__aligned`, `____cacheline_aligned`: `__` then a lower-case letter,
-/// not a word the grammar reads itself, not a GNU keyword (`__volatile__`), not a builtin.
+/// `__init`, `__user`, `__aligned`, `____cacheline_aligned`, `__attribute_const__`: `__`
+/// then a lower-case letter, not a word the grammar reads itself, not a GNU keyword
+/// (`__volatile__`), not a builtin.
 fn is_reserved_attribute(w: &[u8]) -> bool {
+    const GNU: &[&[u8]] = &[b"__attribute__", b"__asm__", b"__volatile__", b"__inline__", b"__restrict__", b"__extension__", b"__alignof__", b"__typeof__", b"__const__", b"__signed__", b"__real__", b"__imag__", b"__complex__", b"__label__", b"__func__", b"__auto_type__"];
     const GRAMMAR: &[&[u8]] = &[b"__attribute", b"__declspec", b"__asm", b"__inline", b"__restrict", b"__thread", b"__based", b"__cdecl", b"__clrcall", b"__stdcall", b"__fastcall", b"__thiscall", b"__vectorcall", b"__unaligned", b"__sptr", b"__uptr", b"__forceinline", b"__alignof", b"__typeof", b"__try", b"__except", b"__finally", b"__leave", b"__label__", b"__func__", b"__int128", b"__int64", b"__int32", b"__int16", b"__int8", b"__auto_type", b"__real", b"__imag", b"__volatile", b"__extension__", b"__const"];
     let rest = w.iter().position(|&c| c != b'_').map_or(&w[w.len()..], |k| &w[k..]);
     w.starts_with(b"__")
         && rest.first().is_some_and(u8::is_ascii_lowercase)
-        && !w.ends_with(b"__")
+        && !GNU.contains(&w)
         && !w.starts_with(b"__builtin")
         && !GRAMMAR.contains(&w)
 }
@@ -1078,16 +1133,27 @@ fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open:
         return false;
     }
     let first_word = &b[first..fe];
-    // (`DEFINE_PER_CPU(u8 *, p)`: a name and `*`s is a pointer type)
+    if declaration && top_comma(b, open + 1, close).is_none() && type_then_declarator(b, skip, first) {
+        // one argument that is a declaration (`INDIRECT_CALLABLE_DECLARE(int f(struct s *));`):
+        // the macro's name and parentheses go
+        fill_keep_lines(&mut out[name..=open]);
+        out[close] = b' ';
+        return true;
+    }
+    // (`DEFINE_PER_CPU(u8 *, p)`, `DEFINE_PER_CPU(u8 *[N], p)`: a name and `*`s, maybe
+    // bounds, is a pointer type; `m[N]` alone a name with bounds)
     let pointer = top_comma(b, open + 1, close).is_some_and(|c| {
         let rest = trim(&b[fe..c]);
-        !rest.is_empty() && rest.iter().all(|&x| matches!(x, b'*' | b' ' | b'\t'))
+        let mut k = 0;
+        while k < rest.len() && matches!(rest[k], b'*' | b' ' | b'\t' | b'[') {
+            k = if rest[k] == b'[' { skip_bounds(rest, k) } else { k + 1 };
+        }
+        rest.first() == Some(&b'*') && k == rest.len()
     });
     if TAGS.contains(&first_word) || SPECIFIERS.contains(&first_word) || PRIMITIVES.contains(&first_word) || pointer {
         // a type, then the name: the macro's name and parentheses go, the comma too
         let Some(comma) = top_comma(b, open + 1, close) else { return false };
-        // (`DEFINE_PER_CPU(struct s[N], x)`: an array type has no such declaration)
-        if b[first..comma].iter().any(|c| matches!(c, b'[' | b'(')) {
+        if b[first..comma].contains(&b'(') {
             return false;
         }
         let d = skip_ws_lines(b, comma + 1);
@@ -1098,9 +1164,25 @@ fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open:
         fill_keep_lines(&mut out[name..=open]);
         out[comma] = b' ';
         out[close] = b' ';
+        // (`DEFINE_PER_CPU(struct s[N], x)`: an array's bounds cannot stand before the name;
+        // blanked, x is declared of the element type)
+        let mut k = first;
+        while k < comma {
+            if b[k] == b'[' {
+                let e = skip_bounds(b, k).min(comma);
+                fill_keep_lines(&mut out[k..e]);
+                k = e;
+            } else {
+                k += 1;
+            }
+        }
         return true;
     }
-    let after_first = skip_ws(b, fe);
+    // (`DECLARE_BITMAP(m[N], M)`: a name with bounds)
+    let mut after_first = skip_ws(b, fe);
+    while b.get(after_first) == Some(&b'[') {
+        after_first = skip_ws(b, skip_bounds(b, after_first));
+    }
     let comma = match b.get(after_first) {
         Some(b',') => Some(after_first),
         Some(b')') if after_first == close => None,
@@ -1146,6 +1228,188 @@ fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open:
     }
     out[open] = b' ';
     true
+}
+
+/// Whether `i` is inside parentheses opened in the same statement (`f(a, __x` but not
+/// `int a, __x`), read on the code of `out`.
+fn in_parens(out: &[u8], code: &[bool], directive: &[bool], i: usize) -> bool {
+    let mut depth = 0i32;
+    for k in (0..i).rev().filter(|&k| code[k] && !directive[k]) {
+        match out[k] {
+            b')' => depth += 1,
+            b'(' if depth == 0 => return true,
+            b'(' => depth -= 1,
+            b';' | b'{' | b'}' => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `argument_shapes`: the calls that are arguments of a call (their `(` inside a call's
+/// parentheses; a paren after a type word or a keyword is no call's).
+fn argument_shapes(b: &[u8], out: &mut [u8]) {
+    let (code, comment) = code_mask(b);
+    let directive = directive_mask(b);
+    let live = |k: usize| code[k] && !directive[k];
+    // each open `(`: whether it is a call's
+    let mut stack: Vec<bool> = Vec::new();
+    let mut line_start = true;
+    for k in 0..b.len() {
+        let c = b[k];
+        if c == b'\n' {
+            line_start = true;
+            continue;
+        }
+        // (a declaration at a line's start: whatever was left open was no call)
+        if line_start && live(k) && (is_word(c) || c == b'}') {
+            stack.clear();
+        }
+        line_start = false;
+        if !live(k) {
+            continue;
+        }
+        match c {
+            b'(' => {
+                let w = b[..k].iter().rposition(|&x| x != b' ' && x != b'\t').filter(|&p| is_word(b[p]));
+                let s = w.map(|p| (0..=p).rev().take_while(|&j| is_word(b[j])).last().unwrap_or(p));
+                let call = s.is_some_and(|s| {
+                    let word = &b[s..=w.unwrap()];
+                    !b[s].is_ascii_digit() && ![KEYWORDS, EXPRESSION_WORDS, TAGS, SPECIFIERS, PRIMITIVES].iter().any(|l| l.contains(&word))
+                });
+                let mut block = false;
+                if let (true, Some(true), Some(s)) = (call, stack.last().copied(), s) {
+                    if let Some(close) = argument_close(b, &live, k) {
+                        block = nested_call(b, &live, &comment, out, s, k, close);
+                    }
+                }
+                stack.push(call && !block);
+            }
+            b')' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The `)` matching the `(` at `open` (statements inside), within 16 KiB and before a brace.
+fn argument_close(b: &[u8], live: &impl Fn(usize) -> bool, open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for k in open..b.len().min(open + (16 << 10)) {
+        if !live(k) {
+            continue;
+        }
+        match b[k] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            b'{' | b'}' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// One call among a call's arguments, `b[name..=close]` (its `(` at `open`), rewritten by
+/// `argument_shapes`; whether it became a block.
+fn nested_call(b: &[u8], live: &impl Fn(usize) -> bool, comment: &[bool], out: &mut [u8], name: usize, open: usize, close: usize) -> bool {
+    // the top-level `,` and `;` of its arguments
+    let (mut commas, mut semis, mut depth) = (Vec::new(), 0, 0i32);
+    for k in open + 1..close {
+        if !live(k) {
+            continue;
+        }
+        match b[k] {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b',' if depth == 0 => commas.push(k),
+            b';' if depth == 0 => semis += 1,
+            _ => {}
+        }
+    }
+    let last = (open + 1..close).rev().find(|&k| live(k) && !b[k].is_ascii_whitespace());
+    if semis > 0 && last.is_some_and(|k| b[k] == b';') {
+        // statements: a block
+        out[name..open].fill(b' ');
+        out[open] = b'{';
+        out[close] = b'}';
+        return true;
+    }
+    // a parameter declaration: the type before its name goes
+    let mut from = open + 1;
+    for &to in commas.iter().chain(std::iter::once(&close)) {
+        if let Some(name_at) = declaration_argument(b, live, comment, from, to) {
+            fill_keep_lines(&mut out[from..name_at]);
+        }
+        from = to + 1;
+    }
+    // another call right after it, no comma between
+    let n = next_token(b, comment, close + 1);
+    let ne = word_end(b, n);
+    if ne > n && !b[n].is_ascii_digit() && b.get(skip_ws(b, ne)) == Some(&b'(') && !KEYWORDS.contains(&&b[n..ne]) {
+        if let Some(gap) = (close + 1..n).find(|&k| matches!(b[k], b' ' | b'\t') && !comment[k]) {
+            out[gap] = b',';
+        }
+    }
+    false
+}
+
+/// Where the name of the parameter declaration `b[from..to]` starts (`struct s *p`, `u64
+/// delta`, `void *data`: words and `*`s, two words side by side or a type word first, a
+/// name last), if it is one.
+fn declaration_argument(b: &[u8], live: &impl Fn(usize) -> bool, comment: &[bool], from: usize, to: usize) -> Option<usize> {
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    let mut adjacent = false;
+    let mut star = false;
+    let mut k = from;
+    while k < to {
+        let c = b[k];
+        if c.is_ascii_whitespace() || comment[k] {
+            k += 1;
+        } else if !live(k) {
+            return None;
+        } else if c == b'*' {
+            star = true;
+            k += 1;
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let e = word_end(b, k);
+            adjacent |= !star && !words.is_empty();
+            star = false;
+            words.push((k, e));
+            k = e;
+        } else {
+            return None;
+        }
+    }
+    let (&(s0, e0), &(sn, en)) = (words.first()?, words.last()?);
+    let first = &b[s0..e0];
+    let name = &b[sn..en];
+    let typed = TAGS.contains(&first) || SPECIFIERS.contains(&first) || PRIMITIVES.contains(&first);
+    let not_name = |w: &[u8]| [KEYWORDS, EXPRESSION_WORDS, TAGS, SPECIFIERS, PRIMITIVES].iter().any(|l| l.contains(&w));
+    (words.len() >= 2 && !star && (adjacent || typed) && !not_name(name) && !KEYWORDS.contains(&first) && !EXPRESSION_WORDS.contains(&first)).then_some(sn)
+}
+
+/// Past the `[…]` (nested brackets inside) that opens at `k`, or the end of `b`.
+fn skip_bounds(b: &[u8], k: usize) -> usize {
+    let mut depth = 0i32;
+    for (j, &c) in b.iter().enumerate().skip(k) {
+        match c {
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return j + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    b.len()
 }
 
 /// Where the next token after `from` starts (spaces, newlines and comments skipped).
