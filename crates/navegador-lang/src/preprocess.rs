@@ -307,6 +307,8 @@ impl Preprocess {
         }
         let mut groups: Vec<Group> = Vec::new();
         let mut last = b';';
+        // the last code line is a control statement's head (`if (x)`): its statement follows
+        let mut control = false;
         let mut continued = false;
         let mut at = 0;
         let lines: Vec<&[u8]> = src.split_inclusive(|&c| c == b'\n').collect();
@@ -333,7 +335,7 @@ impl Preprocess {
                 blank(out);
                 continued = t.ends_with(b"\\");
             } else if let Some((word, rest)) = directive {
-                let unfinished = last.is_ascii_alphanumeric() || b"_,(={".contains(&last) || open > 0;
+                let unfinished = last.is_ascii_alphanumeric() || b"_,(={".contains(&last) || open > 0 || control;
                 match word {
                     b"if" | b"ifdef" | b"ifndef" => {
                         let dead = (word == b"ifdef" && self.undefined.iter().any(|m| rest == m.as_bytes()))
@@ -365,7 +367,7 @@ impl Preprocess {
                         }
                     }
                     // (a `#define` inside an initializer: macros are no facts)
-                    b"include" | b"define" | b"undef" if self.inline_conditionals && unfinished || skipping => {
+                    b"include" | b"define" | b"undef" | b"error" | b"warning" | b"pragma" | b"line" if self.inline_conditionals && unfinished || skipping => {
                         blank(out);
                         continued = t.ends_with(b"\\");
                     }
@@ -377,6 +379,7 @@ impl Preprocess {
             } else {
                 if let Some(&c) = strip_comment(t).last() {
                     last = c;
+                    control = control_head(strip_comment(t));
                 }
                 if self.inline_conditionals {
                     // (a declaration at the line's start, or a body's end: nothing is open)
@@ -421,9 +424,13 @@ impl Preprocess {
                 return end;
             } else if self.blank.iter().any(|w| w.as_bytes() == word) {
                 out[i..e].fill(b' ');
-            } else if let Some(end) = call_end.filter(|_| self.blank_calls.iter().any(|w| w.as_bytes() == word)) {
-                fill_keep_lines(&mut out[i..end]);
-                return end;
+            } else if self.blank_calls.iter().any(|w| w.as_bytes() == word) {
+                // (`__attribute__\n\t((aligned(8)))`: the arguments may start the next line)
+                let open = skip_ws_lines(b, e);
+                if let Some(end) = (b.get(open) == Some(&b'(')).then(|| close_paren(b, open)).flatten() {
+                    fill_keep_lines(&mut out[i..end]);
+                    return end;
+                }
             } else if let Some(end) = call_end.filter(|_| self.type_arguments.iter().any(|w| w.as_bytes() == word)) {
                 // `va_arg(ap, const char *)`: the arguments after the first, with their commas
                 if let Some(comma) = top_comma(b, open + 1, end - 1) {
@@ -437,6 +444,12 @@ impl Preprocess {
                 is_word(b[k]) && b[s].is_ascii_digit() && k + 1 < i
             }) && call_end.is_none() && matches!(b.get(open), Some(b')' | b';' | b',' | b'-' | b'+' | b'*' | b'/' | b'\n' | b'\r') | None) {
                 out[i..e].fill(b' ');
+            } else if self.macros && is_macro(word) && b[..i].iter().rposition(|c| !c.is_ascii_whitespace()).is_some_and(|k| b[k] == b']')
+                && matches!(b.get(skip_ws(b, call_end.unwrap_or(e))), Some(b';' | b'=' | b',')) {
+                // `u8 data[] ALIGN_DATA;`, `char name[] SEC("x") = …`: after an array's
+                // declarator, an attribute macro
+                fill_keep_lines(&mut out[i..call_end.unwrap_or(e)]);
+                return call_end.unwrap_or(e);
             } else if self.macros && is_macro(word) {
                 if let Some(end) = call_end {
                     let after = skip_ws(b, end);
@@ -494,6 +507,12 @@ impl Preprocess {
                 } else if tagged {
                     let after = skip_ws_lines(b, n1);
                     n1 > n0 && matches!(b.get(after), Some(b'{' | b':' | b'f'))
+                } else if matches!(&b[n0..n1], b"const" | b"volatile") {
+                    // (`static U32 const x = 1;`: a qualifier then a declarator, the word is the
+                    // type; `static MACRO const char *p`: a type after the qualifier)
+                    let t = skip_ws(b, n1);
+                    let te = word_end(b, t);
+                    te > t && b.get(skip_ws(b, te)).is_some_and(|&c| is_word(c) || c == b'*')
                 } else {
                     // a type, then a declarator: `static MACRO void f`, not `static BOOL x;`
                     n1 > n0 && b.get(skip_ws(b, n1)).is_some_and(|&c| is_word(c) || matches!(c, b'*' | b'&' | b':' | b'<'))
@@ -564,6 +583,8 @@ impl Preprocess {
         // the braces open before each word: a function or statement body (`b`), an
         // initializer (`i`), a struct, union or enum body (`a`)
         let mut braces: Vec<u8> = Vec::new();
+        // whether each open brace is a `do` loop's body, and where the last one closed
+        let (mut dos, mut do_closed): (Vec<bool>, Option<usize>) = (Vec::new(), None);
         let mut scanned = 0usize;
         if self.specifier_macros {
             named_variadics(b, &directive, out);
@@ -583,9 +604,11 @@ impl Preprocess {
                             Some(_) => b'a',
                         };
                         braces.push(kind);
+                        dos.push(before == Some(b"do".as_slice()));
                     }
                     b'}' => {
                         braces.pop();
+                        do_closed = dos.pop().unwrap_or(false).then_some(k);
                     }
                     _ => {}
                 }
@@ -670,6 +693,23 @@ impl Preprocess {
                     return e;
                 }
             }
+            if let Some(end) = call_end.filter(|_| self.string_macros && !directive[i] && !KEYWORDS.contains(&word) && !EXPRESSION_WORDS.contains(&word)) {
+                // `"(default=" __stringify(N) ")"`, `__stringify(X) "\n"`: a call beside a string
+                // literal (no C puts one there) expands to one; not `operator"" _x(…)`
+                // (on one line: `TEXTS("a")\n "b",` in an initializer is a list macro)
+                let before = prev.is_some_and(|(_, t)| out[t - 1] == b'"' && !code[t - 1] && !(t >= 2 && out[t - 2] == b'"') && !b[t..i].contains(&b'\n'));
+                let n = next_token(b, &skip, end);
+                if b.get(n) == Some(&b'"') && !b[end..n].contains(&b'\n') || before {
+                    fill_keep_lines(&mut out[i..end]);
+                    return end;
+                }
+            }
+            // `do { … } while_each_thread(p, t);`: a macro that ends a `do` loop is its `while (…)`
+            if self.statement_macros && word.len() >= 5 && !KEYWORDS.contains(&word) && prev.is_some_and(|(s, _)| Some(s) == do_closed) && call_end.is_some_and(|end| b.get(next_token(b, &skip, end)) == Some(&b';')) {
+                out[i..e].fill(b' ');
+                out[i..i + 5].copy_from_slice(b"while");
+                return e;
+            }
             if self.statement_macros && word == b"case" {
                 // a GNU case range `case 1 ... 9:` reads as one value
                 let colon = b[e..].iter().position(|&c| c == b':' || c == b'\n').map_or(e, |p| e + p);
@@ -681,6 +721,8 @@ impl Preprocess {
                 specifier_attributes(b, &skip, out, i);
             }
             if self.reserved_attributes && is_reserved_attribute(word) {
+                // (`void __weak (*fp)(void)`: a declarator in parentheses, no arguments)
+                let call_end = call_end.filter(|_| b.get(skip_ws(b, open + 1)) != Some(&b'*'));
                 let end = call_end.unwrap_or(e);
                 // (past the attributes that follow: `T __user __force *p`)
                 let n0 = next_token(b, &skip, end);
@@ -694,17 +736,30 @@ impl Preprocess {
                 // (a call's: past the attributes after it, `void __f(…) __releases(l)\n{` is f)
                 let n = if call_end.is_some() { ns } else { n0 };
                 let next_is_word = b.get(n).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_');
-                let declarator_follows = next_is_word || b.get(n) == Some(&b'*');
+                // (`void __weak (*fp)(void);`: a function pointer's declarator)
+                let declarator_follows = next_is_word || b.get(n) == Some(&b'*') || b.get(n) == Some(&b'(') && b.get(next_token(b, &skip, n + 1)) == Some(&b'*');
                 let attribute = match (prev_word, prev_byte) {
                     // `struct __name`, `return __f(x)`, `sizeof __x`: a name
                     (Some(w), _) if TAGS.contains(&w) || EXPRESSION_WORDS.contains(&w) => false,
                     // `static __init int f`, `typedef __printf(1, 2) void (*p)(…)`: a type and a
                     // declarator follow
-                    (Some(w), _) if SPECIFIERS.contains(&w) => n0_word && type_then_declarator(b, &skip, n0),
+                    // (past the attributes after it: `static __always_inline __realloc_size(2) void *`;
+                    // after a qualifier the declarator may follow, `static u8 const __aligned(8) b[]`)
+                    (Some(w), _) if SPECIFIERS.contains(&w) => {
+                        let t = if is_reserved_attribute(&b[n0..word_end(b, n0)]) { ns } else { n0 };
+                        let word_at = b.get(t).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_');
+                        word_at && type_then_declarator(b, &skip, t)
+                            || matches!(w, b"const" | b"volatile")
+                                && prev.and_then(|(s, _)| prev_token(out, &comment, &directive, s)).is_some_and(|(s2, t2)| is_word(out[s2]) && !SPECIFIERS.contains(&&out[s2..t2]) && !TAGS.contains(&&out[s2..t2]))
+                                && word_at
+                                && matches!(b.get(skip_ws(b, word_end(b, t))), Some(b'[' | b'=' | b';' | b','))
+                    }
                     // `int __init f`, `char __user *p`: a declarator follows; `bool x
                     // __read_mostly;`: a declarator (a name after a type) came before
                     // `wint_t __towupper_l(wint_t c)\n{`: a function defined
                     (Some(_), _) if call_end.is_some() && b.get(n) == Some(&b'{') && !declarator_follows => false,
+                    // `(uintptr_t __force)addr`: last in a cast
+                    (Some(_), _) if prev.is_some_and(|(s, _)| prev_token(out, &comment, &directive, s).is_some_and(|(s2, _)| out[s2] == b'(')) && b.get(n) == Some(&b')') && cast_follows(b, n) => true,
                     (Some(w), _) => {
                         declarator_follows
                             || matches!(b.get(n), Some(b';' | b'=' | b',' | b')' | b'{'))
@@ -712,7 +767,8 @@ impl Preprocess {
                                 && prev.is_some_and(|(s, _)| {
                                     prev_token(out, &comment, &directive, s).is_some_and(|(s2, t2)| {
                                         let w2 = &out[s2..t2];
-                                        w2 == b"*" || w2 == b"}" || is_word(w2[0]) && !TAGS.contains(&w2) && !SPECIFIERS.contains(&w2) && !EXPRESSION_WORDS.contains(&w2)
+                                        // (`unsigned long x __section(…);`: `long` is a type)
+                                        w2 == b"*" || w2 == b"}" || is_word(w2[0]) && !TAGS.contains(&w2) && (!SPECIFIERS.contains(&w2) || PRIMITIVES.contains(&w2)) && !EXPRESSION_WORDS.contains(&w2)
                                     })
                                 })
                     }
@@ -782,6 +838,16 @@ impl Preprocess {
                 };
                 // (`Array(char) chars;`: a macro used as a type, which the grammar reads)
                 let as_type = b.get(next_token(b, &skip, end)).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_');
+                if self.declaration_macros && as_type && is_macro(word) && braces.last().is_none_or(|&k| k == b'a') && starts_statement && top_comma(b, open + 1, end - 1).is_some() {
+                    // `STRUCT_KFIFO(char, N) fifo;`: one of several arguments, no type the
+                    // grammar reads: the macro's name is the type
+                    let d = next_token(b, &skip, end);
+                    let de = word_end(b, d);
+                    if matches!(b.get(next_token(b, &skip, de)), Some(b';' | b'=' | b',' | b'[')) {
+                        fill_keep_lines(&mut out[open..end]);
+                        return end;
+                    }
+                }
                 if self.tagged_type_arguments && a_call && !as_type {
                     tagged_arguments(b, out, open, end);
                     // `static DEFINE_PER_CPU(int, x);`: a declaration the macro makes, now a call
@@ -799,7 +865,12 @@ impl Preprocess {
                         (None, None) => true,
                     };
                     let n = next_token(b, &skip, end);
-                    let runs_on = b.get(n).is_some_and(|&c| c == b'{' || c.is_ascii_alphabetic() || c == b'_');
+                    // (on the next line a statement may start with `(void)` or `++`)
+                    // (not `int (*fp)\n (args);`: a type, no call)
+                    let next_line = b[end..n].contains(&b'\n') && !PRIMITIVES.contains(&word) && (b.get(n) == Some(&b'(') || b[n..].starts_with(b"++") || b[n..].starts_with(b"--"));
+                    // (`} endfor_each(x)\n}`: a macro that closes a loop, before the body's end)
+                    let closes = b.get(n) == Some(&b'}') && b[end..n].contains(&b'\n');
+                    let runs_on = next_line || closes || b.get(n).is_some_and(|&c| c == b'{' || c.is_ascii_alphabetic() || c == b'_');
                     // the `;` goes in the space just before what follows
                     if statement && runs_on && n > end && matches!(b[n - 1], b' ' | b'\t') && comment.get(n - 1) == Some(&false) {
                         out[n - 1] = b';';
@@ -864,6 +935,9 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
     // closes, is read alone
     let (mut braces, mut parens, mut unbalanced) = (0i32, 0i32, false);
     let (mut first, mut continued) = (true, false);
+    // the branch's last code line is a control statement's head (`if (x)`, its statement
+    // after the `#endif`)
+    let mut ends_control = false;
     for line in &lines[idx + 1..] {
         let t = trim(line);
         let was_continued = continued;
@@ -900,6 +974,7 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
             }
             if let Some(k) = (at..at + line.len()).rev().find(|&k| first && code[k] && !line[k - at].is_ascii_whitespace()) {
                 last = Some(k);
+                ends_control = control_head(strip_comment(trim(line)));
                 if starts_else.is_none() {
                     let f = line.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
                     let w = &line[f..f + line[f..].iter().position(|&c| !is_word(c)).unwrap_or(line.len() - f)];
@@ -909,7 +984,7 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
         }
         at += line.len();
     }
-    if starts_else == Some(true) || unbalanced || braces != 0 || parens != 0 {
+    if starts_else == Some(true) || unbalanced || braces != 0 || parens != 0 || ends_control {
         return true;
     }
     let Some(k) = last else { return false };
@@ -927,6 +1002,20 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
     let c = byte(k);
     let ends_else = c == b'e' && k >= 4 && (k - 3..=k).map(byte).eq(*b"else") && (k < 4 || !is_word(byte(k - 4)));
     ends_else || b",(={&|+-?".contains(&c) && !(c == b'-' && k > 0 && byte(k - 1) == b'-') && !(c == b'+' && k > 0 && byte(k - 1) == b'+')
+}
+
+/// A control statement's head without its statement: `if (x)`, `} else if (x)`, `while
+/// (x)`, `for (…)`, `else` (the line, trimmed, its comment stripped).
+fn control_head(t: &[u8]) -> bool {
+    let t = t.strip_prefix(b"}").map_or(t, trim);
+    let after_else = t.strip_prefix(b"else").filter(|r| r.first().is_none_or(|&c| !is_word(c))).map(trim);
+    let t = after_else.unwrap_or(t);
+    if t.is_empty() {
+        // `else`, `} else`
+        return after_else.is_some();
+    }
+    let w = &t[..t.iter().position(|&c| !is_word(c)).unwrap_or(t.len())];
+    matches!(w, b"if" | b"while" | b"for") && t.ends_with(b")") && matches!(close_paren(t, skip_ws(t, w.len())), Some(e) if e == t.len())
 }
 
 /// `#define f(fmt, args...)`: the name of a named variadic parameter is blanked.
@@ -1198,12 +1287,19 @@ fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open:
     if !declaration {
         return false;
     }
-    // the rest are values, not types (`STANDARD_PARAM_DEF(ushort, unsigned short, …)`)
+    // the rest are values, not types (`STANDARD_PARAM_DEF(ushort, unsigned short, …)`); in a
+    // struct's body a member with its type among them (`DECLARE_KFIFO(fifo, struct e, N);`
+    // as `DECLARE_KFIFO fifo ;`)
     if let Some(comma) = comma {
         let r = skip_ws_lines(b, comma + 1);
         let re = word_end(b, r);
         if TAGS.contains(&&b[r..re]) || SPECIFIERS.contains(&&b[r..re]) || PRIMITIVES.contains(&&b[r..re]) {
-            return false;
+            if top || next != Some(b';') {
+                return false;
+            }
+            fill_keep_lines(&mut out[comma..=close]);
+            out[open] = b' ';
+            return true;
         }
     }
     match comma {
@@ -1278,6 +1374,11 @@ fn argument_shapes(b: &[u8], out: &mut [u8]) {
                     !b[s].is_ascii_digit() && ![KEYWORDS, EXPRESSION_WORDS, TAGS, SPECIFIERS, PRIMITIVES].iter().any(|l| l.contains(&word))
                 });
                 let mut block = false;
+                if let (true, None, Some(s)) = (call, stack.last(), s) {
+                    if let Some(close) = argument_close(b, &live, k) {
+                        loop_macro(b, &live, out, s, k, close);
+                    }
+                }
                 if let (true, Some(true), Some(s)) = (call, stack.last().copied(), s) {
                     if let Some(close) = argument_close(b, &live, k) {
                         block = nested_call(b, &live, &comment, out, s, k, close);
@@ -1290,6 +1391,32 @@ fn argument_shapes(b: &[u8], out: &mut [u8]) {
             }
             _ => {}
         }
+    }
+}
+
+/// A call that starts a statement, holds a `for` loop's head (two `;` at its top level) and
+/// runs into a body (`loop_unrolled_for(i = 0; i < n; i++) {`): its name reads `for`.
+fn loop_macro(b: &[u8], live: &impl Fn(usize) -> bool, out: &mut [u8], name: usize, open: usize, close: usize) {
+    let mut depth = 0i32;
+    let mut semis = 0;
+    for k in open + 1..close {
+        if live(k) {
+            match b[k] {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth -= 1,
+                b';' if depth == 0 => semis += 1,
+                _ => {}
+            }
+        }
+    }
+    // (after a statement, or a macro line without `;` before it)
+    let before = b[..name].iter().rposition(|c| !c.is_ascii_whitespace());
+    let starts = before.is_none_or(|k| matches!(b[k], b';' | b'{' | b'}') || b[k] == b')' && b[k..name].contains(&b'\n'));
+    let after = skip_ws_lines(b, close + 1);
+    if semis == 2 && starts && b.get(after) == Some(&b'{') && open - name >= 3 {
+        let e = word_end(b, name);
+        out[name..e].fill(b' ');
+        out[name..name + 3].copy_from_slice(b"for");
     }
 }
 
@@ -1422,6 +1549,11 @@ fn type_then_declarator(b: &[u8], comment: &[bool], n: usize) -> bool {
     let e = word_end(b, n);
     let w = &b[n..e];
     let m = next_token(b, comment, e);
+    if matches!(w, b"const" | b"volatile") {
+        // (`static __u16 const x[]`: a qualifier then the declarator, no type: the word before
+        // was the type)
+        return word_end(b, m) > m && type_then_declarator(b, comment, m);
+    }
     if TAGS.contains(&w) {
         // `struct s *p`: past the tag's name
         let e2 = word_end(b, m);
@@ -1437,7 +1569,7 @@ fn cast_follows(b: &[u8], n: usize) -> bool {
     while k < b.len() && (is_word(b[k]) || matches!(b[k], b' ' | b'\t' | b'*')) {
         k += 1;
     }
-    b.get(k) == Some(&b')') && b.get(skip_ws(b, k + 1)).is_some_and(|&c| is_word(c) || matches!(c, b'(' | b'-' | b'~' | b'!' | b'&' | b'*'))
+    b.get(k) == Some(&b')') && b.get(skip_ws_lines(b, k + 1)).is_some_and(|&c| is_word(c) || matches!(c, b'(' | b'-' | b'~' | b'!' | b'&' | b'*'))
 }
 
 /// In the arguments `b[open..end]` of a call, an argument that is `struct s`, `union u *`,
