@@ -335,7 +335,8 @@ impl Preprocess {
                 blank(out);
                 continued = t.ends_with(b"\\");
             } else if let Some((word, rest)) = directive {
-                let unfinished = last.is_ascii_alphanumeric() || b"_,(={".contains(&last) || open > 0 || control;
+                // (`"a"\n#ifdef X\n "b"`: a string literal goes on)
+                let unfinished = last.is_ascii_alphanumeric() || b"_,(={\"".contains(&last) || open > 0 || control;
                 match word {
                     b"if" | b"ifdef" | b"ifndef" => {
                         let dead = (word == b"ifdef" && self.undefined.iter().any(|m| rest == m.as_bytes()))
@@ -367,7 +368,8 @@ impl Preprocess {
                         }
                     }
                     // (a `#define` inside an initializer: macros are no facts)
-                    b"include" | b"define" | b"undef" | b"error" | b"warning" | b"pragma" | b"line" if self.inline_conditionals && unfinished || skipping => {
+                    // (`{ {A}, {B} }\n#undef A\n};`: after a `}` too, where it may be an item's)
+                    b"include" | b"define" | b"undef" | b"error" | b"warning" | b"pragma" | b"line" if self.inline_conditionals && (unfinished || last == b'}' && !matches!(word, b"include" | b"define" | b"pragma")) || skipping => {
                         blank(out);
                         continued = t.ends_with(b"\\");
                     }
@@ -422,7 +424,8 @@ impl Preprocess {
                     }
                 }
                 return end;
-            } else if self.blank.iter().any(|w| w.as_bytes() == word) {
+            } else if self.blank.iter().any(|w| w.as_bytes() == word) && !b[..i].iter().rposition(|c| !c.is_ascii_whitespace()).is_some_and(|k| b[k] == b'.' || b[k] == b'>' && k > 0 && b[k - 1] == b'-') {
+                // (not a member's name: `.un.frag.__unused = 0`)
                 out[i..e].fill(b' ');
             } else if self.blank_calls.iter().any(|w| w.as_bytes() == word) {
                 // (`__attribute__\n\t((aligned(8)))`: the arguments may start the next line)
@@ -559,6 +562,24 @@ impl Preprocess {
                     _ => open = None,
                 }
             }
+            // an operator passed to a macro, `CHECK(a, <, b)`, `TEST(x, +=, y)`: `0` in its
+            // space (not `(*)` / `(&)`, a declarator's)
+            for k in 0..b.len() {
+                if !code[k] || directive[k] || !matches!(b[k], b'(' | b',') {
+                    continue;
+                }
+                let mut j = k + 1;
+                while j < b.len() && code[j] && (matches!(b[j], b' ' | b'\t') || b"<>=!+-*/%&|^".contains(&b[j])) {
+                    j += 1;
+                }
+                let t = trim(&b[k + 1..j.min(b.len())]);
+                // (not where an earlier rule blanked the call: `OPS(add, +=)` alone on its line)
+                if j < b.len() && matches!(b[j], b',' | b')') && out[k] == b[k] && out[j] == b[j] && !t.is_empty() && t.len() <= 3 && t != b"*" && t != b"&" {
+                    let a = k + 1 + b[k + 1..j].iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
+                    out[a..a + t.len()].fill(b' ');
+                    out[a] = b'0';
+                }
+            }
             // a field name passed to a macro, `sort_by(list, .symbol, x)`: a name
             let mut i = 0;
             while let Some(k) = b[i..].iter().position(|&c| c == b'.').map(|k| i + k) {
@@ -610,6 +631,8 @@ impl Preprocess {
                         braces.pop();
                         do_closed = dos.pop().unwrap_or(false).then_some(k);
                     }
+                    // `int a;;` in a struct's body: an empty member the grammar does not read
+                    b';' if braces.last() == Some(&b'a') && prev_token(b, &comment, &directive, k).is_some_and(|(s, _)| b[s] == b';') => out[k] = b' ',
                     _ => {}
                 }
             }
@@ -688,7 +711,10 @@ impl Preprocess {
                     k = next_token(b, &skip, word_end(b, k));
                 }
                 let before = prev.is_some_and(|(_, t)| out[t - 1] == b'"' && !code[t - 1]);
-                if b.get(k) == Some(&b'"') || before {
+                // (`printk(KERN_DEFAULT CUT_HERE)`: macros side by side, a whole argument, are
+                // strings too)
+                let side_by_side = k > next_token(b, &skip, e) && matches!(b.get(k), Some(b')' | b',')) && matches!(prev_byte, Some(b'(' | b','));
+                if b.get(k) == Some(&b'"') || before || side_by_side {
                     out[i..e].fill(b' ');
                     return e;
                 }
@@ -780,7 +806,8 @@ impl Preprocess {
                             || is_reserved_attribute(&b[n..word_end(b, n)])
                     }
                     // `} __packed *p;` (a struct's body just closed on this line)
-                    (None, Some(b'}')) if !out[prev.map_or(0, |p| p.1)..i].contains(&b'\n') => declarator_follows || matches!(b.get(n), Some(b';' | b'=')),
+                    // (`} __a = { a };`: before `=`, the declarator)
+                    (None, Some(b'}')) if !out[prev.map_or(0, |p| p.1)..i].contains(&b'\n') => declarator_follows || b.get(n) == Some(&b';'),
                     // `struct s *__percpu *p`
                     (None, Some(b'*')) => declarator_follows,
                     // `(__force u32)x`: a cast; `(__user char *p,`
@@ -1599,7 +1626,9 @@ fn tagged_arguments(b: &[u8], out: &mut [u8], open: usize, end: usize) {
                 } else if TAGS[..3].contains(&&b[a..kw]) && kw < k && matches!(b[kw], b' ' | b'\t') {
                     let name = skip_ws(b, kw);
                     let ne = word_end(b, name);
-                    if ne > name && b[ne..k].iter().all(|&c| matches!(c, b' ' | b'\t' | b'*' | b'\n' | b'\r')) {
+                    // (`struct s __rcu *`: an attribute among the `*`s goes with them)
+                    let rest = b[ne..k].split(|c| matches!(c, b' ' | b'\t' | b'*' | b'\n' | b'\r')).filter(|w| !w.is_empty());
+                    if ne > name && rest.into_iter().all(is_reserved_attribute) {
                         out[a..kw].fill(b' ');
                         fill_keep_lines(&mut out[ne..k]);
                     }

@@ -94,6 +94,55 @@ struct events {
 	int count;
 };
 
+/* an operator passed to a macro (macros), a string literal going on across a conditional
+ * and an `#undef` after an initializer's item (inline_conditionals), a member named like a
+ * blanked word (blank), an empty member (`;;`), GNU's `__volatile__` (replace), macros side
+ * by side as an argument (string_macros), an attribute in a tagged type argument
+ * (tagged_type_arguments), a reserved name declared after a struct's body */
+int order(struct map *m)
+{
+	int error = check_order(m, start, <, end);
+	error |= check_order(m, brk, <=, end);
+	printk(KERN_DEFAULT CUT_HERE);
+	m->out = alloc_percpu_gfp(struct route __rcu *,
+				  GFP_KERNEL);
+	return error;
+}
+
+static const char readme[] =
+	"tracing mini-HOWTO:\n"
+#ifdef CONFIG_STACK
+	"  stack\n"
+#endif
+	"end\n";
+
+static const struct speed speeds[] = {
+	{SPEED_10, {LBIT(10baseT)} },
+	{SPEED_100, {LBIT(100baseT)} }
+#undef LBIT
+};
+
+static const struct icmp frag = {
+	.code = FRAG_NEEDED,
+	.un.frag.__unused = 0,
+};
+
+struct ca {
+	u8 cnt;		/* a count */;
+	union regs {
+		__volatile__ struct rd_regs r;
+	} u;
+};
+
+void neon(int a)
+{
+	union {
+		int val;
+		int pair;
+	} __a = { a };
+	use(__a.val);
+}
+
 int after_statements(void)
 {
 	return mode_of(0, 0) + show(0);
