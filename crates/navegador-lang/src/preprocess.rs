@@ -184,7 +184,8 @@ impl Preprocess {
             return None;
         }
         let mut b = src.as_bytes().to_vec();
-        if !self.replace.is_empty() {
+        // (a pass only where a rule's first token or a type call's word is in the file)
+        if self.replace.iter().any(|r| src.contains(r.find[0].as_str())) {
             let orig = b.clone();
             self.replacements(&orig, &mut b);
         }
@@ -192,7 +193,7 @@ impl Preprocess {
             let orig = b.clone();
             self.tokens(&orig, &mut b);
         }
-        if !self.type_calls.is_empty() {
+        if self.type_calls.iter().any(|w| src.contains(w.as_str())) {
             let orig = b.clone();
             self.type_names(&orig, &mut b);
         }
@@ -224,6 +225,9 @@ impl Preprocess {
                 continue;
             }
             let rule = self.replace.iter().find_map(|r| {
+                if r.find[0].as_bytes()[0] != b[i] {
+                    return None;
+                }
                 let end = r.matches(b, i).filter(|&e| code[e - 1] && e - i >= r.to.len() && !b[i..i + r.to.len()].contains(&b'\n'))?;
                 (r.after.is_empty() || r.after.contains(&last)).then_some((r, end))
             });
@@ -563,7 +567,7 @@ impl Preprocess {
                 }
             }
             // an operator passed to a macro, `CHECK(a, <, b)`, `TEST(x, +=, y)`: `0` in its
-            // space (not `(*)` / `(&)`, a declarator's)
+            // space (not `(*)`, `(&)`, `(^)`: a declarator's)
             for k in 0..b.len() {
                 if !code[k] || directive[k] || !matches!(b[k], b'(' | b',') {
                     continue;
@@ -574,7 +578,7 @@ impl Preprocess {
                 }
                 let t = trim(&b[k + 1..j.min(b.len())]);
                 // (not where an earlier rule blanked the call: `OPS(add, +=)` alone on its line)
-                if j < b.len() && matches!(b[j], b',' | b')') && out[k] == b[k] && out[j] == b[j] && !t.is_empty() && t.len() <= 3 && t != b"*" && t != b"&" {
+                if j < b.len() && matches!(b[j], b',' | b')') && out[k] == b[k] && out[j] == b[j] && !t.is_empty() && t.len() <= 3 && !t.iter().all(|c| b"*&^".contains(c)) {
                     let a = k + 1 + b[k + 1..j].iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
                     out[a..a + t.len()].fill(b' ');
                     out[a] = b'0';
