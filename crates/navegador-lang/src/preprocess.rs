@@ -451,6 +451,14 @@ impl Preprocess {
                 is_word(b[k]) && b[s].is_ascii_digit() && k + 1 < i
             }) && call_end.is_none() && matches!(b.get(open), Some(b')' | b';' | b',' | b'-' | b'+' | b'*' | b'/' | b'\n' | b'\r') | None) {
                 out[i..e].fill(b' ');
+            } else if self.macros && is_macro(word) && call_end.is_none() && matches!(b.get(open), Some(b';' | b')' | b',')) && b[..i].iter().rposition(|&c| c != b' ' && c != b'\t').is_some_and(|k| {
+                // `t = timeout TIMEOUT_MULT;`: a name after `=`, then an upper-case word: a
+                // macro that goes on the expression (`#define TIMEOUT_MULT * 4`)
+                let s = (0..=k).rev().take_while(|&j| is_word(b[j])).last().unwrap_or(k);
+                is_word(b[k]) && !b[s].is_ascii_digit() && ![KEYWORDS, EXPRESSION_WORDS, TAGS, SPECIFIERS, PRIMITIVES].iter().any(|l| l.contains(&&b[s..=k]))
+                    && b[..s].iter().rposition(|&c| c != b' ' && c != b'\t').is_some_and(|p| b[p] == b'=' && p > 0 && !b"=!<>".contains(&b[p - 1]))
+            }) {
+                out[i..e].fill(b' ');
             } else if self.macros && is_macro(word) && b[..i].iter().rposition(|c| !c.is_ascii_whitespace()).is_some_and(|k| b[k] == b']')
                 && matches!(b.get(skip_ws(b, call_end.unwrap_or(e))), Some(b';' | b'=' | b',')) {
                 // `u8 data[] ALIGN_DATA;`, `char name[] SEC("x") = …`: after an array's
@@ -1407,7 +1415,7 @@ fn argument_shapes(b: &[u8], out: &mut [u8]) {
                 let mut block = false;
                 if let (true, None, Some(s)) = (call, stack.last(), s) {
                     if let Some(close) = argument_close(b, &live, k) {
-                        loop_macro(b, &live, out, s, k, close);
+                        block = loop_macro(b, &live, out, s, k, close);
                     }
                 }
                 if let (true, Some(true), Some(s)) = (call, stack.last().copied(), s) {
@@ -1426,20 +1434,33 @@ fn argument_shapes(b: &[u8], out: &mut [u8]) {
 }
 
 /// A call that starts a statement, holds a `for` loop's head (two `;` at its top level) and
-/// runs into a body (`loop_unrolled_for(i = 0; i < n; i++) {`): its name reads `for`.
-fn loop_macro(b: &[u8], live: &impl Fn(usize) -> bool, out: &mut [u8], name: usize, open: usize, close: usize) {
+/// runs into a body (`loop_unrolled_for(i = 0; i < n; i++) {`): its name reads `for`. One
+/// whose every argument is statements (`LOOP(\n x++;\n ,\n return;\n);`, `DEB(f(x);)`)
+/// reads as a block, its commas blanked; whether it did.
+fn loop_macro(b: &[u8], live: &impl Fn(usize) -> bool, out: &mut [u8], name: usize, open: usize, close: usize) -> bool {
     let mut depth = 0i32;
     let mut semis = 0;
+    // the top-level commas, and whether each argument before one ends in `;`
+    let (mut commas, mut statements) = (Vec::new(), true);
+    let mut last: Option<u8> = None;
     for k in open + 1..close {
         if live(k) {
             match b[k] {
                 b'(' | b'[' => depth += 1,
                 b')' | b']' => depth -= 1,
                 b';' if depth == 0 => semis += 1,
+                b',' if depth == 0 => {
+                    statements &= last == Some(b';');
+                    commas.push(k);
+                }
                 _ => {}
+            }
+            if !b[k].is_ascii_whitespace() && !(b[k] == b',' && depth == 0) {
+                last = Some(b[k]);
             }
         }
     }
+    statements &= last == Some(b';') && !b[open + 1..close].contains(&b'{');
     // (after a statement, or a macro line without `;` before it)
     let before = b[..name].iter().rposition(|c| !c.is_ascii_whitespace());
     let starts = before.is_none_or(|k| matches!(b[k], b';' | b'{' | b'}') || b[k] == b')' && b[k..name].contains(&b'\n'));
@@ -1448,7 +1469,20 @@ fn loop_macro(b: &[u8], live: &impl Fn(usize) -> bool, out: &mut [u8], name: usi
         let e = word_end(b, name);
         out[name..e].fill(b' ');
         out[name..name + 3].copy_from_slice(b"for");
+        return false;
     }
+    // (in a body: an indented statement)
+    let indented = b[..name].iter().rev().take_while(|&&c| c != b'\n').any(|&c| c == b'\t' || c == b' ');
+    if statements && starts && indented {
+        out[name..open].fill(b' ');
+        out[open] = b'{';
+        out[close] = b'}';
+        for c in commas {
+            out[c] = b' ';
+        }
+        return true;
+    }
+    false
 }
 
 /// The `)` matching the `(` at `open` (statements inside), within 16 KiB and before a brace.

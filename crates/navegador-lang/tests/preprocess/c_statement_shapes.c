@@ -143,6 +143,20 @@ void neon(int a)
 	use(__a.val);
 }
 
+/* a macro whose every argument is statements reads as a block (argument_shapes), an
+ * upper-case word after `= name` goes on the expression (macros) */
+void lock_loop(struct lockref *ref, int timeout)
+{
+	CMPXCHG_LOOP(
+		ref->count++;
+	,
+		return;
+	);
+	DEB2(printk(KERN_ERR "timeout\n");)
+	timeout = timeout TIMEOUT_MULT;
+	settle(ref, timeout);
+}
+
 int after_statements(void)
 {
 	return mode_of(0, 0) + show(0);
