@@ -110,7 +110,7 @@ const CLIENT_KEYS: &[&str] = &[
     "library", "calls", "imports", "url", "url_option", "method", "method_arg", "method_option", "factories", "base_option", "base_arg",
     "kind", "tags", "elements", "url_required",
 ];
-const PREPROCESS_KEYS: &[&str] = &["replace", "blank", "blank_calls", "type_arguments", "undefined", "inline_conditionals", "macros", "reserved_attributes", "tagged_type_arguments", "statement_macros", "declaration_macros", "split_conditionals", "all_branches", "specifier_macros", "string_macros", "defined_attributes", "designators", "bare_labels", "list_macros", "directive_comments", "pp_numbers"];
+const PREPROCESS_KEYS: &[&str] = &["replace", "blank", "blank_calls", "type_arguments", "undefined", "inline_conditionals", "macros", "reserved_attributes", "tagged_type_arguments", "statement_macros", "declaration_macros", "split_conditionals", "all_branches", "specifier_macros", "string_macros", "defined_attributes", "designators", "bare_labels", "list_macros", "directive_comments", "pp_numbers", "type_calls", "argument_shapes"];
 const MODULE_KEYS: &[&str] = &["rule", "strip_prefix", "after", "index", "join", "root"];
 const TYPE_KEYS: &[&str] = &["names", "inner", "wrappers", "arguments", "self", "declarators", "bindings", "member", "paths", "arrays"];
 
@@ -324,6 +324,8 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
                     list_macros: r.bool(t, "list_macros")?.unwrap_or(false),
                     directive_comments: r.bool(t, "directive_comments")?.unwrap_or(false),
                     pp_numbers: r.bool(t, "pp_numbers")?.unwrap_or(false),
+                    type_calls: r.strings(t, "type_calls")?,
+                    argument_shapes: r.bool(t, "argument_shapes")?.unwrap_or(false),
                 }
             }
         },

@@ -92,6 +92,17 @@ pub(crate) struct Preprocess {
     /// A preprocessing number that is no C number (`1000baseT_Full`, `82801AA_3`, `1k`:
     /// a macro's argument pasted into a name): its first digit reads `_`, a name.
     pub pp_numbers: bool,
+    /// Calls that are types (`typeof(x)`, `__typeof__(*p)`), which the grammar reads only
+    /// with a type inside: one on a line reads as one type name of its length, the word
+    /// then `_`s (`typeof(x) y`, `offsetof(typeof(*p), m)`, `(typeof(v))x`).
+    pub type_calls: Vec<String>,
+    /// Arguments of a call inside another call's arguments that are no expressions (what a
+    /// macro like `TRACE_EVENT(name, TP_PROTO(struct s *p, int n), …)` takes): a parameter
+    /// declaration reads as its name (`TP_PROTO(           p,     n)`); one call right
+    /// after another without a comma gets one (`F(__field(int, a)\n __field(int, b))`); a
+    /// call whose arguments are statements (`TP_fast_assign(e->a = a; f(e);)`) reads as a
+    /// block, the argument the grammar allows (`{ e->a = a; f(e);}`).
+    pub argument_shapes: bool,
 }
 
 /// One `replace` rule of `[preprocess]`.
@@ -164,6 +175,7 @@ impl Preprocess {
             && !self.reserved_attributes && !self.tagged_type_arguments && !self.statement_macros && !self.declaration_macros && !self.split_conditionals && !self.all_branches && !self.specifier_macros && !self.string_macros
             && !self.defined_attributes && self.designators.is_empty()
             && !self.bare_labels && !self.list_macros && !self.directive_comments && !self.pp_numbers
+            && self.type_calls.is_empty() && !self.argument_shapes
     }
 
     /// `src` with the rules applied, `None` when nothing changed.
@@ -172,13 +184,22 @@ impl Preprocess {
             return None;
         }
         let mut b = src.as_bytes().to_vec();
-        if !self.replace.is_empty() {
+        // (a pass only where a rule's first token or a type call's word is in the file)
+        if self.replace.iter().any(|r| src.contains(r.find[0].as_str())) {
             let orig = b.clone();
             self.replacements(&orig, &mut b);
         }
         if self.directive_comments || self.pp_numbers {
             let orig = b.clone();
             self.tokens(&orig, &mut b);
+        }
+        if self.type_calls.iter().any(|w| src.contains(w.as_str())) {
+            let orig = b.clone();
+            self.type_names(&orig, &mut b);
+        }
+        if self.argument_shapes {
+            let orig = b.clone();
+            argument_shapes(&orig, &mut b);
         }
         if !self.undefined.is_empty() || self.inline_conditionals || self.split_conditionals || self.all_branches {
             self.conditionals(src.as_bytes(), &mut b);
@@ -204,6 +225,9 @@ impl Preprocess {
                 continue;
             }
             let rule = self.replace.iter().find_map(|r| {
+                if r.find[0].as_bytes()[0] != b[i] {
+                    return None;
+                }
                 let end = r.matches(b, i).filter(|&e| code[e - 1] && e - i >= r.to.len() && !b[i..i + r.to.len()].contains(&b'\n'))?;
                 (r.after.is_empty() || r.after.contains(&last)).then_some((r, end))
             });
@@ -258,6 +282,26 @@ impl Preprocess {
         }
     }
 
+    /// `type_calls`: `typeof(x)` on one line reads `typeof___` (what the grammar parses as
+    /// a type name wherever a type stands, and as a name where a macro takes a type).
+    fn type_names(&self, b: &[u8], out: &mut [u8]) {
+        let (code, _) = code_mask(b);
+        each_word(b, |i, e, _| {
+            let word = &b[i..e];
+            if !code[i] || !self.type_calls.iter().any(|w| w.as_bytes() == word) {
+                return e;
+            }
+            let open = skip_ws(b, e);
+            match (b.get(open) == Some(&b'(')).then(|| close_paren(b, open)).flatten() {
+                Some(end) if !b[e..end].contains(&b'\n') => {
+                    out[e..end].fill(b'_');
+                    end
+                }
+                _ => e,
+            }
+        });
+    }
+
     fn conditionals(&self, src: &[u8], out: &mut [u8]) {
         struct Group {
             inline: bool,
@@ -267,6 +311,8 @@ impl Preprocess {
         }
         let mut groups: Vec<Group> = Vec::new();
         let mut last = b';';
+        // the last code line is a control statement's head (`if (x)`): its statement follows
+        let mut control = false;
         let mut continued = false;
         let mut at = 0;
         let lines: Vec<&[u8]> = src.split_inclusive(|&c| c == b'\n').collect();
@@ -293,7 +339,8 @@ impl Preprocess {
                 blank(out);
                 continued = t.ends_with(b"\\");
             } else if let Some((word, rest)) = directive {
-                let unfinished = last.is_ascii_alphanumeric() || b"_,(={".contains(&last) || open > 0;
+                // (`"a"\n#ifdef X\n "b"`: a string literal goes on)
+                let unfinished = last.is_ascii_alphanumeric() || b"_,(={\"".contains(&last) || open > 0 || control;
                 match word {
                     b"if" | b"ifdef" | b"ifndef" => {
                         let dead = (word == b"ifdef" && self.undefined.iter().any(|m| rest == m.as_bytes()))
@@ -325,7 +372,8 @@ impl Preprocess {
                         }
                     }
                     // (a `#define` inside an initializer: macros are no facts)
-                    b"include" | b"define" | b"undef" if self.inline_conditionals && unfinished || skipping => {
+                    // (`{ {A}, {B} }\n#undef A\n};`: after a `}` too, where it may be an item's)
+                    b"include" | b"define" | b"undef" | b"error" | b"warning" | b"pragma" | b"line" if self.inline_conditionals && (unfinished || last == b'}' && !matches!(word, b"include" | b"define" | b"pragma")) || skipping => {
                         blank(out);
                         continued = t.ends_with(b"\\");
                     }
@@ -337,6 +385,7 @@ impl Preprocess {
             } else {
                 if let Some(&c) = strip_comment(t).last() {
                     last = c;
+                    control = control_head(strip_comment(t));
                 }
                 if self.inline_conditionals {
                     // (a declaration at the line's start, or a body's end: nothing is open)
@@ -379,11 +428,16 @@ impl Preprocess {
                     }
                 }
                 return end;
-            } else if self.blank.iter().any(|w| w.as_bytes() == word) {
+            } else if self.blank.iter().any(|w| w.as_bytes() == word) && !b[..i].iter().rposition(|c| !c.is_ascii_whitespace()).is_some_and(|k| b[k] == b'.' || b[k] == b'>' && k > 0 && b[k - 1] == b'-') {
+                // (not a member's name: `.un.frag.__unused = 0`)
                 out[i..e].fill(b' ');
-            } else if let Some(end) = call_end.filter(|_| self.blank_calls.iter().any(|w| w.as_bytes() == word)) {
-                fill_keep_lines(&mut out[i..end]);
-                return end;
+            } else if self.blank_calls.iter().any(|w| w.as_bytes() == word) {
+                // (`__attribute__\n\t((aligned(8)))`: the arguments may start the next line)
+                let open = skip_ws_lines(b, e);
+                if let Some(end) = (b.get(open) == Some(&b'(')).then(|| close_paren(b, open)).flatten() {
+                    fill_keep_lines(&mut out[i..end]);
+                    return end;
+                }
             } else if let Some(end) = call_end.filter(|_| self.type_arguments.iter().any(|w| w.as_bytes() == word)) {
                 // `va_arg(ap, const char *)`: the arguments after the first, with their commas
                 if let Some(comma) = top_comma(b, open + 1, end - 1) {
@@ -397,6 +451,20 @@ impl Preprocess {
                 is_word(b[k]) && b[s].is_ascii_digit() && k + 1 < i
             }) && call_end.is_none() && matches!(b.get(open), Some(b')' | b';' | b',' | b'-' | b'+' | b'*' | b'/' | b'\n' | b'\r') | None) {
                 out[i..e].fill(b' ');
+            } else if self.macros && is_macro(word) && call_end.is_none() && matches!(b.get(open), Some(b';' | b')' | b',')) && b[..i].iter().rposition(|&c| c != b' ' && c != b'\t').is_some_and(|k| {
+                // `t = timeout TIMEOUT_MULT;`: a name after `=`, then an upper-case word: a
+                // macro that goes on the expression (`#define TIMEOUT_MULT * 4`)
+                let s = (0..=k).rev().take_while(|&j| is_word(b[j])).last().unwrap_or(k);
+                is_word(b[k]) && !b[s].is_ascii_digit() && ![KEYWORDS, EXPRESSION_WORDS, TAGS, SPECIFIERS, PRIMITIVES].iter().any(|l| l.contains(&&b[s..=k]))
+                    && b[..s].iter().rposition(|&c| c != b' ' && c != b'\t').is_some_and(|p| b[p] == b'=' && p > 0 && !b"=!<>".contains(&b[p - 1]))
+            }) {
+                out[i..e].fill(b' ');
+            } else if self.macros && is_macro(word) && b[..i].iter().rposition(|c| !c.is_ascii_whitespace()).is_some_and(|k| b[k] == b']')
+                && matches!(b.get(skip_ws(b, call_end.unwrap_or(e))), Some(b';' | b'=' | b',')) {
+                // `u8 data[] ALIGN_DATA;`, `char name[] SEC("x") = …`: after an array's
+                // declarator, an attribute macro
+                fill_keep_lines(&mut out[i..call_end.unwrap_or(e)]);
+                return call_end.unwrap_or(e);
             } else if self.macros && is_macro(word) {
                 if let Some(end) = call_end {
                     let after = skip_ws(b, end);
@@ -454,6 +522,12 @@ impl Preprocess {
                 } else if tagged {
                     let after = skip_ws_lines(b, n1);
                     n1 > n0 && matches!(b.get(after), Some(b'{' | b':' | b'f'))
+                } else if matches!(&b[n0..n1], b"const" | b"volatile") {
+                    // (`static U32 const x = 1;`: a qualifier then a declarator, the word is the
+                    // type; `static MACRO const char *p`: a type after the qualifier)
+                    let t = skip_ws(b, n1);
+                    let te = word_end(b, t);
+                    te > t && b.get(skip_ws(b, te)).is_some_and(|&c| is_word(c) || c == b'*')
                 } else {
                     // a type, then a declarator: `static MACRO void f`, not `static BOOL x;`
                     n1 > n0 && b.get(skip_ws(b, n1)).is_some_and(|&c| is_word(c) || matches!(c, b'*' | b'&' | b':' | b'<'))
@@ -500,6 +574,24 @@ impl Preprocess {
                     _ => open = None,
                 }
             }
+            // an operator passed to a macro, `CHECK(a, <, b)`, `TEST(x, +=, y)`: `0` in its
+            // space (not `(*)`, `(&)`, `(^)`: a declarator's)
+            for k in 0..b.len() {
+                if !code[k] || directive[k] || !matches!(b[k], b'(' | b',') {
+                    continue;
+                }
+                let mut j = k + 1;
+                while j < b.len() && code[j] && (matches!(b[j], b' ' | b'\t') || b"<>=!+-*/%&|^".contains(&b[j])) {
+                    j += 1;
+                }
+                let t = trim(&b[k + 1..j.min(b.len())]);
+                // (not where an earlier rule blanked the call: `OPS(add, +=)` alone on its line)
+                if j < b.len() && matches!(b[j], b',' | b')') && out[k] == b[k] && out[j] == b[j] && !t.is_empty() && t.len() <= 3 && !t.iter().all(|c| b"*&^".contains(c)) {
+                    let a = k + 1 + b[k + 1..j].iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
+                    out[a..a + t.len()].fill(b' ');
+                    out[a] = b'0';
+                }
+            }
             // a field name passed to a macro, `sort_by(list, .symbol, x)`: a name
             let mut i = 0;
             while let Some(k) = b[i..].iter().position(|&c| c == b'.').map(|k| i + k) {
@@ -524,6 +616,8 @@ impl Preprocess {
         // the braces open before each word: a function or statement body (`b`), an
         // initializer (`i`), a struct, union or enum body (`a`)
         let mut braces: Vec<u8> = Vec::new();
+        // whether each open brace is a `do` loop's body, and where the last one closed
+        let (mut dos, mut do_closed): (Vec<bool>, Option<usize>) = (Vec::new(), None);
         let mut scanned = 0usize;
         if self.specifier_macros {
             named_variadics(b, &directive, out);
@@ -543,10 +637,14 @@ impl Preprocess {
                             Some(_) => b'a',
                         };
                         braces.push(kind);
+                        dos.push(before == Some(b"do".as_slice()));
                     }
                     b'}' => {
                         braces.pop();
+                        do_closed = dos.pop().unwrap_or(false).then_some(k);
                     }
+                    // `int a;;` in a struct's body: an empty member the grammar does not read
+                    b';' if braces.last() == Some(&b'a') && prev_token(b, &comment, &directive, k).is_some_and(|(s, _)| b[s] == b';') => out[k] = b' ',
                     _ => {}
                 }
             }
@@ -625,10 +723,30 @@ impl Preprocess {
                     k = next_token(b, &skip, word_end(b, k));
                 }
                 let before = prev.is_some_and(|(_, t)| out[t - 1] == b'"' && !code[t - 1]);
-                if b.get(k) == Some(&b'"') || before {
+                // (`printk(KERN_DEFAULT CUT_HERE)`: macros side by side, a whole argument, are
+                // strings too)
+                let side_by_side = k > next_token(b, &skip, e) && matches!(b.get(k), Some(b')' | b',')) && matches!(prev_byte, Some(b'(' | b','));
+                if b.get(k) == Some(&b'"') || before || side_by_side {
                     out[i..e].fill(b' ');
                     return e;
                 }
+            }
+            if let Some(end) = call_end.filter(|_| self.string_macros && !directive[i] && !KEYWORDS.contains(&word) && !EXPRESSION_WORDS.contains(&word)) {
+                // `"(default=" __stringify(N) ")"`, `__stringify(X) "\n"`: a call beside a string
+                // literal (no C puts one there) expands to one; not `operator"" _x(…)`
+                // (on one line: `TEXTS("a")\n "b",` in an initializer is a list macro)
+                let before = prev.is_some_and(|(_, t)| out[t - 1] == b'"' && !code[t - 1] && !(t >= 2 && out[t - 2] == b'"') && !b[t..i].contains(&b'\n'));
+                let n = next_token(b, &skip, end);
+                if b.get(n) == Some(&b'"') && !b[end..n].contains(&b'\n') || before {
+                    fill_keep_lines(&mut out[i..end]);
+                    return end;
+                }
+            }
+            // `do { … } while_each_thread(p, t);`: a macro that ends a `do` loop is its `while (…)`
+            if self.statement_macros && word.len() >= 5 && !KEYWORDS.contains(&word) && prev.is_some_and(|(s, _)| Some(s) == do_closed) && call_end.is_some_and(|end| b.get(next_token(b, &skip, end)) == Some(&b';')) {
+                out[i..e].fill(b' ');
+                out[i..i + 5].copy_from_slice(b"while");
+                return e;
             }
             if self.statement_macros && word == b"case" {
                 // a GNU case range `case 1 ... 9:` reads as one value
@@ -641,6 +759,8 @@ impl Preprocess {
                 specifier_attributes(b, &skip, out, i);
             }
             if self.reserved_attributes && is_reserved_attribute(word) {
+                // (`void __weak (*fp)(void)`: a declarator in parentheses, no arguments)
+                let call_end = call_end.filter(|_| b.get(skip_ws(b, open + 1)) != Some(&b'*'));
                 let end = call_end.unwrap_or(e);
                 // (past the attributes that follow: `T __user __force *p`)
                 let n0 = next_token(b, &skip, end);
@@ -654,17 +774,30 @@ impl Preprocess {
                 // (a call's: past the attributes after it, `void __f(…) __releases(l)\n{` is f)
                 let n = if call_end.is_some() { ns } else { n0 };
                 let next_is_word = b.get(n).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_');
-                let declarator_follows = next_is_word || b.get(n) == Some(&b'*');
+                // (`void __weak (*fp)(void);`: a function pointer's declarator)
+                let declarator_follows = next_is_word || b.get(n) == Some(&b'*') || b.get(n) == Some(&b'(') && b.get(next_token(b, &skip, n + 1)) == Some(&b'*');
                 let attribute = match (prev_word, prev_byte) {
                     // `struct __name`, `return __f(x)`, `sizeof __x`: a name
                     (Some(w), _) if TAGS.contains(&w) || EXPRESSION_WORDS.contains(&w) => false,
                     // `static __init int f`, `typedef __printf(1, 2) void (*p)(…)`: a type and a
                     // declarator follow
-                    (Some(w), _) if SPECIFIERS.contains(&w) => n0_word && type_then_declarator(b, &skip, n0),
+                    // (past the attributes after it: `static __always_inline __realloc_size(2) void *`;
+                    // after a qualifier the declarator may follow, `static u8 const __aligned(8) b[]`)
+                    (Some(w), _) if SPECIFIERS.contains(&w) => {
+                        let t = if is_reserved_attribute(&b[n0..word_end(b, n0)]) { ns } else { n0 };
+                        let word_at = b.get(t).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_');
+                        word_at && type_then_declarator(b, &skip, t)
+                            || matches!(w, b"const" | b"volatile")
+                                && prev.and_then(|(s, _)| prev_token(out, &comment, &directive, s)).is_some_and(|(s2, t2)| is_word(out[s2]) && !SPECIFIERS.contains(&&out[s2..t2]) && !TAGS.contains(&&out[s2..t2]))
+                                && word_at
+                                && matches!(b.get(skip_ws(b, word_end(b, t))), Some(b'[' | b'=' | b';' | b','))
+                    }
                     // `int __init f`, `char __user *p`: a declarator follows; `bool x
                     // __read_mostly;`: a declarator (a name after a type) came before
                     // `wint_t __towupper_l(wint_t c)\n{`: a function defined
                     (Some(_), _) if call_end.is_some() && b.get(n) == Some(&b'{') && !declarator_follows => false,
+                    // `(uintptr_t __force)addr`: last in a cast
+                    (Some(_), _) if prev.is_some_and(|(s, _)| prev_token(out, &comment, &directive, s).is_some_and(|(s2, _)| out[s2] == b'(')) && b.get(n) == Some(&b')') && cast_follows(b, n) => true,
                     (Some(w), _) => {
                         declarator_follows
                             || matches!(b.get(n), Some(b';' | b'=' | b',' | b')' | b'{'))
@@ -672,7 +805,8 @@ impl Preprocess {
                                 && prev.is_some_and(|(s, _)| {
                                     prev_token(out, &comment, &directive, s).is_some_and(|(s2, t2)| {
                                         let w2 = &out[s2..t2];
-                                        w2 == b"*" || w2 == b"}" || is_word(w2[0]) && !TAGS.contains(&w2) && !SPECIFIERS.contains(&w2) && !EXPRESSION_WORDS.contains(&w2)
+                                        // (`unsigned long x __section(…);`: `long` is a type)
+                                        w2 == b"*" || w2 == b"}" || is_word(w2[0]) && !TAGS.contains(&w2) && (!SPECIFIERS.contains(&w2) || PRIMITIVES.contains(&w2)) && !EXPRESSION_WORDS.contains(&w2)
                                     })
                                 })
                     }
@@ -684,7 +818,8 @@ impl Preprocess {
                             || is_reserved_attribute(&b[n..word_end(b, n)])
                     }
                     // `} __packed *p;` (a struct's body just closed on this line)
-                    (None, Some(b'}')) if !out[prev.map_or(0, |p| p.1)..i].contains(&b'\n') => declarator_follows || matches!(b.get(n), Some(b';' | b'=')),
+                    // (`} __a = { a };`: before `=`, the declarator)
+                    (None, Some(b'}')) if !out[prev.map_or(0, |p| p.1)..i].contains(&b'\n') => declarator_follows || b.get(n) == Some(&b';'),
                     // `struct s *__percpu *p`
                     (None, Some(b'*')) => declarator_follows,
                     // `(__force u32)x`: a cast; `(__user char *p,`
@@ -692,6 +827,16 @@ impl Preprocess {
                         n0_word && cast_follows(b, n0)
                             || b.get(ns).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_') && type_then_declarator(b, &skip, ns)
                     }
+                    // `struct s *a, __percpu *b;`, `u64 a, __maybe_unused b;`: before the next
+                    // declarator of a declaration (a word after `*`s, or one a declarator's end follows)
+                    (None, Some(b',')) if braces.last() != Some(&b'i') && !in_parens(out, &code, &directive, i) && {
+                        let mut d = n;
+                        while b.get(d) == Some(&b'*') {
+                            d = skip_ws(b, d + 1);
+                        }
+                        let de = word_end(b, d);
+                        de > d && (d > n || matches!(b.get(skip_ws(b, de)), Some(b';' | b',' | b'=' | b'[')))
+                    } => true,
                     // a line's start: `__init int f(void)`, `__printf(2, 3) void f(…)`
                     (None, None | Some(b';' | b'{' | b'}' | b',')) => next_is_word && type_then_declarator(b, &skip, n),
                     _ => false,
@@ -720,15 +865,28 @@ impl Preprocess {
                     // (a label `err:`, not `a::f`)
                     (None, Some(b':')) => prev.is_some_and(|(s, _)| s == 0 || out[s - 1] != b':'),
                     // (`&container_of(…)->m`, `*list_entry(…)`: a unary operator, no declarator's `*`)
+                    // (`8 * sizeof_field(struct s, m)`: after a number, a product)
                     (None, Some(b'*' | b'&')) => prev.and_then(|(s, _)| prev_token(out, &comment, &directive, s)).is_some_and(|(s2, t2)| {
                         let w2 = &out[s2..t2];
-                        if is_word(w2[0]) { EXPRESSION_WORDS.contains(&w2) } else { !matches!(w2, b")" | b"]") }
+                        if is_word(w2[0]) { EXPRESSION_WORDS.contains(&w2) || w2[0].is_ascii_digit() } else { !matches!(w2, b")" | b"]") }
                     }),
-                    (None, Some(c)) => !matches!(c, b'*' | b'&' | b'.' | b'>' | b':'),
+                    // (`p->f(…)` is a member; `a > f(…)` a comparison)
+                    (None, Some(b'>')) => prev.is_some_and(|(s, _)| s == 0 || out[s - 1] != b'-'),
+                    (None, Some(c)) => !matches!(c, b'*' | b'&' | b'.' | b':'),
                     (None, None) => true,
                 };
                 // (`Array(char) chars;`: a macro used as a type, which the grammar reads)
                 let as_type = b.get(next_token(b, &skip, end)).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_');
+                if self.declaration_macros && as_type && is_macro(word) && braces.last().is_none_or(|&k| k == b'a') && starts_statement && top_comma(b, open + 1, end - 1).is_some() {
+                    // `STRUCT_KFIFO(char, N) fifo;`: one of several arguments, no type the
+                    // grammar reads: the macro's name is the type
+                    let d = next_token(b, &skip, end);
+                    let de = word_end(b, d);
+                    if matches!(b.get(next_token(b, &skip, de)), Some(b';' | b'=' | b',' | b'[')) {
+                        fill_keep_lines(&mut out[open..end]);
+                        return end;
+                    }
+                }
                 if self.tagged_type_arguments && a_call && !as_type {
                     tagged_arguments(b, out, open, end);
                     // `static DEFINE_PER_CPU(int, x);`: a declaration the macro makes, now a call
@@ -746,7 +904,12 @@ impl Preprocess {
                         (None, None) => true,
                     };
                     let n = next_token(b, &skip, end);
-                    let runs_on = b.get(n).is_some_and(|&c| c == b'{' || c.is_ascii_alphabetic() || c == b'_');
+                    // (on the next line a statement may start with `(void)` or `++`)
+                    // (not `int (*fp)\n (args);`: a type, no call)
+                    let next_line = b[end..n].contains(&b'\n') && !PRIMITIVES.contains(&word) && (b.get(n) == Some(&b'(') || b[n..].starts_with(b"++") || b[n..].starts_with(b"--"));
+                    // (`} endfor_each(x)\n}`: a macro that closes a loop, before the body's end)
+                    let closes = b.get(n) == Some(&b'}') && b[end..n].contains(&b'\n');
+                    let runs_on = next_line || closes || b.get(n).is_some_and(|&c| c == b'{' || c.is_ascii_alphabetic() || c == b'_');
                     // the `;` goes in the space just before what follows
                     if statement && runs_on && n > end && matches!(b[n - 1], b' ' | b'\t') && comment.get(n - 1) == Some(&false) {
                         out[n - 1] = b';';
@@ -769,14 +932,16 @@ const SPECIFIERS: &[&[u8]] = &[b"static", b"extern", b"inline", b"typedef", b"co
 /// Primitive types: a name after one is a declarator.
 const PRIMITIVES: &[&[u8]] = &[b"void", b"char", b"int", b"float", b"double", b"bool", b"_Bool", b"size_t", b"long", b"short", b"unsigned", b"signed"];
 
-/// `__init`, `__user`, `__aligned`, `____cacheline_aligned`: `__` then a lower-case letter,
-/// not a word the grammar reads itself, not a GNU keyword (`__volatile__`), not a builtin.
+/// `__init`, `__user`, `__aligned`, `____cacheline_aligned`, `__attribute_const__`: `__`
+/// then a lower-case letter, not a word the grammar reads itself, not a GNU keyword
+/// (`__volatile__`), not a builtin.
 fn is_reserved_attribute(w: &[u8]) -> bool {
+    const GNU: &[&[u8]] = &[b"__attribute__", b"__asm__", b"__volatile__", b"__inline__", b"__restrict__", b"__extension__", b"__alignof__", b"__typeof__", b"__const__", b"__signed__", b"__real__", b"__imag__", b"__complex__", b"__label__", b"__func__", b"__auto_type__"];
     const GRAMMAR: &[&[u8]] = &[b"__attribute", b"__declspec", b"__asm", b"__inline", b"__restrict", b"__thread", b"__based", b"__cdecl", b"__clrcall", b"__stdcall", b"__fastcall", b"__thiscall", b"__vectorcall", b"__unaligned", b"__sptr", b"__uptr", b"__forceinline", b"__alignof", b"__typeof", b"__try", b"__except", b"__finally", b"__leave", b"__label__", b"__func__", b"__int128", b"__int64", b"__int32", b"__int16", b"__int8", b"__auto_type", b"__real", b"__imag", b"__volatile", b"__extension__", b"__const"];
     let rest = w.iter().position(|&c| c != b'_').map_or(&w[w.len()..], |k| &w[k..]);
     w.starts_with(b"__")
         && rest.first().is_some_and(u8::is_ascii_lowercase)
-        && !w.ends_with(b"__")
+        && !GNU.contains(&w)
         && !w.starts_with(b"__builtin")
         && !GRAMMAR.contains(&w)
 }
@@ -809,6 +974,9 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
     // closes, is read alone
     let (mut braces, mut parens, mut unbalanced) = (0i32, 0i32, false);
     let (mut first, mut continued) = (true, false);
+    // the branch's last code line is a control statement's head (`if (x)`, its statement
+    // after the `#endif`)
+    let mut ends_control = false;
     for line in &lines[idx + 1..] {
         let t = trim(line);
         let was_continued = continued;
@@ -845,6 +1013,7 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
             }
             if let Some(k) = (at..at + line.len()).rev().find(|&k| first && code[k] && !line[k - at].is_ascii_whitespace()) {
                 last = Some(k);
+                ends_control = control_head(strip_comment(trim(line)));
                 if starts_else.is_none() {
                     let f = line.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
                     let w = &line[f..f + line[f..].iter().position(|&c| !is_word(c)).unwrap_or(line.len() - f)];
@@ -854,7 +1023,7 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
         }
         at += line.len();
     }
-    if starts_else == Some(true) || unbalanced || braces != 0 || parens != 0 {
+    if starts_else == Some(true) || unbalanced || braces != 0 || parens != 0 || ends_control {
         return true;
     }
     let Some(k) = last else { return false };
@@ -872,6 +1041,20 @@ fn first_branch_unfinished(lines: &[&[u8]], idx: usize, from: usize, code: &[boo
     let c = byte(k);
     let ends_else = c == b'e' && k >= 4 && (k - 3..=k).map(byte).eq(*b"else") && (k < 4 || !is_word(byte(k - 4)));
     ends_else || b",(={&|+-?".contains(&c) && !(c == b'-' && k > 0 && byte(k - 1) == b'-') && !(c == b'+' && k > 0 && byte(k - 1) == b'+')
+}
+
+/// A control statement's head without its statement: `if (x)`, `} else if (x)`, `while
+/// (x)`, `for (…)`, `else` (the line, trimmed, its comment stripped).
+fn control_head(t: &[u8]) -> bool {
+    let t = t.strip_prefix(b"}").map_or(t, trim);
+    let after_else = t.strip_prefix(b"else").filter(|r| r.first().is_none_or(|&c| !is_word(c))).map(trim);
+    let t = after_else.unwrap_or(t);
+    if t.is_empty() {
+        // `else`, `} else`
+        return after_else.is_some();
+    }
+    let w = &t[..t.iter().position(|&c| !is_word(c)).unwrap_or(t.len())];
+    matches!(w, b"if" | b"while" | b"for") && t.ends_with(b")") && matches!(close_paren(t, skip_ws(t, w.len())), Some(e) if e == t.len())
 }
 
 /// `#define f(fmt, args...)`: the name of a named variadic parameter is blanked.
@@ -1078,16 +1261,27 @@ fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open:
         return false;
     }
     let first_word = &b[first..fe];
-    // (`DEFINE_PER_CPU(u8 *, p)`: a name and `*`s is a pointer type)
+    if declaration && top_comma(b, open + 1, close).is_none() && type_then_declarator(b, skip, first) {
+        // one argument that is a declaration (`INDIRECT_CALLABLE_DECLARE(int f(struct s *));`):
+        // the macro's name and parentheses go
+        fill_keep_lines(&mut out[name..=open]);
+        out[close] = b' ';
+        return true;
+    }
+    // (`DEFINE_PER_CPU(u8 *, p)`, `DEFINE_PER_CPU(u8 *[N], p)`: a name and `*`s, maybe
+    // bounds, is a pointer type; `m[N]` alone a name with bounds)
     let pointer = top_comma(b, open + 1, close).is_some_and(|c| {
         let rest = trim(&b[fe..c]);
-        !rest.is_empty() && rest.iter().all(|&x| matches!(x, b'*' | b' ' | b'\t'))
+        let mut k = 0;
+        while k < rest.len() && matches!(rest[k], b'*' | b' ' | b'\t' | b'[') {
+            k = if rest[k] == b'[' { skip_bounds(rest, k) } else { k + 1 };
+        }
+        rest.first() == Some(&b'*') && k == rest.len()
     });
     if TAGS.contains(&first_word) || SPECIFIERS.contains(&first_word) || PRIMITIVES.contains(&first_word) || pointer {
         // a type, then the name: the macro's name and parentheses go, the comma too
         let Some(comma) = top_comma(b, open + 1, close) else { return false };
-        // (`DEFINE_PER_CPU(struct s[N], x)`: an array type has no such declaration)
-        if b[first..comma].iter().any(|c| matches!(c, b'[' | b'(')) {
+        if b[first..comma].contains(&b'(') {
             return false;
         }
         let d = skip_ws_lines(b, comma + 1);
@@ -1098,9 +1292,25 @@ fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open:
         fill_keep_lines(&mut out[name..=open]);
         out[comma] = b' ';
         out[close] = b' ';
+        // (`DEFINE_PER_CPU(struct s[N], x)`: an array's bounds cannot stand before the name;
+        // blanked, x is declared of the element type)
+        let mut k = first;
+        while k < comma {
+            if b[k] == b'[' {
+                let e = skip_bounds(b, k).min(comma);
+                fill_keep_lines(&mut out[k..e]);
+                k = e;
+            } else {
+                k += 1;
+            }
+        }
         return true;
     }
-    let after_first = skip_ws(b, fe);
+    // (`DECLARE_BITMAP(m[N], M)`: a name with bounds)
+    let mut after_first = skip_ws(b, fe);
+    while b.get(after_first) == Some(&b'[') {
+        after_first = skip_ws(b, skip_bounds(b, after_first));
+    }
     let comma = match b.get(after_first) {
         Some(b',') => Some(after_first),
         Some(b')') if after_first == close => None,
@@ -1116,12 +1326,19 @@ fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open:
     if !declaration {
         return false;
     }
-    // the rest are values, not types (`STANDARD_PARAM_DEF(ushort, unsigned short, …)`)
+    // the rest are values, not types (`STANDARD_PARAM_DEF(ushort, unsigned short, …)`); in a
+    // struct's body a member with its type among them (`DECLARE_KFIFO(fifo, struct e, N);`
+    // as `DECLARE_KFIFO fifo ;`)
     if let Some(comma) = comma {
         let r = skip_ws_lines(b, comma + 1);
         let re = word_end(b, r);
         if TAGS.contains(&&b[r..re]) || SPECIFIERS.contains(&&b[r..re]) || PRIMITIVES.contains(&&b[r..re]) {
-            return false;
+            if top || next != Some(b';') {
+                return false;
+            }
+            fill_keep_lines(&mut out[comma..=close]);
+            out[open] = b' ';
+            return true;
         }
     }
     match comma {
@@ -1148,6 +1365,245 @@ fn declaration_macro(b: &[u8], skip: &[bool], out: &mut [u8], name: usize, open:
     true
 }
 
+/// Whether `i` is inside parentheses opened in the same statement (`f(a, __x` but not
+/// `int a, __x`), read on the code of `out`.
+fn in_parens(out: &[u8], code: &[bool], directive: &[bool], i: usize) -> bool {
+    let mut depth = 0i32;
+    for k in (0..i).rev().filter(|&k| code[k] && !directive[k]) {
+        match out[k] {
+            b')' => depth += 1,
+            b'(' if depth == 0 => return true,
+            b'(' => depth -= 1,
+            b';' | b'{' | b'}' => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `argument_shapes`: the calls that are arguments of a call (their `(` inside a call's
+/// parentheses; a paren after a type word or a keyword is no call's).
+fn argument_shapes(b: &[u8], out: &mut [u8]) {
+    let (code, comment) = code_mask(b);
+    let directive = directive_mask(b);
+    let live = |k: usize| code[k] && !directive[k];
+    // each open `(`: whether it is a call's
+    let mut stack: Vec<bool> = Vec::new();
+    let mut line_start = true;
+    for k in 0..b.len() {
+        let c = b[k];
+        if c == b'\n' {
+            line_start = true;
+            continue;
+        }
+        // (a declaration at a line's start: whatever was left open was no call)
+        if line_start && live(k) && (is_word(c) || c == b'}') {
+            stack.clear();
+        }
+        line_start = false;
+        if !live(k) {
+            continue;
+        }
+        match c {
+            b'(' => {
+                let w = b[..k].iter().rposition(|&x| x != b' ' && x != b'\t').filter(|&p| is_word(b[p]));
+                let s = w.map(|p| (0..=p).rev().take_while(|&j| is_word(b[j])).last().unwrap_or(p));
+                let call = s.is_some_and(|s| {
+                    let word = &b[s..=w.unwrap()];
+                    !b[s].is_ascii_digit() && ![KEYWORDS, EXPRESSION_WORDS, TAGS, SPECIFIERS, PRIMITIVES].iter().any(|l| l.contains(&word))
+                });
+                let mut block = false;
+                if let (true, None, Some(s)) = (call, stack.last(), s) {
+                    if let Some(close) = argument_close(b, &live, k) {
+                        block = loop_macro(b, &live, out, s, k, close);
+                    }
+                }
+                if let (true, Some(true), Some(s)) = (call, stack.last().copied(), s) {
+                    if let Some(close) = argument_close(b, &live, k) {
+                        block = nested_call(b, &live, &comment, out, s, k, close);
+                    }
+                }
+                stack.push(call && !block);
+            }
+            b')' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A call that starts a statement, holds a `for` loop's head (two `;` at its top level) and
+/// runs into a body (`loop_unrolled_for(i = 0; i < n; i++) {`): its name reads `for`. One
+/// whose every argument is statements (`LOOP(\n x++;\n ,\n return;\n);`, `DEB(f(x);)`)
+/// reads as a block, its commas blanked; whether it did.
+fn loop_macro(b: &[u8], live: &impl Fn(usize) -> bool, out: &mut [u8], name: usize, open: usize, close: usize) -> bool {
+    let mut depth = 0i32;
+    let mut semis = 0;
+    // the top-level commas, and whether each argument before one ends in `;`
+    let (mut commas, mut statements) = (Vec::new(), true);
+    let mut last: Option<u8> = None;
+    for k in open + 1..close {
+        if live(k) {
+            match b[k] {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth -= 1,
+                b';' if depth == 0 => semis += 1,
+                b',' if depth == 0 => {
+                    statements &= last == Some(b';');
+                    commas.push(k);
+                }
+                _ => {}
+            }
+            if !b[k].is_ascii_whitespace() && !(b[k] == b',' && depth == 0) {
+                last = Some(b[k]);
+            }
+        }
+    }
+    statements &= last == Some(b';') && !b[open + 1..close].contains(&b'{');
+    // (after a statement, or a macro line without `;` before it)
+    let before = b[..name].iter().rposition(|c| !c.is_ascii_whitespace());
+    let starts = before.is_none_or(|k| matches!(b[k], b';' | b'{' | b'}') || b[k] == b')' && b[k..name].contains(&b'\n'));
+    let after = skip_ws_lines(b, close + 1);
+    if semis == 2 && starts && b.get(after) == Some(&b'{') && open - name >= 3 {
+        let e = word_end(b, name);
+        out[name..e].fill(b' ');
+        out[name..name + 3].copy_from_slice(b"for");
+        return false;
+    }
+    // (in a body: an indented statement)
+    let indented = b[..name].iter().rev().take_while(|&&c| c != b'\n').any(|&c| c == b'\t' || c == b' ');
+    if statements && starts && indented {
+        out[name..open].fill(b' ');
+        out[open] = b'{';
+        out[close] = b'}';
+        for c in commas {
+            out[c] = b' ';
+        }
+        return true;
+    }
+    false
+}
+
+/// The `)` matching the `(` at `open` (statements inside), within 16 KiB and before a brace.
+fn argument_close(b: &[u8], live: &impl Fn(usize) -> bool, open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for k in open..b.len().min(open + (16 << 10)) {
+        if !live(k) {
+            continue;
+        }
+        match b[k] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            b'{' | b'}' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// One call among a call's arguments, `b[name..=close]` (its `(` at `open`), rewritten by
+/// `argument_shapes`; whether it became a block.
+fn nested_call(b: &[u8], live: &impl Fn(usize) -> bool, comment: &[bool], out: &mut [u8], name: usize, open: usize, close: usize) -> bool {
+    // the top-level `,` and `;` of its arguments
+    let (mut commas, mut semis, mut depth) = (Vec::new(), 0, 0i32);
+    for k in open + 1..close {
+        if !live(k) {
+            continue;
+        }
+        match b[k] {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b',' if depth == 0 => commas.push(k),
+            b';' if depth == 0 => semis += 1,
+            _ => {}
+        }
+    }
+    let last = (open + 1..close).rev().find(|&k| live(k) && !b[k].is_ascii_whitespace());
+    if semis > 0 && last.is_some_and(|k| b[k] == b';') {
+        // statements: a block
+        out[name..open].fill(b' ');
+        out[open] = b'{';
+        out[close] = b'}';
+        return true;
+    }
+    // a parameter declaration: the type before its name goes
+    let mut from = open + 1;
+    for &to in commas.iter().chain(std::iter::once(&close)) {
+        if let Some(name_at) = declaration_argument(b, live, comment, from, to) {
+            fill_keep_lines(&mut out[from..name_at]);
+        }
+        from = to + 1;
+    }
+    // another call right after it, no comma between
+    let n = next_token(b, comment, close + 1);
+    let ne = word_end(b, n);
+    if ne > n && !b[n].is_ascii_digit() && b.get(skip_ws(b, ne)) == Some(&b'(') && !KEYWORDS.contains(&&b[n..ne]) {
+        if let Some(gap) = (close + 1..n).find(|&k| matches!(b[k], b' ' | b'\t') && !comment[k]) {
+            out[gap] = b',';
+        }
+    }
+    false
+}
+
+/// Where the name of the parameter declaration `b[from..to]` starts (`struct s *p`, `u64
+/// delta`, `void *data`: words and `*`s, two words side by side or a type word first, a
+/// name last), if it is one.
+fn declaration_argument(b: &[u8], live: &impl Fn(usize) -> bool, comment: &[bool], from: usize, to: usize) -> Option<usize> {
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    let mut adjacent = false;
+    let mut star = false;
+    let mut k = from;
+    while k < to {
+        let c = b[k];
+        if c.is_ascii_whitespace() || comment[k] {
+            k += 1;
+        } else if !live(k) {
+            return None;
+        } else if c == b'*' {
+            star = true;
+            k += 1;
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let e = word_end(b, k);
+            adjacent |= !star && !words.is_empty();
+            star = false;
+            words.push((k, e));
+            k = e;
+        } else {
+            return None;
+        }
+    }
+    let (&(s0, e0), &(sn, en)) = (words.first()?, words.last()?);
+    let first = &b[s0..e0];
+    let name = &b[sn..en];
+    let typed = TAGS.contains(&first) || SPECIFIERS.contains(&first) || PRIMITIVES.contains(&first);
+    let not_name = |w: &[u8]| [KEYWORDS, EXPRESSION_WORDS, TAGS, SPECIFIERS, PRIMITIVES].iter().any(|l| l.contains(&w));
+    (words.len() >= 2 && !star && (adjacent || typed) && !not_name(name) && !KEYWORDS.contains(&first) && !EXPRESSION_WORDS.contains(&first)).then_some(sn)
+}
+
+/// Past the `[…]` (nested brackets inside) that opens at `k`, or the end of `b`.
+fn skip_bounds(b: &[u8], k: usize) -> usize {
+    let mut depth = 0i32;
+    for (j, &c) in b.iter().enumerate().skip(k) {
+        match c {
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return j + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    b.len()
+}
+
 /// Where the next token after `from` starts (spaces, newlines and comments skipped).
 fn next_token(b: &[u8], comment: &[bool], from: usize) -> usize {
     (from..b.len()).find(|&k| !b[k].is_ascii_whitespace() && !comment[k]).unwrap_or(b.len())
@@ -1158,6 +1614,11 @@ fn type_then_declarator(b: &[u8], comment: &[bool], n: usize) -> bool {
     let e = word_end(b, n);
     let w = &b[n..e];
     let m = next_token(b, comment, e);
+    if matches!(w, b"const" | b"volatile") {
+        // (`static __u16 const x[]`: a qualifier then the declarator, no type: the word before
+        // was the type)
+        return word_end(b, m) > m && type_then_declarator(b, comment, m);
+    }
     if TAGS.contains(&w) {
         // `struct s *p`: past the tag's name
         let e2 = word_end(b, m);
@@ -1173,7 +1634,7 @@ fn cast_follows(b: &[u8], n: usize) -> bool {
     while k < b.len() && (is_word(b[k]) || matches!(b[k], b' ' | b'\t' | b'*')) {
         k += 1;
     }
-    b.get(k) == Some(&b')') && b.get(skip_ws(b, k + 1)).is_some_and(|&c| is_word(c) || matches!(c, b'(' | b'-' | b'~' | b'!' | b'&' | b'*'))
+    b.get(k) == Some(&b')') && b.get(skip_ws_lines(b, k + 1)).is_some_and(|&c| is_word(c) || matches!(c, b'(' | b'-' | b'~' | b'!' | b'&' | b'*'))
 }
 
 /// In the arguments `b[open..end]` of a call, an argument that is `struct s`, `union u *`,
@@ -1203,7 +1664,9 @@ fn tagged_arguments(b: &[u8], out: &mut [u8], open: usize, end: usize) {
                 } else if TAGS[..3].contains(&&b[a..kw]) && kw < k && matches!(b[kw], b' ' | b'\t') {
                     let name = skip_ws(b, kw);
                     let ne = word_end(b, name);
-                    if ne > name && b[ne..k].iter().all(|&c| matches!(c, b' ' | b'\t' | b'*' | b'\n' | b'\r')) {
+                    // (`struct s __rcu *`: an attribute among the `*`s goes with them)
+                    let rest = b[ne..k].split(|c| matches!(c, b' ' | b'\t' | b'*' | b'\n' | b'\r')).filter(|w| !w.is_empty());
+                    if ne > name && rest.into_iter().all(is_reserved_attribute) {
                         out[a..kw].fill(b' ');
                         fill_keep_lines(&mut out[ne..k]);
                     }

@@ -33,7 +33,9 @@
 (type_definition declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
 (type_definition declarator: (function_declarator declarator: (type_identifier) @name)) @definition.type
 
-; globals: `int n;`, `int n = 1;`, `char *p;`, `int a[3];` (locals are dropped)
+; globals: `int n;`, `int n = 1;`, `char *p;`, `int a[3];`, and two levels of `*` and `[]`:
+; `char **pp;`, `static const char *names[] = {…};`, `int grid[3][4];`
+; (locals are dropped)
 (declaration
   type: [(primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
          (struct_specifier !body) (union_specifier !body) (enum_specifier !body)]
@@ -42,7 +44,13 @@
                (pointer_declarator declarator: (identifier) @name)
                (array_declarator declarator: (identifier) @name)
                (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
-               (init_declarator declarator: (array_declarator declarator: (identifier) @name))]) @definition.variable
+               (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+               (pointer_declarator declarator: [(pointer_declarator declarator: (identifier) @name)
+                                                (array_declarator declarator: (identifier) @name)])
+               (array_declarator declarator: (array_declarator declarator: (identifier) @name))
+               (init_declarator declarator: (pointer_declarator declarator: [(pointer_declarator declarator: (identifier) @name)
+                                                                             (array_declarator declarator: (identifier) @name)]))
+               (init_declarator declarator: (array_declarator declarator: (array_declarator declarator: (identifier) @name)))]) @definition.variable
 ; `struct s {…} v = …;`: the variable spans its declarator, so that struct s is not inside it
 (declaration
   type: [(struct_specifier body: (_)) (union_specifier body: (_)) (enum_specifier body: (_))]
@@ -55,6 +63,9 @@
 (field_declaration declarator: [(field_identifier) @name
                                 (pointer_declarator declarator: (field_identifier) @name)
                                 (array_declarator declarator: (field_identifier) @name)
+                                (pointer_declarator declarator: [(pointer_declarator declarator: (field_identifier) @name)
+                                                                 (array_declarator declarator: (field_identifier) @name)])
+                                (array_declarator declarator: (array_declarator declarator: (field_identifier) @name))
                                 (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))]) @definition.field
 (enumerator name: (identifier) @name) @definition.field
 
