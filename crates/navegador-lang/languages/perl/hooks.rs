@@ -82,10 +82,17 @@ fn perl_post(root: Node, src: &str, facts: &mut FileFacts) {
             }
         }
     }
-    bases(root, src.as_bytes(), facts);
-    exports(root, src.as_bytes(), facts);
-    imports(root, src.as_bytes(), facts);
-    lib_dirs(root, src.as_bytes(), facts);
+    // the statements the rules below read, found in one walk of the tree
+    let mut stmts: Vec<Node> = Vec::new();
+    walk(root, &mut |n| {
+        if matches!(n.kind(), "use_statement" | "assignment_expression" | "function_call_expression" | "ambiguous_function_call_expression") {
+            stmts.push(n);
+        }
+    });
+    bases(&stmts, src.as_bytes(), facts);
+    exports(&stmts, src.as_bytes(), facts);
+    imports(&stmts, src.as_bytes(), facts);
+    lib_dirs(&stmts, src.as_bytes(), facts);
     let b = src.as_bytes();
     for r in &mut facts.refs {
         // `$self->SUPER::new(…)`: the bases' `new`; `$self->A::B::m(…)`: `m` from package
@@ -112,11 +119,11 @@ fn perl_post(root: Node, src: &str, facts: &mut FileFacts) {
 /// list naming neither (`()`, `qw($x)`, an expression) keeps the query's import of the
 /// module, which brings in nothing. `require "x.pl";` imports every sub of the file's
 /// `main` (`*`).
-fn imports(root: Node, b: &[u8], facts: &mut FileFacts) {
+fn imports(stmts: &[Node], b: &[u8], facts: &mut FileFacts) {
     let mut named: Vec<(u32, u32, Vec<String>)> = Vec::new();
-    walk(root, &mut |n| {
+    for &n in stmts {
         if n.kind() != "use_statement" {
-            return;
+            continue;
         }
         let module = n.child_by_field_name("module");
         let mut names = Vec::new();
@@ -147,7 +154,7 @@ fn imports(root: Node, b: &[u8], facts: &mut FileFacts) {
             let p = n.start_position();
             named.push((p.row as u32 + 1, p.column as u32, names));
         }
-    });
+    }
     let mut out: Vec<ImportFact> = Vec::with_capacity(facts.imports.len());
     for imp in std::mem::take(&mut facts.imports) {
         match named.iter().find(|(l, c, _)| *l == imp.line && *c == imp.column) {
@@ -166,47 +173,10 @@ fn imports(root: Node, b: &[u8], facts: &mut FileFacts) {
 /// too): the subs the statement's package exports by default, what `use A::B;` imports,
 /// marked `is_default_export` (a sub of that package this file defines; sigils other
 /// than `&` name variables). `@EXPORT_OK` is imported only by name and needs no mark.
-fn exports(root: Node, b: &[u8], facts: &mut FileFacts) {
-    // (the statement's offset, the package its `@X::EXPORT` names, a string of the list)
-    let mut found: Vec<(u32, Option<&str>, Node)> = Vec::new();
-    let export = |a: Node| -> Option<Option<&str>> {
-        let t = text(a, b);
-        (a.kind() == "array" && (t == "@EXPORT" || t.ends_with("::EXPORT"))).then(|| t.strip_prefix('@')?.strip_suffix("::EXPORT"))
-    };
-    walk(root, &mut |n| {
-        let list = match n.kind() {
-            "assignment_expression" => n
-                .child_by_field_name("left")
-                .and_then(|l| if l.kind() == "variable_declaration" { l.child_by_field_name("variable") } else { Some(l) })
-                .and_then(export)
-                .and_then(|pkg| Some((pkg, n.child_by_field_name("right")?))),
-            "function_call_expression" | "ambiguous_function_call_expression"
-                if matches!(n.child_by_field_name("function").map(|f| text(f, b)), Some("push" | "unshift")) =>
-            {
-                let args = n.child_by_field_name("arguments");
-                let first = args.and_then(|a| if a.kind() == "list_expression" { a.named_child(0) } else { Some(a) });
-                first.and_then(export).and_then(|pkg| Some((pkg, args?)))
-            }
-            _ => None,
-        };
-        let Some((pkg, list)) = list else { return };
-        walk(list, &mut |s| {
-            if s.kind() == "string_content" {
-                found.push((n.start_byte() as u32, pkg, s));
-            }
-        });
-    });
+fn exports(stmts: &[Node], b: &[u8], facts: &mut FileFacts) {
+    let found = array_lists(stmts, b, "EXPORT");
     for (at, pkg, s) in found {
-        let owner = match pkg {
-            Some(q) => facts.symbols.iter().position(|p| p.kind == Some("package") && p.qualified_name == q),
-            None => facts
-                .symbols
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.kind == Some("package") && p.range.start_byte <= at && at < p.range.end_byte)
-                .max_by_key(|(_, p)| p.range.start_byte)
-                .map(|(i, _)| i),
-        };
+        let owner = owner_of(facts, at, pkg);
         for w in text(s, b).split_whitespace() {
             let w = w.strip_prefix('&').unwrap_or(w);
             for sym in facts.symbols.iter_mut() {
@@ -223,14 +193,9 @@ fn exports(root: Node, b: &[u8], facts: &mut FileFacts) {
 /// `lib` a directory, named as written, the script's directory as `$FindBin::Bin`
 /// (resolve/perl.rs makes them roots of the file's later imports). An entry of any other
 /// shape (an interpolated variable, an expression) is left out, never guessed.
-fn lib_dirs(root: Node, b: &[u8], facts: &mut FileFacts) {
+fn lib_dirs(stmts: &[Node], b: &[u8], facts: &mut FileFacts) {
     const FINDBIN: &str = "$FindBin::Bin";
-    let mut uses: Vec<Node> = Vec::new();
-    walk(root, &mut |n| {
-        if n.kind() == "use_statement" {
-            uses.push(n);
-        }
-    });
+    let uses: Vec<Node> = stmts.iter().copied().filter(|n| n.kind() == "use_statement").collect();
     let module = |n: Node| n.child_by_field_name("module").map(|m| text(m, b));
     // `$Bin`, `$RealBin` are FindBin's only where it exports them to this file
     let mut bin_names: Vec<String> = Vec::new();
@@ -295,6 +260,58 @@ fn lib_dirs(root: Node, b: &[u8], facts: &mut FileFacts) {
     }
 }
 
+/// The strings of the lists a statement puts in a package array `@NAME` (`@ISA`,
+/// `@EXPORT`): `@NAME = (…)`, `our @NAME = qw(…)`, `push`/`unshift @NAME, …`, and
+/// `@A::B::NAME`, which names its package: (the statement's offset, that package, a string).
+fn array_lists<'t>(stmts: &[Node<'t>], b: &'t [u8], name: &str) -> Vec<(u32, Option<&'t str>, Node<'t>)> {
+    let qualified = format!("::{name}");
+    let array = |a: Node<'t>| -> Option<Option<&'t str>> {
+        let t = text(a, b);
+        (a.kind() == "array" && (t.strip_prefix('@') == Some(name) || t.ends_with(&qualified))).then(|| t.strip_prefix('@')?.strip_suffix(qualified.as_str()))
+    };
+    let mut found = Vec::new();
+    for &n in stmts {
+        let list = match n.kind() {
+            "assignment_expression" => n
+                .child_by_field_name("left")
+                .and_then(|l| if l.kind() == "variable_declaration" { l.child_by_field_name("variable") } else { Some(l) })
+                .and_then(array)
+                .and_then(|pkg| Some((pkg, n.child_by_field_name("right")?))),
+            // `push @ISA, 'A'`, `push(@ISA, 'A')`
+            "function_call_expression" | "ambiguous_function_call_expression"
+                if matches!(n.child_by_field_name("function").map(|f| text(f, b)), Some("push" | "unshift")) =>
+            {
+                let args = n.child_by_field_name("arguments");
+                let first = args.and_then(|a| if a.kind() == "list_expression" { a.named_child(0) } else { Some(a) });
+                first.and_then(array).and_then(|pkg| Some((pkg, args?)))
+            }
+            _ => None,
+        };
+        let Some((pkg, list)) = list else { continue };
+        walk(list, &mut |s| {
+            if s.kind() == "string_content" {
+                found.push((n.start_byte() as u32, pkg, s));
+            }
+        });
+    }
+    found
+}
+
+/// The package a statement at byte `at` speaks for: the one `@A::B::X` names (`pkg`), else
+/// the innermost package whose extent holds it; `None` is `main`.
+fn owner_of(facts: &FileFacts, at: u32, pkg: Option<&str>) -> Option<usize> {
+    match pkg {
+        Some(q) => facts.symbols.iter().position(|p| p.kind == Some("package") && p.qualified_name == q),
+        None => facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.kind == Some("package") && p.range.start_byte <= at && at < p.range.end_byte)
+            .max_by_key(|(_, p)| p.range.start_byte)
+            .map(|(i, _)| i),
+    }
+}
+
 /// A site's byte offset, from its line and column.
 fn ref_byte(root: Node, r: &RefFact) -> u32 {
     let p = tree_sitter::Point { row: r.line.saturating_sub(1) as usize, column: r.column as usize };
@@ -304,53 +321,21 @@ fn ref_byte(root: Node, r: &RefFact) -> u32 {
 /// `use parent -norequire, 'A::B';`, `use base qw(A B);`, `our @ISA = ('A', 'B');`,
 /// `push @ISA, 'A'` (`unshift` too): the bases of the package the statement is in (its
 /// innermost by extent; `@A::B::ISA` names it), one a word, each by its whole name.
-fn bases(root: Node, b: &[u8], facts: &mut FileFacts) {
-    // (the statement's offset, the package its `@X::ISA` names, a string of the list)
-    let mut found: Vec<(u32, Option<&str>, Node)> = Vec::new();
-    // `@ISA` or `@A::B::ISA`: the package it names, if any
-    let isa = |a: Node| -> Option<Option<&str>> {
-        let t = text(a, b);
-        (a.kind() == "array" && (t == "@ISA" || t.ends_with("::ISA"))).then(|| t.strip_prefix('@')?.strip_suffix("::ISA"))
-    };
-    walk(root, &mut |n| {
-        let list = match n.kind() {
-            "use_statement" if matches!(n.child_by_field_name("module").map(|m| text(m, b)), Some("parent" | "base")) => Some((None, n)),
-            "assignment_expression" => n
-                .child_by_field_name("left")
-                .and_then(|l| if l.kind() == "variable_declaration" { l.child_by_field_name("variable") } else { Some(l) })
-                .and_then(isa)
-                .and_then(|pkg| Some((pkg, n.child_by_field_name("right")?))),
-            // `push @ISA, 'A'`, `push(@ISA, 'A')`
-            "function_call_expression" | "ambiguous_function_call_expression"
-                if matches!(n.child_by_field_name("function").map(|f| text(f, b)), Some("push" | "unshift")) =>
-            {
-                let args = n.child_by_field_name("arguments");
-                let first = args.and_then(|a| if a.kind() == "list_expression" { a.named_child(0) } else { Some(a) });
-                first.and_then(isa).and_then(|pkg| Some((pkg, args?)))
-            }
-            _ => None,
-        };
-        let Some((pkg, list)) = list else { return };
-        walk(list, &mut |s| {
-            if s.kind() == "string_content" {
-                found.push((n.start_byte() as u32, pkg, s));
-            }
-        });
-    });
+fn bases(stmts: &[Node], b: &[u8], facts: &mut FileFacts) {
+    let mut found = array_lists(stmts, b, "ISA");
+    for &n in stmts {
+        if n.kind() == "use_statement" && matches!(n.child_by_field_name("module").map(|m| text(m, b)), Some("parent" | "base")) {
+            walk(n, &mut |s| {
+                if s.kind() == "string_content" {
+                    found.push((n.start_byte() as u32, None, s));
+                }
+            });
+        }
+    }
+    // in the order they are written: a package's bases are its method resolution order
+    found.sort_by_key(|f| f.0);
     for (at, pkg, s) in found {
-        // the package `@A::B::ISA` names, else the innermost package whose extent holds
-        // the statement
-        let named = pkg.and_then(|q| facts.symbols.iter().position(|p| p.kind == Some("package") && p.qualified_name == q));
-        let owner = named.map(|i| i as SymbolIdx).or_else(|| {
-            facts
-                .symbols
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.kind == Some("package") && p.range.start_byte <= at && at < p.range.end_byte)
-                .max_by_key(|(_, p)| p.range.start_byte)
-                .map(|(i, _)| i as SymbolIdx)
-        });
-        let Some(owner) = owner else { continue };
+        let Some(owner) = owner_of(facts, at, pkg).map(|i| i as SymbolIdx) else { continue };
         let text = text(s, b);
         let mut off = 0;
         for w in text.split_whitespace() {
