@@ -19,4 +19,10 @@ sub ready { 1 }
 # in a string it stays as written
 sub label { 'while ()' }
 
+# `@#` in a regex is two characters, no array
+sub quoted {
+    my ($s) = @_;
+    return $s =~ /^[~!@#%&*|>?:,]/ ? "'$s'" : $s;
+}
+
 1;
