@@ -47,23 +47,57 @@ fn main() {
         broken += 1;
         counts.1 += 1;
         let n = first_error(root).unwrap_or(root);
-        let p = n.start_position();
+        // a hidden missing token: where it goes, after the node returned
+        let hidden = !n.is_error() && !n.is_missing();
+        let p = if hidden { n.end_position() } else { n.start_position() };
         let line = seen.lines().nth(p.row).unwrap_or("").trim();
-        let kind = if n.is_missing() { format!("MISSING {}", n.kind()) } else { n.kind().to_string() };
+        let kind = match () {
+            _ if n.is_missing() => format!("MISSING {}", n.kind()),
+            _ if hidden => format!("MISSING (hidden) after {}", n.kind()),
+            _ => n.kind().to_string(),
+        };
         println!("{rel}:{}:{} {kind} [{}]: {}", p.row + 1, p.column + 1, lang.as_str(), &line[..line.len().min(160)]);
     }
     let langs: Vec<String> = by_lang.iter().map(|(l, (r, b))| format!("{l} {b} of {r}")).collect();
     println!("{broken} of {read} files with a syntax error ({})", langs.join(", "));
 }
 
-/// The first ERROR or MISSING node in document order.
+/// The first ERROR or MISSING node in document order; where the error is a hidden token the
+/// grammar inserted (a MISSING `_semicolon`, which no cursor visits), the innermost
+/// erroneous node's named child the token follows (its s-expression lists the token).
 fn first_error(n: tree_sitter::Node) -> Option<tree_sitter::Node> {
     if n.is_error() || n.is_missing() {
         return Some(n);
     }
     let mut c = n.walk();
     let children: Vec<_> = n.children(&mut c).collect();
-    children.into_iter().filter(|c| c.has_error()).find_map(first_error)
+    if children.iter().any(|c| c.has_error()) {
+        return children.into_iter().filter(|c| c.has_error()).find_map(first_error);
+    }
+    // the items at depth 1 of `(kind (a) (MISSING x) (b))` are the named children and the
+    // missing tokens, in order
+    let sexp = n.to_sexp();
+    let (mut depth, mut item, mut named) = (0usize, 0usize, None);
+    for (k, ch) in sexp.char_indices() {
+        match ch {
+            '(' => {
+                depth += 1;
+                if depth == 2 {
+                    if sexp[k..].starts_with("(MISSING") {
+                        named = Some(item);
+                        break;
+                    }
+                    item += 1;
+                }
+            }
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    match named {
+        Some(0) | None => Some(n),
+        Some(k) => n.named_child(k as u32 - 1),
+    }
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -43,7 +43,8 @@ pub struct SymbolFact {
     pub type_annotation: Option<String>,
     pub is_async: bool,
     pub is_exported: bool,
-    /// The module's default export (JS/TS `export default`).
+    /// What an import naming nothing brings in: the module's default export (JS/TS `export
+    /// default`, one a module), or each sub Perl's `@EXPORT` lists (what `use A::B;` imports).
     pub is_default_export: bool,
     /// Decorators / annotations, in source order: (name, arguments text, line).
     pub decorators: Vec<(String, Option<String>, u32)>,

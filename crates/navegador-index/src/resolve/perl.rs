@@ -7,7 +7,10 @@
 //! library (outside), unless a workspace file declares `package A::B`. `use A::B qw(f)`
 //! imports the sub `f` of package `A::B`; `require "a/b.pl"` names a file by path
 //! (relative to the requiring file, then the root, then the shortest path ending in it)
-//! and sees its `main` subs.
+//! and sees its `main` subs. `use A::B;` (no list: the pack writes it `:DEFAULT`) imports
+//! the subs `A::B`'s `@EXPORT` lists; `use A::B ();` and `require A::B` none. `use lib
+//! 'dir'` (an import of `lib` naming the directory) puts `dir/A/B.pm` before `@INC`'s
+//! guess for the file's later imports.
 
 use navegador_model::{Label, Language};
 use navegador_store::ImportRow;
@@ -45,16 +48,47 @@ impl ModuleSystem for Perl {
 
     fn resolve_import(&self, t: &Table, imp: &ImportRow, _depth: u32) -> Option<Target> {
         let m = imp.module.as_str();
+        // `use lib 'dir'`: the core pragma, its directory a root of the file's later imports
+        if m == LIB {
+            return Some(Target::External);
+        }
         // a string names a file as written (`"a/b.pl"`, `"A/B.pm"`); `A::B` is `A/B.pm`
         if m.contains('/') || m.ends_with(".pl") || m.ends_with(".pm") {
             return Some(super::c::by_path(t, &imp.file_path, m.trim_start_matches("./")));
         }
-        let Some(file) = on_inc(t, &imp.file_path, m).or_else(|| declaring_file(t, m)) else { return Some(Target::External) };
+        let Some(file) = loaded_file(t, &imp.file_path, imp.line, m).or_else(|| declaring_file(t, m)) else { return Some(Target::External) };
         Some(match imp.name.as_deref() {
+            // the module, or a group of its exports (`:DEFAULT`, what `use A::B;` imports)
             None | Some("*") => Target::File(file),
+            Some(n) if n.starts_with(':') => Target::File(file),
             // `use A::B qw(f)`: the sub `f` of package `A::B`, the one the loaded file declares
             Some(n) => sub_of(t, &file, m, n).map_or(Target::File(file), Target::Symbol),
         })
+    }
+
+    /// `use A::B qw(:tag)` and `use lib 'dir'` bind no name.
+    fn binds_name(&self, imp: &ImportRow) -> bool {
+        imp.module != LIB && !imp.name.as_deref().is_some_and(|n| n.starts_with(':'))
+    }
+
+    /// `use A::B;` (`:DEFAULT`): the subs of package `A::B` its loaded file lists in
+    /// `@EXPORT` (the pack marks them `is_default_export`). Other tags (`%EXPORT_TAGS`) are
+    /// not read: they bring in nothing here.
+    fn group_members(&self, t: &Table, imp: &ImportRow, target: &Target, name: &str) -> Vec<usize> {
+        let Target::File(file) = target else { return Vec::new() };
+        if imp.name.as_deref() != Some(DEFAULT) {
+            return Vec::new();
+        }
+        t.by_qname
+            .get(&format!("{}::{name}", imp.module))
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&i| {
+                let s = &t.syms[i];
+                s.is_default_export && s.file_path == *file && matches!(s.label, Label::Function | Label::Method)
+            })
+            .collect()
     }
 
     /// A package-qualified name is global: `Shop::Cart` (also written `::Shop::Cart` or
@@ -71,12 +105,64 @@ impl ModuleSystem for Perl {
     /// Of several files declaring one package (a module and its build copy under
     /// `blib/lib`, a test double under `t/lib`), the one `use A::B` loads from `file`.
     fn canonical_class(&self, t: &Table, file: &str, qname: &str, classes: &[usize]) -> Option<usize> {
-        let loaded = on_inc(t, file, qname)?;
+        let loaded = loaded_file(t, file, u32::MAX, qname)?;
         let mut v = classes.iter().copied().filter(|&c| t.syms[c].file_path == loaded);
         let c = v.next()?;
         v.next().is_none().then_some(c)
     }
 }
+
+/// The module an import of the `lib` pragma names: its name is a directory
+/// (hooks.rs), a module root of the importing file.
+const LIB: &str = "lib";
+
+/// The group of exports `use A::B;` imports (Exporter's name for `@EXPORT`).
+const DEFAULT: &str = ":DEFAULT";
+
+/// The workspace file `use A::B` at line `line` of `from` loads: `A/B.pm` under a
+/// directory an earlier `use lib` of the file added (the latest first, a list's in its
+/// order, as `@INC` holds them), else the one [`on_inc`] finds.
+fn loaded_file(t: &Table, from: &str, line: u32, module: &str) -> Option<String> {
+    let file = format!("{}.pm", module.replace("::", "/"));
+    let libs: Vec<&ImportRow> = t.imports.get(from).into_iter().flatten().filter(|i| i.module == LIB && i.line <= line).collect();
+    // the latest statement first; within one, its own order
+    let mut order: Vec<usize> = (0..libs.len()).collect();
+    order.sort_by_key(|&k| (std::cmp::Reverse(libs[k].line), k));
+    for k in order {
+        let Some(dir) = libs[k].name.as_deref().and_then(|d| lib_dir(from, d)) else { continue };
+        let path = if dir.is_empty() { file.clone() } else { format!("{dir}/{file}") };
+        if t.files.contains_key(&path) {
+            return Some(path);
+        }
+    }
+    on_inc(t, from, module)
+}
+
+/// The workspace directory (stored form, `""` the root) a `use lib` entry of `from` names:
+/// `$FindBin::Bin/…` is relative to the file's directory, anything else to the root (where
+/// `perl` and `prove` run); an absolute path or one leaving the workspace names none.
+fn lib_dir(from: &str, written: &str) -> Option<String> {
+    let (base, rest) = match written.strip_prefix(FINDBIN) {
+        Some(rest) => (from.rsplit_once('/').map_or("", |(d, _)| d), rest),
+        None if written.starts_with('/') => return None,
+        None => ("", written),
+    };
+    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    for seg in rest.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// How hooks.rs writes the directory of the script (`$FindBin::Bin`, `$FindBin::RealBin`,
+/// `$Bin` imported from FindBin) at the start of a `use lib` entry.
+const FINDBIN: &str = "$FindBin::Bin";
 
 /// The workspace file `use A::B` loads from `from`: a path ending in `A/B.pm` under one of
 /// [`INC_ROOTS`] (at any depth: each distribution of a workspace has its own) before one

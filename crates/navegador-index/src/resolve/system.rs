@@ -107,6 +107,21 @@ pub(crate) trait ModuleSystem: Send + Sync {
         None
     }
 
+    /// Whether an import that names something binds that name in the file (by default):
+    /// one that names a group of the module's exports (Perl's `:DEFAULT`, `:tag`) or a
+    /// setting (Perl's `use lib 'dir'`) binds none, and what a group brings in is
+    /// [`ModuleSystem::group_members`].
+    fn binds_name(&self, _imp: &ImportRow) -> bool {
+        true
+    }
+
+    /// The definitions named `name` that an import of a group of exports brings into the
+    /// file from `target`, the module it loads (Perl's `use A::B;`, the subs `A::B`'s
+    /// `@EXPORT` lists). Empty by default.
+    fn group_members(&self, _t: &Table, _imp: &ImportRow, _target: &Target, _name: &str) -> Vec<usize> {
+        Vec::new()
+    }
+
     /// What the local name an import binds denotes: by default what the import denotes.
     fn bound_target(&self, t: &Table, imp: &ImportRow) -> Option<Target> {
         t.import_target(imp)

@@ -1231,7 +1231,12 @@ impl Table {
     fn local_name<'a>(&self, imp: &'a ImportRow) -> Option<&'a str> {
         Some(match (&imp.alias, &imp.name) {
             (Some(a), _) => a.as_str(),
-            (None, Some(n)) if n != "*" => n.rsplit(['.', ':']).next().unwrap_or(n),
+            (None, Some(n)) if n != "*" => {
+                if !self.sys(self.files.get(&imp.file_path)?.fam).binds_name(imp) {
+                    return None;
+                }
+                n.rsplit(['.', ':']).next().unwrap_or(n)
+            }
             (None, _) => self.sys(self.files.get(&imp.file_path)?.fam).bare_import_name(imp)?,
         })
     }
@@ -1305,8 +1310,17 @@ impl Table {
         if !found.is_empty() {
             return Some(found);
         }
-        // Wildcard imports.
+        // Wildcard imports, and imports of a group of a module's exports.
         for imp in self.imports.get(&r.file_path).into_iter().flatten() {
+            if imp.name.as_deref().is_some_and(|n| n != "*") && imp.alias.is_none() && !sys.binds_name(imp) {
+                if let Some(t) = self.import_target(imp) {
+                    let found = sys.group_members(self, imp, &t, name);
+                    if !found.is_empty() {
+                        return Some(found);
+                    }
+                }
+                continue;
+            }
             if imp.name.as_deref() == Some("*") && imp.alias.is_none() {
                 if let Some(Some(t)) = self.import_targets.get(&imp.id) {
                     let files: Vec<String> = match t {
