@@ -130,9 +130,7 @@ pub(crate) fn resolve(
             // targets before an edit that moved one, as a resident table does, broke
             // incremental == clean on the Ruby project's renames: not done.)
             if !full && stamp.is_some() && changes.reshaped.is_empty() {
-                let stored: HashMap<i64, TargetKey> =
-                    tx.stored_import_targets()?.into_iter().filter_map(|(id, k)| Some((id, TargetKey::decode(&k)?))).collect();
-                seed_targets(&mut t, &stored);
+                seed_targets(&mut t, &stored_targets(tx)?);
                 let paths: Vec<&String> = changes.files.iter().collect();
                 t.forget_targets(&paths);
             }
@@ -151,6 +149,11 @@ pub(crate) fn resolve(
     write_derived_implements(tx, &t, &mut stats)?;
     tracing::info!(elapsed = ?t0.elapsed(), "structural interfaces derived");
     Ok((stats, Resident { kept: Some((stamp, fingerprint, t)), walk_skipped: Vec::new() }))
+}
+
+/// The import targets the store holds (`imp_target`), by import id.
+fn stored_targets(tx: &IngestTx<'_>) -> Result<HashMap<i64, TargetKey>, StoreError> {
+    Ok(tx.stored_import_targets()?.into_iter().filter_map(|(id, k)| Some((id, TargetKey::decode(&k)?))).collect())
 }
 
 /// Takes the targets recorded for the table's imports where the table still holds what
@@ -251,9 +254,7 @@ fn resolve_with(
     // after an edit: a target that did not move is not written again. (A resident table's
     // targets before the edit are what the last ingest wrote; else the stored ones are
     // read, for this comparison only.)
-    let stored: Option<HashMap<i64, TargetKey>> = (every && !full && targets_before.is_none()).then(|| {
-        tx.stored_import_targets().map(|rows| rows.into_iter().filter_map(|(id, k)| Some((id, TargetKey::decode(&k)?))).collect())
-    }).transpose()?;
+    let stored = (every && !full && targets_before.is_none()).then(|| stored_targets(tx)).transpose()?;
     let written = targets_before.or(stored.as_ref());
     let mut redone: HashSet<i64> = HashSet::default();
     for imp in &imports {
