@@ -327,7 +327,8 @@ fn run(
     // Path aliases of tsconfig.json / jsconfig.json steer JS/TS imports (the root's and
     // each one above a JS/TS file); when they or the resolver's rules change, every site is
     // re-resolved.
-    let files = previous.keys().map(String::as_str).chain(changes.files.iter().map(String::as_str));
+    // (Over the files there are now: a package whose last file went is no longer one.)
+    let files = previous.keys().chain(&changes.files).filter(|p| !changes.gone.contains(*p)).map(String::as_str);
     let resolve_config = resolve::Config::read(root, files);
     let config_key = resolve_config.fingerprint();
     let config_changed = tx.meta("resolve_config")?.as_deref() != Some(config_key.as_str());
@@ -391,6 +392,8 @@ pub(crate) struct Changes {
     after: HashMap<String, Vec<String>>,
     /// Reference sites elsewhere whose target was removed.
     pub orphaned: Vec<i64>,
+    /// Files removed (gone, or now unreadable), among `files`.
+    pub gone: HashSet<String>,
     /// Files that imported a file whose interface changed (see `reshaped`), before the
     /// change.
     pub importers: HashSet<String>,
@@ -418,6 +421,7 @@ impl Changes {
         let defs = tx.defs_in_file(path)?;
         let importers = tx.importers_of(&[path.to_string()])?;
         if gone {
+            self.gone.insert(path.to_string());
             self.names.extend(tx.module_names_of(path)?);
             self.importers.extend(importers.iter().cloned());
             self.whole_importers.extend(importers);
