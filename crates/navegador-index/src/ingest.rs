@@ -403,7 +403,7 @@ pub(crate) struct Changes {
     /// was: then only its own sites and the sites bound into it are re-resolved.
     pub reshaped: HashSet<String>,
     /// Reshaped files whose change is more than their definitions and bindings (their base
-    /// classes or declared module moved, or they came or went), and the files that
+    /// classes, declared module or a wildcard re-export moved, or they came or went), and the files that
     /// imported those before: what a resident table, which can tell which imports' targets
     /// moved, re-resolves whole. A new function or a rename moves a file's definitions
     /// alone: then sites elsewhere are picked by name (`touched_names`) and by the imports
@@ -450,7 +450,10 @@ impl Changes {
             Some((before, importers)) => {
                 let now = interface(tx, path, &defs)?;
                 let moved = now != before;
-                let shape = |v: &[String]| v.iter().filter(|l| !l.starts_with("def\t")).cloned().collect::<Vec<_>>();
+                // (A binding of no name, a wildcard re-export, is shape: what the file
+                // exports through it has no names to pick sites by.)
+                let named = |l: &str| l.strip_prefix("def\t").and_then(|d| d.split('\t').next()).is_some_and(|n| n.contains(|c: char| c.is_alphanumeric() || c == '_'));
+                let shape = |v: &[String]| v.iter().filter(|l| !named(l)).cloned().collect::<Vec<_>>();
                 let whole = moved && shape(&now) != shape(&before);
                 if moved {
                     self.reshaped.insert(path.to_string());
