@@ -103,36 +103,36 @@ pub(crate) fn resolve(
     let t0 = std::time::Instant::now();
     let stamp = tx.meta("table_stamp")?;
     let fingerprint = cfg.fingerprint();
-    // What each import led to before the edit, by key, where the resident table knows it
-    // and the edit moved some file's interface: the imports whose target moved tell
-    // which files' sites to redo whole (`resolve_with`).
+    // What each import the edit may have moved led to before it, by key, where the
+    // resident table knows it: the imports whose target moved tell which files' sites to
+    // redo whole (`resolve_with`), and one whose target stayed is not written again.
     let mut before: Option<HashMap<i64, TargetKey>> = None;
+    // Without one, the targets the store holds, where they were taken as the known ones.
+    let mut stored_before: Option<HashMap<i64, TargetKey>> = None;
     let mut t = match resident.and_then(|r| r.kept) {
         Some((kept_stamp, kept_cfg, mut t))
             if !full && stamp.as_deref() == Some(kept_stamp.as_str()) && kept_cfg == fingerprint && t.dead() < MAX_DEAD.max(t.syms.len()) =>
         {
-            if !changes.reshaped.is_empty() && !t.import_targets.is_empty() {
-                before = Some(t.import_targets.iter().map(|(&id, target)| (id, TargetKey::of(&t, target))).collect());
-            }
-            t.patch(tx, &changes.files)?;
-            if !changes.reshaped.is_empty() {
-                // What a file shows others moved: any import may now read it.
-                t.import_targets.clear();
-            }
+            let mut forgotten = t.patch(tx, &changes.files)?;
+            forgotten.extend(forget_reshaped(&mut t, changes));
+            before = Some(forgotten.into_iter().collect());
             tracing::info!(elapsed = ?t0.elapsed(), files = changes.files.len(), "resident symbol table patched");
             t
         }
         _ => {
             let mut t = Table::load(tx, cfg)?;
             // Without a resident table, the targets the last ingest recorded stand in for
-            // the kept ones after an edit that moved no interface (valid while its
-            // `table_stamp` stands: a Cypher write drops it). (Also taking them as the
-            // targets before an edit that moved one, as a resident table does, broke
-            // incremental == clean on the Ruby project's renames: not done.)
-            if !full && stamp.is_some() && changes.reshaped.is_empty() {
-                seed_targets(&mut t, &stored_targets(tx)?);
+            // the kept ones after an edit that moved no file's shape (valid while its
+            // `table_stamp` stands: a Cypher write drops it), less those the edit may move
+            // (`forget_reshaped`). They are also what a re-resolved import is compared
+            // with: one whose target moved has its file's sites redone.
+            if !full && stamp.is_some() && changes.whole.is_empty() {
+                let stored = stored_targets(tx)?;
+                seed_targets(&mut t, &stored);
                 let paths: Vec<&String> = changes.files.iter().collect();
                 t.forget_targets(&paths);
+                forget_reshaped(&mut t, changes);
+                stored_before = Some(stored);
             }
             tracing::info!(elapsed = ?t0.elapsed(), known = t.import_targets.len(), "symbol table loaded from the store");
             t
@@ -145,10 +145,25 @@ pub(crate) fn resolve(
         tracing::warn!(path, language, "no module system reads this language: its references are not resolved");
     }
     tracing::info!(elapsed = ?t0.elapsed(), symbols = t.syms.len(), "symbol table loaded");
-    resolve_with(tx, &mut t, full, changes, before.as_ref(), &mut stats, t0)?;
+    resolve_with(tx, &mut t, full, changes, before.as_ref(), stored_before, &mut stats, t0)?;
     write_derived_implements(tx, &t, &mut stats)?;
     tracing::info!(elapsed = ?t0.elapsed(), "structural interfaces derived");
     Ok((stats, Resident { kept: Some((stamp, fingerprint, t)), walk_skipped: Vec::new() }))
+}
+
+/// What an edit that moved a file's interface leaves of the known import targets: after
+/// one that moved only definitions and bindings, all but those naming a touched name
+/// ([`Table::forget_naming`]); after one that moved a file's shape (`Changes::whole`: its
+/// bases or declared module, or a file came or went), none: any import may now read it.
+/// Returns the targets forgotten, by import.
+fn forget_reshaped(t: &mut Table, changes: &Changes) -> Vec<(i64, TargetKey)> {
+    if changes.reshaped.is_empty() {
+        Vec::new()
+    } else if changes.whole.is_empty() {
+        t.forget_naming(&changes.touched_names())
+    } else {
+        t.forget_all_targets()
+    }
 }
 
 /// The import targets the store holds (`imp_target`), by import id.
@@ -174,7 +189,7 @@ fn new_stamp() -> String {
 /// An import's target as stable across a patch of the table: a symbol by its node id
 /// (its slot may be taken by another), files by path.
 #[derive(Debug, PartialEq, Eq)]
-enum TargetKey {
+pub(crate) enum TargetKey {
     None,
     External,
     File(String),
@@ -239,43 +254,57 @@ fn resolve_with(
     full: bool,
     changes: &Changes,
     targets_before: Option<&HashMap<i64, TargetKey>>,
+    stored: Option<HashMap<i64, TargetKey>>,
     stats: &mut ResolveStats,
     t0: std::time::Instant,
 ) -> Result<(), StoreError> {
     // Imports are resolved again where the table does not know their target (every one
-    // after a load or an edit that moved a file's interface; after a comment or a body
-    // edit, the edited files' own and those leading into them: `Table::patch`); only the
+    // after a load or an edit that moved a file's shape; after a comment or a body edit,
+    // the edited files' own and those leading into them: `Table::patch`; after a new
+    // definition or a rename, also those naming what it touched: `forget_reshaped`); only the
     // import edges that differ from the stored ones are rewritten, and only those of the
     // re-resolved imports and their files are compared when that is not all of them.
-    let mut imports: Vec<ImportRow> = t.imports.values().flatten().cloned().collect();
-    imports.sort_by(|a, b| (&a.file_path, a.line, a.id).cmp(&(&b.file_path, b.line, b.id)));
+    // (Sorted by file, line and id: the order edges are written in.)
+    let sorted = |mut v: Vec<ImportRow>| {
+        v.sort_by(|a, b| (&a.file_path, a.line, a.id).cmp(&(&b.file_path, b.line, b.id)));
+        v
+    };
     let every = t.import_targets.is_empty();
+    let total = t.imports.values().map(Vec::len).sum::<usize>();
     // What the store holds for each import (`imp_target`) when all are resolved again
     // after an edit: a target that did not move is not written again. (A resident table's
-    // targets before the edit are what the last ingest wrote; else the stored ones are
-    // read, for this comparison only.)
-    let stored = (every && !full && targets_before.is_none()).then(|| stored_targets(tx)).transpose()?;
+    // targets before the edit are what the last ingest wrote; else the stored ones, read
+    // here when no known target was taken from them.)
+    let stored = match stored {
+        Some(s) => Some(s),
+        None => (every && !full && targets_before.is_none()).then(|| stored_targets(tx)).transpose()?,
+    };
     let written = targets_before.or(stored.as_ref());
+    let todo = sorted(t.imports.values().flatten().filter(|imp| !t.import_targets.contains_key(&imp.id)).cloned().collect());
     let mut redone: HashSet<i64> = HashSet::default();
-    for imp in &imports {
-        if !t.import_targets.contains_key(&imp.id) {
-            let target = t.resolve_import(imp, 0);
-            let key = TargetKey::of(t, &target);
-            if written.and_then(|w| w.get(&imp.id)) != Some(&key) {
-                tx.set_import_target(imp.id, &key.encode())?;
-            }
-            t.import_targets.insert(imp.id, target);
-            redone.insert(imp.id);
-            redone.insert(t.files[&imp.file_path].node);
+    // The files with an import whose target moved: their sites are redone whole.
+    let mut moved_from: HashSet<String> = HashSet::default();
+    for imp in &todo {
+        let target = t.resolve_import(imp, 0);
+        let key = TargetKey::of(t, &target);
+        if written.and_then(|w| w.get(&imp.id)) != Some(&key) {
+            tx.set_import_target(imp.id, &key.encode())?;
+            moved_from.insert(imp.file_path.clone());
         }
+        t.import_targets.insert(imp.id, target);
+        redone.insert(imp.id);
+    }
+    // The import edges of the files of the re-resolved imports (all after a load) are
+    // made again.
+    let mut of_files: Vec<String> = todo.iter().map(|imp| imp.file_path.clone()).collect();
+    of_files.dedup();
+    let imports: Vec<ImportRow> = if every { todo } else { sorted(of_files.iter().filter_map(|p| t.imports.get(p)).flatten().cloned().collect()) };
+    for p in &of_files {
+        redone.insert(t.files[p].node);
     }
     let mut file_edges: HashSet<(i64, i64)> = HashSet::default();
     let mut want: Vec<(i64, i64, u32)> = Vec::new();
     for imp in &imports {
-        let from_node = t.files[&imp.file_path].node;
-        if !every && !redone.contains(&from_node) {
-            continue;
-        }
         let target = t.import_targets[&imp.id].clone();
         let Some(target) = target else { continue };
         let from_file = &t.files[&imp.file_path];
@@ -308,8 +337,9 @@ fn resolve_with(
         v
     });
     write_import_edges(tx, stats, &want, only.as_deref())?;
+    drop(imports);
 
-    tracing::info!(elapsed = ?t0.elapsed(), imports = imports.len(), redone = if every { imports.len() } else { redone.len() }, "imports resolved");
+    tracing::info!(elapsed = ?t0.elapsed(), imports = total, redone = if every { total } else { redone.len() - of_files.len() }, "imports resolved");
 
     // Whether an import leads outside the workspace depends on the roots its files provide
     // (`numpy` is outside until a `numpy/` package appears): imports through a root that
@@ -322,8 +352,9 @@ fn resolve_with(
     let crossed: Vec<String> = if full || moved.is_empty() {
         Vec::new()
     } else {
-        imports
-            .iter()
+        t.imports
+            .values()
+            .flatten()
             .filter(|imp| t.import_root(imp).is_some_and(|(fam, root)| moved.contains(format!("{fam}\t{root}").as_str())))
             .map(|imp| imp.file_path.clone())
             .collect()
@@ -338,7 +369,7 @@ fn resolve_with(
     let moved: HashSet<&str> = before.symmetric_difference(&after).copied().collect();
     let mut crossed = crossed;
     if !full && !moved.is_empty() {
-        crossed.extend(imports.iter().filter(|imp| t.import_packages(imp).iter().any(|p| moved.contains(p.as_str()))).map(|imp| imp.file_path.clone()));
+        crossed.extend(t.imports.values().flatten().filter(|imp| t.import_packages(imp).iter().any(|p| moved.contains(p.as_str()))).map(|imp| imp.file_path.clone()));
     }
     tx.set_meta("declared_packages", &packages.join("\n"))?;
 
@@ -389,15 +420,8 @@ fn resolve_with(
             None => changes.importers.iter().cloned(),
         });
         files.extend(crossed);
-        if let Some(before) = targets_before {
-            for imp in &imports {
-                let now = TargetKey::of(t, &t.import_targets[&imp.id]);
-                if before.get(&imp.id).is_none_or(|b| *b != now) {
-                    files.insert(imp.file_path.clone());
-                }
-            }
-        }
-        for imp in &imports {
+        files.extend(moved_from);
+        for imp in t.imports.values().flatten().filter(|_| !changed.is_empty()) {
             let hits = match t.import_targets.get(&imp.id) {
                 Some(Some(Target::File(f))) => changed.contains(f.as_str()),
                 Some(Some(Target::Symbol(i))) => changed.contains(t.syms[*i].file_path.as_str()),

@@ -11,6 +11,7 @@ use navegador_lang::is_builtin;
 use navegador_model::{Label, Language, RefKind};
 use navegador_store::{ImportRow, IngestTx, RefRow, RefStatus, StoreError, SymbolRow};
 
+use super::TargetKey;
 use super::system::{family_name, systems, Config, Fam, ModuleSystem, Rules};
 
 /// At most this many candidates of an `ambiguous` site are linked (the nearest, see
@@ -154,11 +155,12 @@ impl Table {
     /// were rewritten, added or removed, reading only those files' rows: what the server
     /// keeps between edits instead of reloading every definition. Equal to [`Table::load`]
     /// of the same graph, as long as every other file is as it was when the table was made.
-    pub(crate) fn patch(&mut self, tx: &IngestTx<'_>, paths: &[String]) -> Result<(), StoreError> {
+    /// Returns the import targets it forgot ([`Table::forget_targets`]).
+    pub(crate) fn patch(&mut self, tx: &IngestTx<'_>, paths: &[String]) -> Result<Vec<(i64, TargetKey)>, StoreError> {
         let mut paths: Vec<&String> = paths.iter().collect();
         paths.sort();
         paths.dedup();
-        self.forget_targets(&paths);
+        let forgotten = self.forget_targets(&paths);
         for p in &paths {
             self.remove_file(p);
         }
@@ -190,27 +192,74 @@ impl Table {
             self.bases.entry(class).or_default().push(base);
         }
         self.outside = Default::default();
-        Ok(())
+        Ok(forgotten)
     }
 
     /// The one rule of which known import targets an edit of `paths` leaves standing (a
     /// patched table's, or those a loaded table took from the store): all but those of
     /// the files' own imports and those leading into the files (a definition's slot may be
-    /// taken again). An edit that moves a file's interface clears them all (`resolve`).
-    pub(crate) fn forget_targets(&mut self, paths: &[&String]) {
+    /// taken again). An edit that moves a file's interface forgets more (`forget_reshaped`).
+    /// Returns the targets forgotten, by import.
+    pub(crate) fn forget_targets(&mut self, paths: &[&String]) -> Vec<(i64, TargetKey)> {
         let touched: HashSet<&str> = paths.iter().map(|p| p.as_str()).collect();
-        for p in paths {
-            for imp in self.imports.get(p.as_str()).into_iter().flatten() {
-                self.import_targets.remove(&imp.id);
-            }
+        let mut gone: Vec<i64> = paths.iter().flat_map(|p| self.imports.get(p.as_str()).into_iter().flatten()).map(|imp| imp.id).collect();
+        gone.extend(self.import_targets.iter().filter_map(|(&id, t)| {
+            let into = match t {
+                Some(Target::File(f)) => touched.contains(f.as_str()),
+                Some(Target::Symbol(i)) => touched.contains(self.syms[*i].file_path.as_str()),
+                Some(Target::Package(fs)) => fs.iter().any(|f| touched.contains(f.as_str())),
+                Some(Target::External) | None => false,
+            };
+            into.then_some(id)
+        }));
+        self.take_targets(&gone)
+    }
+
+    /// After an edit that moved definitions or bindings of some files but not their shape
+    /// (`Changes::whole` empty), forgets beside [`Table::forget_targets`]'s the known
+    /// targets of the imports naming one of `names` by a word of their module, name or
+    /// alias (case aside): what an import consults of files it does not lead into is a
+    /// name (a definition, a re-export, a nested module that came, went or changed kind),
+    /// so no other import that found something can now lead elsewhere; those that found
+    /// nothing are forgotten too. (Whether one leads outside is decided by roots and
+    /// packages: `resolve_with` redoes those.) Returns the targets forgotten.
+    pub(crate) fn forget_naming(&mut self, names: &std::collections::HashSet<String>) -> Vec<(i64, TargetKey)> {
+        // A binding of no name changed (a wildcard re-export `export * from`, `from m import
+        // *`): what the file exports through it has no bound, so every import may read it.
+        if names.iter().any(|n| words(n).next().is_none()) {
+            return self.forget_all_targets();
         }
-        let syms = &self.syms;
-        self.import_targets.retain(|_, t| match t {
-            Some(Target::File(f)) => !touched.contains(f.as_str()),
-            Some(Target::Symbol(i)) => !touched.contains(syms[*i].file_path.as_str()),
-            Some(Target::Package(fs)) => !fs.iter().any(|f| touched.contains(f.as_str())),
-            Some(Target::External) | None => true,
-        });
+        let wanted: HashSet<String> = names.iter().flat_map(|n| words(n)).map(|w| w.to_lowercase()).collect();
+        let hit = |s: &str| {
+            words(s).any(|w| if w.bytes().any(|b| !b.is_ascii() || b.is_ascii_uppercase()) { wanted.contains(&w.to_lowercase()) } else { wanted.contains(w) })
+        };
+        let naming: Vec<i64> = self
+            .imports
+            .values()
+            .flatten()
+            .filter(|imp| {
+                // (An import that found nothing may now find what the edit added under a
+                // name it does not write: a default export.)
+                matches!(self.import_targets.get(&imp.id), Some(None))
+                    || hit(&imp.module)
+                    || imp.name.as_deref().is_some_and(hit)
+                    || imp.alias.as_deref().is_some_and(hit)
+            })
+            .map(|imp| imp.id)
+            .collect();
+        self.take_targets(&naming)
+    }
+
+    /// Removes the known targets of these imports, returning them.
+    fn take_targets(&mut self, ids: &[i64]) -> Vec<(i64, TargetKey)> {
+        let taken: Vec<(i64, Option<Target>)> = ids.iter().filter_map(|id| Some((*id, self.import_targets.remove(id)?))).collect();
+        taken.into_iter().map(|(id, t)| (id, TargetKey::of(self, &t))).collect()
+    }
+
+    /// Forgets every known target, returning them.
+    pub(crate) fn forget_all_targets(&mut self) -> Vec<(i64, TargetKey)> {
+        let taken = std::mem::take(&mut self.import_targets);
+        taken.into_iter().map(|(id, t)| (id, TargetKey::of(self, &t))).collect()
     }
 
     /// Slots of removed definitions not yet reused: a patched table past a limit of them
@@ -1871,4 +1920,10 @@ mod tests {
             assert_eq!(super::signature_arity(sig, name), want, "{sig}");
         }
     }
+}
+
+/// The words of a name as imports and definitions write it (`a.b::C`, `a/b`, `A\B`): its
+/// runs of letters, digits, `_` and `$`.
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).filter(|w| !w.is_empty())
 }
