@@ -577,8 +577,8 @@ impl Preprocess {
                             if let Some(o) = open.filter(|&o| out[o] == b[o]) {
                                 if let Some(gap) = (o + 1..k).find(|&g| matches!(b[g], b' ' | b'\t') && code[g]) {
                                     out[gap] = b'0';
-                                } else if b[o] == b'(' && o + 1 == k {
-                                    // (`TEST(, add)`: no space for it; the comma goes)
+                                } else if o + 1 == k {
+                                    // (`TEST(, add)`, `f(a,,\n b)`: no space for it; the comma goes)
                                     out[k] = b' ';
                                 }
                             }

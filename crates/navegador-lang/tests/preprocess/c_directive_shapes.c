@@ -49,5 +49,8 @@ u64 hash(const void *data, u64 b)
 	u64 v3 = 0, v0 = 0;
 	TEST(, add, +=, data);
 	TEST(, andnot, &= ~, data);
+	search_sorted_by(
+		&data,,
+		b);
 	POSTAMBLE
 }

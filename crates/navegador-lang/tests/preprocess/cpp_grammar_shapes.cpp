@@ -1,5 +1,6 @@
 // C++ that tree-sitter-cpp 0.23.4 does not read, rewritten in place by the C++ pack's
-// prepare hook (languages/cpp/hooks.rs, `grammar_shapes`): the facts stay at their lines.
+// prepare hook (languages/cpp/hooks.rs, `grammar_shapes`, and `blank_inline_conditionals`
+// in src/hooks.rs): the facts stay at their lines.
 #include <gmock/gmock.h>
 
 using folly::dynamic, folly::parseJson,
@@ -38,6 +39,14 @@ void schedule(Data newData) {
   updateState([data{std::move(newData)}](const Data& old) { return merge(old, data); });
   emit([names = {"ten", "eleven"}, empty = {}](Runtime& rt) { return toJs(rt, names); });
 }
+
+// (a conditional inside a member initializer list, after its `:`: both branches read)
+Converter::Converter(int depth)
+    :
+#if DEBUG_NAMES
+      name_("converter"),
+#endif
+      depth_(depth) {}
 
 class MockSocket : public Socket {
  public:
