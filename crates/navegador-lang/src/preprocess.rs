@@ -263,7 +263,7 @@ impl Preprocess {
                 let trailing = rest.is_empty() && eol > end && !b[end..eol].iter().all(|&c| c == b'\r');
                 if continued && (!rest.is_empty() && !rest.starts_with(b"//") || trailing) {
                     for j in k..end {
-                        if !matches!(b[j], b'\n' | b'\r') && !(b[j] == b'\\' && matches!(b.get(j + 1), Some(b'\n' | b'\r'))) {
+                        if !(matches!(b[j], b'\n' | b'\r') || b[j] == b'\\' && matches!(b.get(j + 1), Some(b'\n' | b'\r'))) {
                             out[j] = b' ';
                         }
                     }
