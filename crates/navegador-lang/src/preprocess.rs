@@ -253,14 +253,29 @@ impl Preprocess {
         while k < b.len() {
             if self.directive_comments && directive[k] && comment[k] && b[k..].starts_with(b"/*") {
                 let end = (k..b.len()).find(|&j| !comment[j]).unwrap_or(b.len());
-                // (one line; what follows it up to the directive's end is more than spaces)
+                // (what follows it up to the directive's end is more than spaces)
                 let eol = b[end..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| end + p);
                 let rest = trim(&b[end..eol]);
-                if !b[k..end].contains(&b'\n') && !rest.is_empty() && !rest.starts_with(b"//") {
-                    out[k..end].fill(b' ');
+                // (also over lines a `\` continues, `/* \` / `* why \` / `*/ \` in a `#define`'s
+                // body: the continuations stay; and before trailing spaces, which the grammar
+                // does not allow after a directive's comment)
+                let continued = (k..end).all(|j| b[j] != b'\n' || j > 0 && b[j - 1] == b'\\' || j > 1 && b[j - 1] == b'\r' && b[j - 2] == b'\\');
+                let trailing = rest.is_empty() && eol > end && !b[end..eol].iter().all(|&c| c == b'\r');
+                if continued && (!rest.is_empty() && !rest.starts_with(b"//") || trailing) {
+                    for j in k..end {
+                        if !(matches!(b[j], b'\n' | b'\r') || b[j] == b'\\' && matches!(b.get(j + 1), Some(b'\n' | b'\r'))) {
+                            out[j] = b' ';
+                        }
+                    }
                 }
                 k = end;
                 continue;
+            }
+            // `(a) /\` then `(b)` on the next line, in a directive: the grammar's body reads `/`
+            // then a `\` continuation as the line's end; `/ \` is the same to the preprocessor
+            if self.directive_comments && directive[k] && code[k] && b[k] == b'/' && k > 0 && matches!(b[k - 1], b' ' | b'\t') && b.get(k + 1) == Some(&b'\\') && matches!(b.get(k + 2), Some(b'\n' | b'\r')) {
+                out[k - 1] = b'/';
+                out[k] = b' ';
             }
             if self.pp_numbers && code[k] && !directive[k] && b[k].is_ascii_digit() && (k == 0 || !(is_word(b[k - 1]) || b[k - 1] == b'.')) {
                 let hex = b[k..].starts_with(b"0x") || b[k..].starts_with(b"0X");
@@ -492,7 +507,12 @@ impl Preprocess {
                     // name, not a macro before a type; `(` only as `(*fp)` / `(^block)`)
                     let pointer = b.get(t1) == Some(&b'(') && b.get(skip_ws(b, t1 + 1)).is_some_and(|&c| matches!(c, b'*' | b'^' | b'&'));
                     let typed = next_end > open && (pointer || b.get(t1).is_some_and(|&c| is_word(c) || matches!(c, b'*' | b'&' | b':' | b'<')));
-                    let lone = matches!(b.get(open), None | Some(b'\n' | b'\r')) && statement_before(b, i) && statement_after(b, open);
+                    // (or a body's last statement, `POSTAMBLE\n}`, not an enum's last member, `LAST\n};`)
+                    let last = || {
+                        let c = skip_ws_lines(b, open);
+                        b.get(c) == Some(&b'}') && b.get(skip_ws_lines(b, c + 1)) != Some(&b';')
+                    };
+                    let lone = matches!(b.get(open), None | Some(b'\n' | b'\r')) && statement_before(b, i) && (statement_after(b, open) || last());
                     // (`U32 const x = …`, `BYTE const* p`: a qualifier after the word, then a
                     // declarator: the word is the type)
                     let qualified = matches!(&b[open..next_end], b"const" | b"volatile") && {
@@ -557,6 +577,9 @@ impl Preprocess {
                             if let Some(o) = open.filter(|&o| out[o] == b[o]) {
                                 if let Some(gap) = (o + 1..k).find(|&g| matches!(b[g], b' ' | b'\t') && code[g]) {
                                     out[gap] = b'0';
+                                } else if o + 1 == k {
+                                    // (`TEST(, add)`, `f(a,,\n b)`: no space for it; the comma goes)
+                                    out[k] = b' ';
                                 }
                             }
                         }
@@ -581,12 +604,13 @@ impl Preprocess {
                     continue;
                 }
                 let mut j = k + 1;
-                while j < b.len() && code[j] && (matches!(b[j], b' ' | b'\t') || b"<>=!+-*/%&|^".contains(&b[j])) {
+                while j < b.len() && code[j] && (matches!(b[j], b' ' | b'\t') || b"<>=!+-*/%&|^~".contains(&b[j])) {
                     j += 1;
                 }
                 let t = trim(&b[k + 1..j.min(b.len())]);
                 // (not where an earlier rule blanked the call: `OPS(add, +=)` alone on its line)
-                if j < b.len() && matches!(b[j], b',' | b')') && out[k] == b[k] && out[j] == b[j] && !t.is_empty() && t.len() <= 3 && !t.iter().all(|c| b"*&^".contains(c)) {
+                // (`TEST(andnot, &= ~, v)`: an operator and a unary one)
+                if j < b.len() && matches!(b[j], b',' | b')') && out[k] == b[k] && out[j] == b[j] && !t.is_empty() && t.len() <= 4 && !t.iter().all(|c| b"*&^~".contains(c)) {
                     let a = k + 1 + b[k + 1..j].iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
                     out[a..a + t.len()].fill(b' ');
                     out[a] = b'0';
@@ -619,6 +643,8 @@ impl Preprocess {
         // whether each open brace is a `do` loop's body, and where the last one closed
         let (mut dos, mut do_closed): (Vec<bool>, Option<usize>) = (Vec::new(), None);
         let mut scanned = 0usize;
+        // the name a declarator macro's call declares (`DEFINE_MUTEX(__lock);`)
+        let mut declared: Option<usize> = None;
         if self.specifier_macros {
             named_variadics(b, &directive, out);
         }
@@ -758,7 +784,7 @@ impl Preprocess {
             if self.specifier_macros && braces.last().is_none_or(|&k| k == b'a') && matches!(prev_byte, None | Some(b';' | b'{' | b'}')) && prev_word.is_none() {
                 specifier_attributes(b, &skip, out, i);
             }
-            if self.reserved_attributes && is_reserved_attribute(word) {
+            if self.reserved_attributes && is_reserved_attribute(word) && declared != Some(i) {
                 // (`void __weak (*fp)(void)`: a declarator in parentheses, no arguments)
                 let call_end = call_end.filter(|_| b.get(skip_ws(b, open + 1)) != Some(&b'*'));
                 let end = call_end.unwrap_or(e);
@@ -769,7 +795,17 @@ impl Preprocess {
                 while is_reserved_attribute(&b[ns..word_end(b, ns)]) {
                     let ne = word_end(b, ns);
                     let o = skip_ws(b, ne);
-                    ns = next_token(b, &skip, (b.get(o) == Some(&b'(')).then(|| close_paren(b, o)).flatten().unwrap_or(ne));
+                    let close = (b.get(o) == Some(&b'(')).then(|| close_paren(b, o)).flatten();
+                    // (`static void __printf(3, 4) __init\n__test(…)\n{`: not past the function defined)
+                    // (its parameters are declarations, an attribute's arguments are not: `__acquires(&l)`)
+                    let params = || {
+                        let p = next_token(b, &skip, o + 1);
+                        b[p..].starts_with(b"void") || type_then_declarator(b, &skip, p)
+                    };
+                    if ns > n0 && close.is_some_and(|c| b.get(past_reserved(b, &skip, c)) == Some(&b'{')) && params() {
+                        break;
+                    }
+                    ns = next_token(b, &skip, close.unwrap_or(ne));
                 }
                 // (a call's: past the attributes after it, `void __f(…) __releases(l)\n{` is f)
                 let n = if call_end.is_some() { ns } else { n0 };
@@ -855,7 +891,9 @@ impl Preprocess {
                     (None, c) => matches!(c, None | Some(b';' | b'{' | b'}')),
                 };
                 if starts && declaration_macro(b, &skip, out, i, open, end, braces.last() != Some(&b'a')) {
-                    // (the arguments are read on: `SYSCALL_DEFINE1(time, T __user *, p)`)
+                    // (the arguments are read on: `SYSCALL_DEFINE1(time, T __user *, p)`; the
+                    // name declared is no attribute, `ALLOW_ERROR_INJECTION(__f, ERRNO);`)
+                    declared = Some(next_token(b, &skip, open + 1));
                     return e;
                 }
             }
@@ -1093,7 +1131,8 @@ fn specifier_attributes(b: &[u8], skip: &[bool], out: &mut [u8], i: usize) {
     let Some(&t) = b.get(k) else { return };
     // (attributes after the declarator are not its specifiers: `bool x __read_mostly;`)
     // (`void noinstr __f(…) {`: a reserved name defined is the declarator)
-    let defined = t == b'(' && close_paren(b, k).is_some_and(|c| b.get(next_token(b, skip, c)) == Some(&b'{'));
+    // (past attributes after the parameters: `static u64 notrace __f(…)\n\t__acquires(RCU)\n{`)
+    let defined = t == b'(' && close_paren(b, k).is_some_and(|c| b.get(past_reserved(b, skip, c)) == Some(&b'{'));
     while !defined && words.len() >= 3 && words.last().is_some_and(|&(s, e)| is_reserved_attribute(&b[s..e])) {
         // (`void __f(` is f: a name after a primitive or a tag's name is the declarator)
         let (s, e) = words[words.len() - 2];
@@ -1123,6 +1162,20 @@ fn specifier_attributes(b: &[u8], skip: &[bool], out: &mut [u8], i: usize) {
         }
         out[w.0..w.1].fill(b' ');
     }
+}
+
+/// The next token after `from` past reserved attributes (`__acquires(RCU) __must_hold(l)`).
+fn past_reserved(b: &[u8], skip: &[bool], from: usize) -> usize {
+    let mut n = next_token(b, skip, from);
+    for _ in 0..8 {
+        let e = word_end(b, n);
+        if e == n || !is_reserved_attribute(&b[n..e]) {
+            break;
+        }
+        let o = skip_ws(b, e);
+        n = next_token(b, skip, (b.get(o) == Some(&b'(')).then(|| close_paren(b, o)).flatten().unwrap_or(e));
+    }
+    n
 }
 
 /// Whether a type or `*` comes before `i`: a name declared there (`extern void f(void);` in
