@@ -15,7 +15,8 @@ pub(crate) struct Preprocess {
     /// Token rewrites outside comments and strings (`"opaque type -> type"`): the tokens
     /// of `find` (words at word boundaries, punctuation as written), with any whitespace
     /// between them, become `to` padded with spaces (never longer than the match); a first
-    /// token `[chars]` is a condition, the code byte before the match is one of `chars`.
+    /// token `[chars]` is a condition, the code byte before the match is one of `chars`; a
+    /// last token `[^chars]` another, the byte right after the match is none of `chars`.
     pub replace: Vec<Replace>,
     /// Calls whose arguments after the first are types (`va_arg(ap, const char *)`): those
     /// arguments are blanked with their commas.
@@ -110,6 +111,9 @@ pub(crate) struct Preprocess {
 pub(crate) struct Replace {
     /// The code byte before the match must be one of these (none: any).
     after: Vec<u8>,
+    /// The byte right after the match must be none of these (`class = [^=>]`: an
+    /// assignment, not `==` or `=>`).
+    not_before: Vec<u8>,
     find: Vec<String>,
     to: String,
 }
@@ -137,6 +141,11 @@ impl Replace {
             after = cond.as_bytes().to_vec();
             tokens.remove(0);
         }
+        let mut not_before = Vec::new();
+        if let Some(cond) = tokens.last().and_then(|t| t.strip_prefix("[^")).and_then(|t| t.strip_suffix(']')) {
+            not_before = cond.as_bytes().to_vec();
+            tokens.pop();
+        }
         let to = to.trim().to_string();
         if tokens.is_empty() {
             return Err("a replace rule needs something to find".into());
@@ -144,7 +153,7 @@ impl Replace {
         if to.len() > tokens.iter().map(String::len).sum::<usize>() + tokens.len() - 1 {
             return Err(format!("`{}` is longer than what it replaces", to));
         }
-        Ok(Replace { after, find: tokens, to })
+        Ok(Replace { after, not_before, find: tokens, to })
     }
 
     /// The end of this rule's match at `i`, if it matches there.
@@ -164,7 +173,7 @@ impl Replace {
             }
             k += t.len();
         }
-        Some(k)
+        (!b.get(k).is_some_and(|c| self.not_before.contains(c))).then_some(k)
     }
 }
 
@@ -1931,6 +1940,20 @@ mod tests {
             let out = p.apply(c).unwrap_or_else(|| c.to_string());
             assert_eq!(out, want, "{c}");
             assert_eq!(out.len(), c.len());
+        }
+    }
+
+    #[test]
+    fn a_replace_rule_may_rule_out_the_byte_after_it() {
+        let p = Preprocess { replace: vec![super::Replace::parse("class = [^=>] -> Class=").unwrap()], ..Default::default() };
+        for (c, want) in [
+            ("<i class={c} />", "<i Class={c} />"),
+            ("<i class = \"a\" />", "<i Class=  \"a\" />"),
+            ("x.class == y; f(class => 1)", "x.class == y; f(class => 1)"),
+            ("subclass = 1; \"class=\"", "subclass = 1; \"class=\""),
+        ] {
+            let out = p.apply(c).unwrap_or_else(|| c.to_string());
+            assert_eq!(out, want, "{c}");
         }
     }
 
