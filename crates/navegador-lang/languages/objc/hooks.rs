@@ -330,8 +330,8 @@ fn cpp_scopes(b: &[u8], out: &mut [u8]) -> bool {
 /// into `@{…}`. Each such `:` reads `,` (a space after the call's first selector piece), and
 /// the selector piece before it is blanked, so the call's arguments are expressions. Only
 /// directly inside a call's parentheses (a word before the `(` that is no keyword, no
-/// `@selector`, no `asm`), not inside a message `[…]`, a block or literal `{…}`, nor on a
-/// directive line; `::` is C++'s scope. In place, same length.
+/// `@selector`, no `asm` or `_Generic`), not inside a message `[…]`, a block or literal
+/// `{…}`, nor on a directive line; `::` is C++'s scope. In place, same length.
 fn argument_colons(b: &[u8], out: &mut [u8]) -> bool {
     if !b.contains(&b':') {
         return false;
@@ -445,7 +445,7 @@ fn leading_attributes(b: &[u8], out: &mut [u8]) -> bool {
 }
 
 /// Words before a `(` that make it no call whose arguments `argument_colons` reads.
-const NOT_CALLS: &[&[u8]] = &[b"for", b"while", b"if", b"switch", b"catch", b"return", b"asm", b"__asm", b"__asm__", b"sizeof", b"typeof", b"decltype", b"alignas"];
+const NOT_CALLS: &[&[u8]] = &[b"_Generic", b"for", b"while", b"if", b"switch", b"catch", b"return", b"asm", b"__asm", b"__asm__", b"sizeof", b"typeof", b"decltype", b"alignas"];
 
 /// After the `)` matching the `(` at `open`, in code (strings, comments and blocks inside).
 fn matching_paren(b: &[u8], code: &[bool], open: usize) -> Option<usize> {
