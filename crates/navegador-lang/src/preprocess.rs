@@ -226,6 +226,11 @@ impl Preprocess {
 
     fn replacements(&self, b: &[u8], out: &mut [u8]) {
         let (code, _) = code_mask(b);
+        // (the bytes a rule starts with: most bytes start none, and a pack may have dozens)
+        let mut starts = [false; 256];
+        for r in &self.replace {
+            starts[r.find[0].as_bytes()[0] as usize] = true;
+        }
         let mut last = b'\n';
         let mut i = 0;
         while i < b.len() {
@@ -233,13 +238,13 @@ impl Preprocess {
                 i += 1;
                 continue;
             }
-            let rule = self.replace.iter().find_map(|r| {
+            let rule = starts[b[i] as usize].then(|| self.replace.iter().find_map(|r| {
                 if r.find[0].as_bytes()[0] != b[i] {
                     return None;
                 }
                 let end = r.matches(b, i).filter(|&e| code[e - 1] && e - i >= r.to.len() && !b[i..i + r.to.len()].contains(&b'\n'))?;
                 (r.after.is_empty() || r.after.contains(&last)).then_some((r, end))
-            });
+            })).flatten();
             if let Some((r, end)) = rule {
                 fill_keep_lines(&mut out[i..end]);
                 out[i..i + r.to.len()].copy_from_slice(r.to.as_bytes());
