@@ -344,9 +344,15 @@ pub(crate) fn extract_one(path: &str, src: &str, lang: Language, opts: &ExtractO
     };
     let root = tree.root_node();
     if root.has_error() {
+        // (why this extension may not parse, when the pack says: `.mm` is Objective-C++)
+        let ext = path.rsplit('/').next().and_then(|f| f.rsplit_once('.')).map(|(_, e)| e);
+        let note = pack.spec.syntax_notes.iter().find(|(e, _)| Some(e.as_str()) == ext);
         facts.diagnostics.push(Diagnostic {
             line: first_error_line(root),
-            message: "syntax error; facts outside the damaged region are kept".into(),
+            message: match note {
+                Some((_, why)) => format!("syntax error; facts outside the damaged region are kept ({why})"),
+                None => "syntax error; facts outside the damaged region are kept".into(),
+            },
         });
     }
     let mut defs: Vec<RawDef> = Vec::new();

@@ -25,6 +25,9 @@ pub(crate) struct PackSpec {
     /// `pragmas`: a file of this pack whose leading comment carries the pragma (`@flow`)
     /// is read by the other pack named (`flow`), in manifest order.
     pub pragmas: Vec<(String, String)>,
+    /// `[syntax_notes]`: why a file of this extension may not parse (`mm`: Objective-C++,
+    /// which no grammar reads), said with its syntax-error diagnostic.
+    pub syntax_notes: Vec<(String, String)>,
     /// The rule files `clients` names (`"../javascript/clients.toml"`): `[[client]]` tables.
     pub clients_files: Vec<String>,
     /// The list files `builtins` names (`"builtins.txt"`, `"../javascript/builtins.txt"`):
@@ -102,7 +105,7 @@ const TOP_KEYS: &[&str] = &[
     "name", "family", "extensions", "shebangs", "markers", "separator", "receiver", "constructors", "builtins",
     "relation_prefix", "skip_minified", "shared_globals", "open_classes", "tags", "locals", "drop_local_uses", "implicit_members", "export", "module", "types",
     "pragmas", "frameworks", "implied_by", "call_relation", "preprocess", "clients", "overloads",
-    "embed",
+    "embed", "syntax_notes",
 ];
 const EMBED_KEYS: &[&str] = &["default", "map", "component"];
 const OVERLOAD_KEYS: &[&str] = &["top", "primitives", "converts"];
@@ -280,6 +283,18 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
                 for (k, v) in t.iter() {
                     let pack = v.as_str().ok_or_else(|| r.error(v, &format!("pragma `{k}` must name a pack (a string)")))?;
                     out.push((k.to_string(), pack.to_string()));
+                }
+                out
+            }
+        },
+        syntax_notes: match top.get("syntax_notes") {
+            None => Vec::new(),
+            Some(item) => {
+                let t = item.as_table_like().ok_or_else(|| r.error(item, "`syntax_notes` must be a table (`[syntax_notes]`, mm = \"why\")"))?;
+                let mut out = Vec::new();
+                for (k, v) in t.iter() {
+                    let note = v.as_str().ok_or_else(|| r.error(v, &format!("syntax note `{k}` must be a string")))?;
+                    out.push((k.to_string(), note.to_string()));
                 }
                 out
             }

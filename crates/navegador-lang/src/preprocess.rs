@@ -15,7 +15,8 @@ pub(crate) struct Preprocess {
     /// Token rewrites outside comments and strings (`"opaque type -> type"`): the tokens
     /// of `find` (words at word boundaries, punctuation as written), with any whitespace
     /// between them, become `to` padded with spaces (never longer than the match); a first
-    /// token `[chars]` is a condition, the code byte before the match is one of `chars`.
+    /// token `[chars]` is a condition, the code byte before the match is one of `chars`; a
+    /// last token `[^chars]` another, the byte right after the match is none of `chars`.
     pub replace: Vec<Replace>,
     /// Calls whose arguments after the first are types (`va_arg(ap, const char *)`): those
     /// arguments are blanked with their commas.
@@ -110,6 +111,9 @@ pub(crate) struct Preprocess {
 pub(crate) struct Replace {
     /// The code byte before the match must be one of these (none: any).
     after: Vec<u8>,
+    /// The byte right after the match must be none of these (`class = [^=>]`: an
+    /// assignment, not `==` or `=>`).
+    not_before: Vec<u8>,
     find: Vec<String>,
     to: String,
 }
@@ -137,6 +141,11 @@ impl Replace {
             after = cond.as_bytes().to_vec();
             tokens.remove(0);
         }
+        let mut not_before = Vec::new();
+        if let Some(cond) = tokens.last().and_then(|t| t.strip_prefix("[^")).and_then(|t| t.strip_suffix(']')) {
+            not_before = cond.as_bytes().to_vec();
+            tokens.pop();
+        }
         let to = to.trim().to_string();
         if tokens.is_empty() {
             return Err("a replace rule needs something to find".into());
@@ -144,7 +153,7 @@ impl Replace {
         if to.len() > tokens.iter().map(String::len).sum::<usize>() + tokens.len() - 1 {
             return Err(format!("`{}` is longer than what it replaces", to));
         }
-        Ok(Replace { after, find: tokens, to })
+        Ok(Replace { after, not_before, find: tokens, to })
     }
 
     /// The end of this rule's match at `i`, if it matches there.
@@ -164,7 +173,7 @@ impl Replace {
             }
             k += t.len();
         }
-        Some(k)
+        (!b.get(k).is_some_and(|c| self.not_before.contains(c))).then_some(k)
     }
 }
 
@@ -217,6 +226,11 @@ impl Preprocess {
 
     fn replacements(&self, b: &[u8], out: &mut [u8]) {
         let (code, _) = code_mask(b);
+        // (the bytes a rule starts with: most bytes start none, and a pack may have dozens)
+        let mut starts = [false; 256];
+        for r in &self.replace {
+            starts[r.find[0].as_bytes()[0] as usize] = true;
+        }
         let mut last = b'\n';
         let mut i = 0;
         while i < b.len() {
@@ -224,13 +238,13 @@ impl Preprocess {
                 i += 1;
                 continue;
             }
-            let rule = self.replace.iter().find_map(|r| {
+            let rule = starts[b[i] as usize].then(|| self.replace.iter().find_map(|r| {
                 if r.find[0].as_bytes()[0] != b[i] {
                     return None;
                 }
                 let end = r.matches(b, i).filter(|&e| code[e - 1] && e - i >= r.to.len() && !b[i..i + r.to.len()].contains(&b'\n'))?;
                 (r.after.is_empty() || r.after.contains(&last)).then_some((r, end))
-            });
+            })).flatten();
             if let Some((r, end)) = rule {
                 fill_keep_lines(&mut out[i..end]);
                 out[i..i + r.to.len()].copy_from_slice(r.to.as_bytes());
@@ -1984,6 +1998,20 @@ mod tests {
             let out = p.apply(c).unwrap_or_else(|| c.to_string());
             assert_eq!(out, want, "{c}");
             assert_eq!(out.len(), c.len());
+        }
+    }
+
+    #[test]
+    fn a_replace_rule_may_rule_out_the_byte_after_it() {
+        let p = Preprocess { replace: vec![super::Replace::parse("class = [^=>] -> Class=").unwrap()], ..Default::default() };
+        for (c, want) in [
+            ("<i class={c} />", "<i Class={c} />"),
+            ("<i class = \"a\" />", "<i Class=  \"a\" />"),
+            ("x.class == y; f(class => 1)", "x.class == y; f(class => 1)"),
+            ("subclass = 1; \"class=\"", "subclass = 1; \"class=\""),
+        ] {
+            let out = p.apply(c).unwrap_or_else(|| c.to_string());
+            assert_eq!(out, want, "{c}");
         }
     }
 

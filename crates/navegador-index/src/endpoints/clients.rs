@@ -259,7 +259,9 @@ pub(super) fn scan_elements(src: &str) -> Vec<Element> {
             b'"' | b'\'' | b'`' => quote = Some(c),
             b'<' if b.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic() || *n == b'_' || *n == b'$') => {
                 let before = src[..i].trim_end();
-                let word = &before[before.rfind(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '$')).map_or(0, |k| k + 1)..];
+                // (after the last character that is no word's, whatever its width: `，<T`)
+                let start = before.char_indices().rev().find(|&(_, ch)| !(ch.is_alphanumeric() || ch == '_' || ch == '$')).map_or(0, |(k, ch)| k + ch.len_utf8());
+                let word = &before[start..];
                 let keyword = matches!(word, "return" | "yield" | "await" | "case" | "default" | "else" | "do" | "in" | "of");
                 let prev = before.bytes().next_back();
                 if keyword || !prev.is_some_and(|p| p.is_ascii_alphanumeric() || matches!(p, b'_' | b'$' | b')' | b']' | b'.')) {
@@ -1162,6 +1164,14 @@ mod tests {
                 ("fetcher.Form".into(), attrs(&[("action", "'/x'")]), 6),
             ]
         );
+    }
+
+    #[test]
+    fn a_tag_after_a_wide_character_is_read() {
+        // a full-width comma before `<` (a Chinese doc comment of a `.d.ts`): no byte index
+        // inside it
+        let got: Vec<String> = scan_elements("x = a，<Form action=\"/u\" />").into_iter().map(|e| e.name).collect();
+        assert_eq!(got, vec!["Form".to_string()]);
     }
 
     #[test]

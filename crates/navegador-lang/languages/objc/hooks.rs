@@ -101,6 +101,10 @@ fn objc_prepare(src: &str) -> Option<String> {
     let mut out = src.as_bytes().to_vec();
     let mut changed = member_macros(src.as_bytes(), &mut out);
     changed |= cpp_scopes(src.as_bytes(), &mut out);
+    // (on what the passes above made of the text: a member macro's selector is a method's)
+    let cur = out.clone();
+    changed |= argument_colons(&cur, &mut out);
+    changed |= leading_attributes(src.as_bytes(), &mut out);
     for mac in ["NS_ENUM(", "NS_OPTIONS(", "NS_CLOSED_ENUM(", "NS_ERROR_ENUM("] {
         let mut from = 0;
         while let Some(i) = src[from..].find(mac).map(|i| i + from) {
@@ -319,6 +323,129 @@ fn cpp_scopes(b: &[u8], out: &mut [u8]) -> bool {
     }
     changed
 }
+
+/// A `:` among a call's arguments that no `?` opens is no C: the call is a macro pasting
+/// its arguments into a message or a literal, `RCT_FORWARD(scrollViewDidScroll : view)`
+/// into `[listener scrollViewDidScroll : view]`, `ADD_EVENT(t, @"ph" : @"M", @"tid" : x)`
+/// into `@{…}`. Each such `:` reads `,` (a space after the call's first selector piece), and
+/// the selector piece before it is blanked, so the call's arguments are expressions. Only
+/// directly inside a call's parentheses (a word before the `(` that is no keyword, no
+/// `@selector`, no `asm` or `_Generic`), not inside a message `[…]`, a block or literal
+/// `{…}`, nor on a directive line; `::` is C++'s scope. In place, same length.
+fn argument_colons(b: &[u8], out: &mut [u8]) -> bool {
+    if !b.contains(&b':') {
+        return false;
+    }
+    let (code, _) = crate::preprocess::code_mask(b);
+    let word = |c: u8| crate::preprocess::is_word(c);
+    // open brackets: (is a call's `(`, the `?` not yet closed by a `:` inside it)
+    let mut open: Vec<(u8, bool, usize)> = Vec::new();
+    let mut changed = false;
+    let mut line_start = true;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\n' {
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if !code[i] {
+            i += 1;
+            continue;
+        }
+        if line_start && c == b'#' {
+            // a directive line (with its `\` continuations) is the preprocessor's
+            while i < b.len() && !(b[i] == b'\n' && b[i.saturating_sub(1)] != b'\\') {
+                i += 1;
+            }
+            continue;
+        }
+        if !c.is_ascii_whitespace() {
+            line_start = false;
+        }
+        match c {
+            b'(' => {
+                let before = b[..i].iter().rposition(|c| !c.is_ascii_whitespace()).filter(|&k| word(b[k]));
+                let call = before.is_some_and(|k| {
+                    let start = b[..=k].iter().rposition(|&c| !word(c)).map_or(0, |s| s + 1);
+                    let name = &b[start..=k];
+                    let at = start > 0 && b[start - 1] == b'@';
+                    !at && !b[start].is_ascii_digit() && !NOT_CALLS.contains(&name)
+                });
+                open.push((b'(', call, 0));
+            }
+            b'[' | b'{' => open.push((c, false, 0)),
+            b')' | b']' | b'}' => {
+                open.pop();
+            }
+            b'?' => {
+                if let Some(top) = open.last_mut() {
+                    top.2 += 1;
+                }
+            }
+            b':' if b.get(i + 1) == Some(&b':') => {
+                i += 2;
+                continue;
+            }
+            b':' if i > 0 && b[i - 1] == b':' => {}
+            b':' => match open.last_mut() {
+                Some(top) if top.2 > 0 => top.2 -= 1,
+                Some((b'(', true, _)) => {
+                    // a selector piece before it (`a : b withView : c`) names no value: blanked,
+                    // and the `:` a comma only after an argument (`  b          , c`)
+                    out[i] = b',';
+                    let end = b[..i].iter().rposition(|c| !c.is_ascii_whitespace());
+                    if let Some(end) = end.filter(|&k| word(b[k])) {
+                        let start = b[..end].iter().rposition(|&c| !word(c)).map_or(0, |s| s + 1);
+                        let before = b[..start].iter().rposition(|c| !c.is_ascii_whitespace()).map(|k| b[k]);
+                        out[start..=end].fill(b' ');
+                        if !before.is_some_and(|c| word(c) || matches!(c, b')' | b']' | b'"')) {
+                            out[i] = b' ';
+                        }
+                    }
+                    changed = true;
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    changed
+}
+
+/// `__attribute__((…))` starting a line, blanked here (the `[preprocess]` `blank_calls`
+/// would blank it too) so that a macro after it starts the line as the `macros` rule reads
+/// one: `__attribute__((used)) RCT_EXTERN void f(…)`. In place, same length.
+fn leading_attributes(b: &[u8], out: &mut [u8]) -> bool {
+    if !b.windows(13).any(|w| w == b"__attribute__") {
+        return false;
+    }
+    let (code, _) = crate::preprocess::code_mask(b);
+    let mut changed = false;
+    let mut at = 0;
+    for line in b.split_inclusive(|&c| c == b'\n') {
+        let lead = line.iter().take_while(|c| **c == b' ' || **c == b'\t').count();
+        let i = at + lead;
+        at += line.len();
+        if !code.get(i).is_some_and(|&c| c) || !b[i..].starts_with(b"__attribute__") {
+            continue;
+        }
+        let open = crate::preprocess::skip_ws(b, i + 13);
+        if b.get(open) != Some(&b'(') {
+            continue;
+        }
+        if let Some(close) = matching_paren(b, &code, open).filter(|&c| !b[i..c].contains(&b'\n')) {
+            out[i..close].fill(b' ');
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// Words before a `(` that make it no call whose arguments `argument_colons` reads.
+const NOT_CALLS: &[&[u8]] = &[b"_Generic", b"for", b"while", b"if", b"switch", b"catch", b"return", b"asm", b"__asm", b"__asm__", b"sizeof", b"typeof", b"decltype", b"alignas"];
 
 /// After the `)` matching the `(` at `open`, in code (strings, comments and blocks inside).
 fn matching_paren(b: &[u8], code: &[bool], open: usize) -> Option<usize> {
