@@ -394,6 +394,11 @@ pub(crate) struct Changes {
     pub orphaned: Vec<i64>,
     /// Files removed (gone, or now unreadable), among `files`.
     pub gone: HashSet<String>,
+    /// The bases of the classes of rewritten files before the edit, by class node id (a
+    /// class keeps its id across a rewrite), sorted, `0` for one outside the workspace
+    /// (`IngestTx::bases_in_file`): a class whose bases resolve otherwise after it moves
+    /// what its subclasses in other files resolve through (`resolve::through_moved_bases`).
+    pub bases_before: HashMap<i64, Vec<i64>>,
     /// Files that imported a file whose interface changed (see `reshaped`), before the
     /// change.
     pub importers: HashSet<String>,
@@ -429,6 +434,12 @@ impl Changes {
             self.whole.insert(path.to_string());
         } else {
             self.interface_before.insert(path.to_string(), (interface(tx, path, &defs)?, importers));
+            for (class, base) in tx.bases_in_file(path)? {
+                let v = self.bases_before.entry(class).or_default();
+                if let Err(at) = v.binary_search(&base) {
+                    v.insert(at, base);
+                }
+            }
         }
         for (name, key) in defs {
             self.before.entry(name).or_default().push(key);

@@ -480,6 +480,17 @@ fn through_moved_bases(
 ) -> Result<Vec<RefRow>, StoreError> {
     let changed: HashSet<&str> = changes.files.iter().map(String::as_str).collect();
     let mut classes: Vec<i64> = bases.iter().filter(|r| !changed.contains(r.file_path.as_str())).filter_map(|r| r.from_node).collect();
+    // And a class of an edited file whose bases now resolve otherwise (a base it named
+    // was defined in the same file and went: `use base qw(A B)` with package B cut).
+    classes.extend(changes.bases_before.iter().filter_map(|(&class, before)| {
+        let mut now: Vec<i64> = t.bases.get(&class).cloned().unwrap_or_default();
+        if t.outside.contains(&class) {
+            now.push(0);
+        }
+        now.sort_unstable();
+        now.dedup();
+        (now != *before && t.by_id.contains_key(&class)).then_some(class)
+    }));
     if classes.is_empty() {
         return Ok(Vec::new());
     }
