@@ -394,11 +394,13 @@ pub(crate) struct Changes {
     pub orphaned: Vec<i64>,
     /// Files removed (gone, or now unreadable), among `files`.
     pub gone: HashSet<String>,
-    /// The bases of the classes of rewritten files before the edit, by class node id (a
-    /// class keeps its id across a rewrite), sorted, `0` for one outside the workspace
-    /// (`IngestTx::bases_in_file`): a class whose bases resolve otherwise after it moves
-    /// what its subclasses in other files resolve through (`resolve::through_moved_bases`).
-    pub bases_before: HashMap<i64, Vec<i64>>,
+    /// The bases of the classes of rewritten and removed files before the edit, by class
+    /// node id (a class keeps its id across a rewrite), with its qualified name, sorted,
+    /// `0` for one outside the workspace (`IngestTx::bases_in_file`): a class whose bases
+    /// resolve otherwise after it, or that went, moves what its subclasses and the other
+    /// parts of an open class in other files resolve through
+    /// (`resolve::through_moved_bases`).
+    pub bases_before: HashMap<i64, (String, Vec<i64>)>,
     /// Files that imported a file whose interface changed (see `reshaped`), before the
     /// change.
     pub importers: HashSet<String>,
@@ -434,11 +436,11 @@ impl Changes {
             self.whole.insert(path.to_string());
         } else {
             self.interface_before.insert(path.to_string(), (interface(tx, path, &defs)?, importers));
-            for (class, base) in tx.bases_in_file(path)? {
-                let v = self.bases_before.entry(class).or_default();
-                if let Err(at) = v.binary_search(&base) {
-                    v.insert(at, base);
-                }
+        }
+        for (class, qname, base) in tx.bases_in_file(path)? {
+            let (_, v) = self.bases_before.entry(class).or_insert_with(|| (qname, Vec::new()));
+            if let Err(at) = v.binary_search(&base) {
+                v.insert(at, base);
             }
         }
         for (name, key) in defs {

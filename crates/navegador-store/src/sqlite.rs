@@ -1850,20 +1850,21 @@ impl IngestTx<'_> {
         Ok(out)
     }
 
-    /// What the class-likes a file defines resolve their bases to: (class node id, base
-    /// node id) of each `INHERITS`/`IMPLEMENTS` edge from one (the structurally derived
-    /// aside), and (class node id, 0) for each base outside the workspace. Read before a
-    /// rewrite, it tells whether a class's hierarchy moved with the edit.
-    pub fn bases_in_file(&self, path: &str) -> Result<Vec<(i64, i64)>> {
+    /// What the class-likes a file defines resolve their bases to: (class node id, its
+    /// qualified name, base node id) of each `INHERITS`/`IMPLEMENTS` edge from one (the
+    /// structurally derived aside), and (class node id, qualified name, 0) for each base
+    /// outside the workspace. Read before a rewrite or a removal, it tells whether a
+    /// class's hierarchy moved with the edit.
+    pub fn bases_in_file(&self, path: &str) -> Result<Vec<(i64, String, i64)>> {
         let mut st = self.tx.prepare_cached(
-            "SELECT e.src, e.dst FROM edges e JOIN nodes n ON n.id = e.src
+            "SELECT e.src, coalesce(n.qualified_name, ''), e.dst FROM edges e JOIN nodes n ON n.id = e.src
              WHERE n.file_path = ?1 AND e.type IN ('INHERITS', 'IMPLEMENTS')
                AND NOT (e.type = 'IMPLEMENTS' AND e.ref_id IS NULL AND e.resolution IS NOT NULL)
              UNION ALL
-             SELECT from_node, 0 FROM refs
-             WHERE file_path = ?1 AND status = 'external' AND kind IN ('inherits', 'implements') AND from_node IS NOT NULL",
+             SELECT r.from_node, coalesce(c.qualified_name, ''), 0 FROM refs r JOIN nodes c ON c.id = r.from_node
+             WHERE r.file_path = ?1 AND r.status = 'external' AND r.kind IN ('inherits', 'implements')",
         )?;
-        let rows = st.query_map(params![path], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = st.query_map(params![path], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         rows.collect()
     }
 

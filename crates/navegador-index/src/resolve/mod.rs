@@ -481,16 +481,25 @@ fn through_moved_bases(
     let changed: HashSet<&str> = changes.files.iter().map(String::as_str).collect();
     let mut classes: Vec<i64> = bases.iter().filter(|r| !changed.contains(r.file_path.as_str())).filter_map(|r| r.from_node).collect();
     // And a class of an edited file whose bases now resolve otherwise (a base it named
-    // was defined in the same file and went: `use base qw(A B)` with package B cut).
-    classes.extend(changes.bases_before.iter().filter_map(|(&class, before)| {
+    // was defined in the same file and went: `use base qw(A B)` with package B cut), or
+    // that went: it and the classes of its qualified name (an open class's other parts,
+    // `@interface C : NSObject` deleted beside `@implementation C`).
+    for (&class, (qname, before)) in &changes.bases_before {
         let mut now: Vec<i64> = t.bases.get(&class).cloned().unwrap_or_default();
         if t.outside.contains(&class) {
             now.push(0);
         }
         now.sort_unstable();
         now.dedup();
-        (now != *before && t.by_id.contains_key(&class)).then_some(class)
-    }));
+        let kept = t.by_id.contains_key(&class);
+        if kept && now == *before {
+            continue;
+        }
+        if kept {
+            classes.push(class);
+        }
+        classes.extend(t.by_qname.get(qname).into_iter().flatten().map(|&i| t.syms[i].id).filter(|&c| c != class));
+    }
     if classes.is_empty() {
         return Ok(Vec::new());
     }
