@@ -154,7 +154,8 @@ pub(crate) fn resolve(
 /// What an edit that moved a file's interface leaves of the known import targets: after
 /// one that moved only definitions and bindings, all but those naming a touched name
 /// ([`Table::forget_naming`]); after one that moved a file's shape (`Changes::whole`: its
-/// bases or declared module, or a file came or went), none: any import may now read it.
+/// bases, declared module or a wildcard re-export, or a file came or went), none: any
+/// import may now read it.
 /// Returns the targets forgotten, by import.
 fn forget_reshaped(t: &mut Table, changes: &Changes) -> Vec<(i64, TargetKey)> {
     if changes.reshaped.is_empty() {
