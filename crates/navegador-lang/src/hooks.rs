@@ -50,12 +50,14 @@ pub(crate) fn blank_inline_conditionals(src: &str, directives: &[&str], open: &[
             }
         } else if t.starts_with('#') {
             last = b';';
-        } else if let Some(&c) = t.split("//").next().unwrap_or("").trim_end().as_bytes().last() {
-            // (a member initializer list's `:`, alone or after the parameters' `)`, is
-            // unfinished: `T::T(int a)\n    :\n#if A\n      a_(a),\n#endif`; a label's is not)
+        } else {
             let code = t.split("//").next().unwrap_or("").trim_end();
-            let list = c == b':' && (code == ":" || code[..code.len() - 1].trim_end().ends_with(')')) && !code.ends_with("::");
-            last = if list { b',' } else { c };
+            if let Some(&c) = code.as_bytes().last() {
+                // (a member initializer list's `:`, alone or after the parameters' `)`, is
+                // unfinished: `T::T(int a)\n    :\n#if A\n      a_(a),\n#endif`; a label's is not)
+                let list = c == b':' && (code == ":" || code[..code.len() - 1].trim_end().ends_with(')')) && !code.ends_with("::");
+                last = if list { b',' } else { c };
+            }
         }
         at += line.len();
     }

@@ -275,30 +275,12 @@ pub(crate) fn parse(id: &str, file: &str, text: &str) -> Result<(LanguageInfo, P
             None => r.strings(top, "builtins")?.into_iter().filter(|b| b.ends_with(".txt")).collect(),
         },
         export,
-        pragmas: match top.get("pragmas") {
-            None => Vec::new(),
-            Some(item) => {
-                let t = item.as_table_like().ok_or_else(|| r.error(item, "`pragmas` must be a table (`[pragmas]`, \"@flow\" = \"flow\")"))?;
-                let mut out = Vec::new();
-                for (k, v) in t.iter() {
-                    let pack = v.as_str().ok_or_else(|| r.error(v, &format!("pragma `{k}` must name a pack (a string)")))?;
-                    out.push((k.to_string(), pack.to_string()));
-                }
-                out
-            }
-        },
-        syntax_notes: match top.get("syntax_notes") {
-            None => Vec::new(),
-            Some(item) => {
-                let t = item.as_table_like().ok_or_else(|| r.error(item, "`syntax_notes` must be a table (`[syntax_notes]`, mm = \"why\")"))?;
-                let mut out = Vec::new();
-                for (k, v) in t.iter() {
-                    let note = v.as_str().ok_or_else(|| r.error(v, &format!("syntax note `{k}` must be a string")))?;
-                    out.push((k.to_string(), note.to_string()));
-                }
-                out
-            }
-        },
+        pragmas: r.string_table(top, "pragmas", "`pragmas` must be a table (`[pragmas]`, \"@flow\" = \"flow\")", |k| {
+            format!("pragma `{k}` must name a pack (a string)")
+        })?,
+        syntax_notes: r.string_table(top, "syntax_notes", "`syntax_notes` must be a table (`[syntax_notes]`, mm = \"why\")", |k| {
+            format!("syntax note `{k}` must be a string")
+        })?,
         clients_files: r.strings(top, "clients")?,
         tags: r.strings(top, "tags")?,
         locals: r.strings(top, "locals")?,
@@ -452,6 +434,17 @@ impl Reader<'_> {
         let arr = item.as_array().ok_or_else(|| self.error(item, &format!("`{key}` must be a list of strings")))?;
         arr.iter()
             .map(|v| v.as_str().map(str::to_string).ok_or_else(|| self.value_error(v, &format!("`{key}` must be a list of strings"))))
+            .collect()
+    }
+
+    /// A table of string values (`[pragmas]`, `[syntax_notes]`) as (key, value) pairs, in
+    /// order; none when absent.
+    fn string_table(&self, t: &Table, key: &str, not_a_table: &str, not_a_string: impl Fn(&str) -> String) -> Result<Vec<(String, String)>, PackError> {
+        let Some(item) = t.get(key) else { return Ok(Vec::new()) };
+        let table = item.as_table_like().ok_or_else(|| self.error(item, not_a_table))?;
+        table
+            .iter()
+            .map(|(k, v)| Ok((k.to_string(), v.as_str().ok_or_else(|| self.error(v, &not_a_string(k)))?.to_string())))
             .collect()
     }
 
